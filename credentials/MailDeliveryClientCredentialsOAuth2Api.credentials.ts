@@ -1,0 +1,101 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import {
+	GRANT_ENDPOINT,
+	CREDENTIAL_TEST,
+	DEFAULT_BASE_URL,
+	readTokenResponse,
+	responseOfFailedRequest,
+	trimBaseUrl,
+	withAuthentication,
+} from './common';
+
+/**
+ * OAuth 2 client credentials (section 5.2). The platform's token endpoint is a GET with a base64
+ * `Authorization` header and answers `accessToken`, so n8n's built-in OAuth2 credential cannot serve it.
+ * n8n calls preAuthentication when the hidden token is empty, on a credential test, and after an
+ * HTTP 401 (then it retries the request once); it stores what is returned, so one token serves
+ * every execution until the platform rejects it.
+ */
+export class MailDeliveryClientCredentialsOAuth2Api implements ICredentialType {
+	name = 'mailDeliveryClientCredentialsOAuth2Api';
+
+	displayName = 'Mail Delivery OAuth2 Client Credentials API';
+
+	icon = { light: 'file:mailDelivery.svg', dark: 'file:mailDelivery.dark.svg' } as const;
+
+	documentationUrl = 'https://github.com/n8n-nodes-mail-delivery/n8n-nodes-mail-delivery#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: DEFAULT_BASE_URL,
+			required: true,
+			description:
+				'Address of the API, without the /v5 path. The default is the local emulator started by this package.',
+		},
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'API Secret',
+			name: 'apiSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+	];
+
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const basic = Buffer.from(`${credentials.apiKey}:${credentials.apiSecret}`).toString('base64');
+		let response: unknown;
+		try {
+			response = await this.helpers.httpRequest({
+				method: 'GET',
+				url: `${trimBaseUrl(credentials.baseUrl)}${GRANT_ENDPOINT}`,
+				qs: { grantType: 'client_credentials' },
+				headers: { Authorization: basic },
+				json: true,
+			});
+		} catch (error) {
+			response = responseOfFailedRequest(error) ?? { code: 'no answer', message: (error as Error).message };
+		}
+		const accessToken = readTokenResponse(
+			response,
+			'Could not get an access token with the client credentials',
+			'Check the Base URL, API Key and API Secret of this credential.',
+		);
+		return { accessToken };
+	}
+
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> {
+		return withAuthentication(credentials, requestOptions, { OAuth: String(credentials.accessToken ?? '') });
+	}
+
+	test: ICredentialTestRequest = CREDENTIAL_TEST;
+}

@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
+
+import { formatApiTimestamp } from '../nodes/MailDelivery/helpers/dates';
+
+/** Paths and rules shared by the three credentials (platform API section 5). */
+export const GRANT_ENDPOINT = '/v5/auth/oauth/authorize';
+export const CODE_EXCHANGE_ENDPOINT = '/v5/auth/oauth/token';
+/** The cheapest read operation; every credential tests itself with it. */
+export const CREDENTIAL_TEST_PATH = '/v5/verified_senders/get';
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:3789';
+
+export function trimBaseUrl(baseUrl: unknown): string {
+	return String(baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '');
+}
+
+const sha1UpperHex = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex').toUpperCase();
+
+/** Signature v1.0: uppercase hex SHA1( uppercase hex SHA1(secret) + timestamp ). */
+export function computeSignature(apiSecret: string, timestamp: string): string {
+	return sha1UpperHex(sha1UpperHex(apiSecret) + timestamp);
+}
+
+/** The four signature headers, with a timestamp made now so long runs never send a stale one. */
+export function signatureHeaders(apiKey: string, apiSecret: string, now: Date = new Date()) {
+	const timestamp = formatApiTimestamp(now);
+	return {
+		ApiKey: apiKey,
+		Timestamp: timestamp,
+		Authorization: computeSignature(apiSecret, timestamp),
+		SignatureVersion: '1.0',
+	};
+}
+
+/** The token endpoints answer `{ code, message, accessToken, expiresIn }`. */
+export interface TokenResponse {
+	code?: number;
+	message?: string | null;
+	accessToken?: string;
+	expiresIn?: number;
+}
+
+/** Reads a token answer, throwing an English error that never quotes a secret. */
+export function readTokenResponse(response: unknown, whatFailed: string, howToFix: string): string {
+	const body = (typeof response === 'string' ? safeJson(response) : response) as TokenResponse;
+	if (body && body.code === 200 && typeof body.accessToken === 'string' && body.accessToken) {
+		return body.accessToken;
+	}
+	const code = body?.code ?? 'unknown';
+	const platformMessage = body?.message ? ` (platform message: ${body.message})` : '';
+	throw new Error(`${whatFailed}: code ${code}${platformMessage}. ${howToFix}`);
+}
+
+function safeJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return { code: 'not JSON' };
+	}
+}
+
+/** Reads the platform's answer out of a failed helper request (HTTP 4xx/5xx). */
+export function responseOfFailedRequest(error: unknown): unknown {
+	const failed = error as { response?: { data?: unknown; body?: unknown }; cause?: { response?: { data?: unknown } } };
+	return failed?.response?.data ?? failed?.response?.body ?? failed?.cause?.response?.data;
+}
+
+const failWhenCode = (value: number, message: string) =>
+	({ type: 'responseSuccessBody', properties: { key: 'code', value, message } }) as const;
+
+/**
+ * One test for all three credentials: a cheap read, failed on any error code the platform sends in
+ * the body (n8n's rules can only match fixed values, so each known code gets its English message).
+ * HTTP-level failures (401 wrong key or token) fail the test through n8n's own error handling.
+ */
+export const CREDENTIAL_TEST: ICredentialTestRequest = {
+	request: {
+		baseURL: '={{$credentials.baseUrl.replace(/\\/+$/, "")}}',
+		url: CREDENTIAL_TEST_PATH,
+		method: 'POST',
+		body: {},
+		json: true,
+	},
+	rules: [
+		failWhenCode(400, 'The platform rejected the test request (code 400: bad request)'),
+		failWhenCode(401, 'Authentication failed (code 401): check the key, secret or token'),
+		failWhenCode(403, 'The platform refused the request (code 403: forbidden)'),
+		failWhenCode(500, 'The platform had an internal error (code 500); try again later'),
+	],
+};
+
+/**
+ * Adds the authentication headers, and the credential's Base URL where the request has none, so node
+ * code sends paths only and never reads secrets.
+ */
+export function withAuthentication(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+	headers: Record<string, string>,
+): IHttpRequestOptions {
+	requestOptions.baseURL = requestOptions.baseURL || trimBaseUrl(credentials.baseUrl);
+	requestOptions.headers = { ...requestOptions.headers, ...headers };
+	return requestOptions;
+}

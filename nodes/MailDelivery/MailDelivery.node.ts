@@ -1,0 +1,78 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as campaign from './actions/campaign';
+import * as contact from './actions/contact';
+import * as contactList from './actions/contactList';
+import { router } from './actions/router';
+import * as template from './actions/template';
+import * as transactionalMail from './actions/transactionalMail';
+import * as verifiedSender from './actions/verifiedSender';
+import * as webhook from './actions/webhook';
+import { listSearch, loadOptions } from './methods';
+
+const authenticationShow = (value: string) => ({ show: { authentication: [value] } });
+
+export class MailDelivery implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Mail Delivery',
+		name: 'mailDelivery',
+		icon: { light: 'file:mailDelivery.svg', dark: 'file:mailDelivery.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description:
+			'Send transactional and campaign mail, and manage templates, contacts, lists, senders and webhooks of the mail delivery platform',
+		defaults: { name: 'Mail Delivery' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [
+			{ name: 'mailDeliverySignatureApi', required: true, displayOptions: authenticationShow('signature') },
+			{ name: 'mailDeliveryClientCredentialsOAuth2Api', required: true, displayOptions: authenticationShow('oAuth2ClientCredentials') },
+			{ name: 'mailDeliveryAuthCodeOAuth2Api', required: true, displayOptions: authenticationShow('oAuth2AuthorizationCode') },
+		],
+		properties: [
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{ name: 'API Key Signature', value: 'signature' },
+					{ name: 'OAuth2 Client Credentials', value: 'oAuth2ClientCredentials' },
+					{ name: 'OAuth2 Authorization Code', value: 'oAuth2AuthorizationCode' },
+				],
+				default: 'signature',
+			},
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Campaign', value: 'campaign' },
+					{ name: 'Contact', value: 'contact' },
+					{ name: 'Contact List', value: 'contactList' },
+					{ name: 'Template', value: 'template' },
+					{ name: 'Transactional Mail', value: 'transactionalMail' },
+					{ name: 'Verified Sender', value: 'verifiedSender' },
+					{ name: 'Webhook', value: 'webhook' },
+				],
+				default: 'transactionalMail',
+			},
+			...campaign.description,
+			...contact.description,
+			...contactList.description,
+			...template.description,
+			...transactionalMail.description,
+			...verifiedSender.description,
+			...webhook.description,
+		],
+	};
+
+	methods = { listSearch, loadOptions };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

@@ -1,0 +1,19 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { assertValid, rules } from '../../helpers/limits';
+import { apiRequest } from '../../transport';
+import { applySandboxMode, sandboxModeField, writeResult } from '../common';
+import { campaignNameLocator } from './shared';
+
+const properties: INodeProperties[] = [campaignNameLocator(), sandboxModeField];
+
+export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['delete'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const body = { mailName: this.getNodeParameter('mailName', itemIndex, '', { extractValue: true }) as string };
+	assertValid(this.getNode(), body, { mailName: [rules.required] }, itemIndex);
+	applySandboxMode.call(this, body, itemIndex);
+	const answer = await apiRequest.call(this, '/v5/campaign/mail/delete', body, itemIndex);
+	return writeResult(body, answer, { mailName: body.mailName, deleted: !('sandboxMode' in body) });
+}

@@ -1,0 +1,21 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { assertValid, rules } from '../../helpers/limits';
+import { apiRequest } from '../../transport';
+import { applySandboxMode, sandboxModeField, writeResult } from '../common';
+
+const properties: INodeProperties[] = [
+	{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', required: true, default: '' },
+	sandboxModeField,
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['delete'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const body = { email: String(this.getNodeParameter('email', itemIndex)).trim() };
+	assertValid(this.getNode(), body, { email: [rules.required, rules.email] }, itemIndex);
+	applySandboxMode.call(this, body, itemIndex);
+	const answer = await apiRequest.call(this, '/v5/contacts/delete', body, itemIndex);
+	return writeResult(body, answer, { email: body.email, deleted: !('sandboxMode' in body) });
+}

@@ -1,0 +1,23 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { assertValid, rules } from '../../helpers/limits';
+import { apiRequest } from '../../transport';
+import { applySandboxMode, sandboxModeField, setIfPresent, writeResult } from '../common';
+
+const properties: INodeProperties[] = [
+	{ displayName: 'List Name', name: 'listName', type: 'string', required: true, default: '' },
+	{ displayName: 'Description', name: 'listDescription', type: 'string', default: '' },
+	sandboxModeField,
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['contactList'], operation: ['create'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const body: IDataObject = { listName: (this.getNodeParameter('listName', itemIndex) as string).trim() };
+	setIfPresent(body, 'listDescription', this.getNodeParameter('listDescription', itemIndex, ''));
+	assertValid(this.getNode(), body, { listName: [rules.required] }, itemIndex);
+	applySandboxMode.call(this, body, itemIndex);
+	const answer = await apiRequest.call(this, '/v5/lists/add', body, itemIndex);
+	return writeResult(body, answer, { listName: body.listName });
+}

@@ -1,0 +1,50 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { errorForItem, errorItem } from '../helpers/batching';
+import * as campaign from './campaign';
+import type { OperationModule } from './common';
+import * as contact from './contact';
+import * as contactList from './contactList';
+import * as template from './template';
+import * as transactionalMail from './transactionalMail';
+import * as verifiedSender from './verifiedSender';
+import * as webhook from './webhook';
+
+const resources: Record<string, Record<string, OperationModule>> = {
+	campaign: campaign.operations,
+	template: template.operations,
+	contact: contact.operations,
+	contactList: contactList.operations,
+	verifiedSender: verifiedSender.operations,
+	transactionalMail: transactionalMail.operations,
+	webhook: webhook.operations,
+};
+
+/** Runs the chosen operation: batch operations see all items; others run item by item. */
+export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+	const items = this.getInputData();
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operation = this.getNodeParameter('operation', 0) as string;
+	const module = resources[resource]?.[operation];
+	if (!module) {
+		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not known`);
+	}
+	if (module.executeBatch) return [await module.executeBatch.call(this, items)];
+
+	const output: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const data = await module.execute!.call(this, itemIndex);
+			output.push(
+				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(data), {
+					itemData: { item: itemIndex },
+				}),
+			);
+		} catch (error) {
+			if (!this.continueOnFail()) throw errorForItem(this, error, itemIndex);
+			output.push(errorItem(error, itemIndex));
+		}
+	}
+	return [output];
+}

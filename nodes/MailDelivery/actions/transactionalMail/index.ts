@@ -1,0 +1,24 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationModule } from '../common';
+import * as getStats from './getStats.operation';
+import * as send from './send.operation';
+
+export const operations: Record<string, OperationModule> = { send, getStats };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['transactionalMail'] } },
+		options: [
+			{ name: 'Get Stats', value: 'getStats', description: 'Get daily transactional statistics', action: 'Get transactional mail stats' },
+			{ name: 'Send', value: 'send', description: 'Send personalized mails, up to 100 versions per request', action: 'Send transactional mail' },
+		],
+		default: 'send',
+	},
+	...send.description,
+	...getStats.description,
+];

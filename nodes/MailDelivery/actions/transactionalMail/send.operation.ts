@@ -1,0 +1,333 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { chunkByKey, errorForItem, errorItem, groupKey } from '../../helpers/batching';
+import { assertValid, inputError, LIMITS, rules } from '../../helpers/limits';
+import { apiRequest } from '../../transport';
+import {
+	applySandboxMode,
+	attachmentField,
+	attachmentFromBinary,
+	dateTimeParam,
+	jsonParam,
+	locatorValue,
+	parseRecipients,
+	sandboxModeField,
+	senderLocator,
+	setIfPresent,
+	templateLocator,
+} from '../common';
+
+const show = (messageSource: string) => ({ show: { messageSource: [messageSource] } });
+
+const properties: INodeProperties[] = [
+	senderLocator(),
+	{
+		displayName: 'Messages',
+		name: 'messageSource',
+		type: 'options',
+		options: [
+			{
+				name: 'One Message per Input Item',
+				value: 'perItem',
+				description: 'Each input item is one personalized message (a message version)',
+			},
+			{
+				name: 'Versions Defined Here',
+				value: 'definedHere',
+				description: 'Each input item sends its own list of message versions, given below or as JSON',
+			},
+		],
+		default: 'perItem',
+	},
+	{
+		displayName: 'To',
+		name: 'to',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'ada@example.org, Grace <grace@example.org>',
+		description: `Recipients, separated by commas; "Name &lt;address&gt;" sets a name. At most ${LIMITS.recipientsPerField}.`,
+		displayOptions: show('perItem'),
+	},
+	{
+		displayName: 'Content Source',
+		name: 'contentSource',
+		type: 'options',
+		options: [
+			{ name: 'Template', value: 'template' },
+			{ name: 'HTML', value: 'html' },
+		],
+		default: 'template',
+	},
+	{ ...templateLocator(), displayOptions: { show: { contentSource: ['template'] } } },
+	{
+		displayName: 'HTML Content',
+		name: 'content',
+		type: 'string',
+		typeOptions: { rows: 6 },
+		required: true,
+		default: '',
+		description: 'HTML body; tags are written {{name}} and filled from Tag Values',
+		displayOptions: { show: { contentSource: ['html'] } },
+	},
+	{
+		displayName: 'Subject',
+		name: 'subject',
+		type: 'string',
+		default: '',
+		description: "Subject; may contain tags. Empty uses the template's subject.",
+	},
+	{
+		displayName: 'Tag Values (JSON)',
+		name: 'params',
+		type: 'json',
+		default: '{}',
+		description: 'Values of the personalization tags, e.g. {"name": "Ada"}. Per message, they win over shared tag values.',
+	},
+	{
+		displayName: 'Message Versions',
+		name: 'messageVersionsUi',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Version',
+		default: {},
+		displayOptions: show('definedHere'),
+		options: [
+			{
+				displayName: 'Version',
+				name: 'versions',
+				values: [
+					{ displayName: 'Bcc', name: 'bcc', type: 'string', default: '' },
+					{ displayName: 'Cc', name: 'cc', type: 'string', default: '' },
+					{ displayName: 'Subject', name: 'subject', type: 'string', default: '' },
+					{ displayName: 'Tag Values (JSON)', name: 'params', type: 'json', default: '{}' },
+					{ displayName: 'Template Name', name: 'templateName', type: 'string', default: '' },
+					{ displayName: 'To', name: 'to', type: 'string', default: '', placeholder: 'ada@example.org, Grace <grace@example.org>' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Message Versions (JSON)',
+		name: 'messageVersionsJson',
+		type: 'json',
+		default: '',
+		placeholder: '[{"to": [{"email": "ada@example.org", "name": "Ada"}], "params": {"name": "Ada"}}]',
+		description: 'Versions in the API\'s own shape; used instead of the list above when set',
+		displayOptions: show('definedHere'),
+	},
+	sandboxModeField,
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			attachmentField,
+			{ displayName: 'Bcc', name: 'bcc', type: 'string', default: '', description: 'Blind copy recipients, separated by commas', displayOptions: show('perItem') },
+			{
+				displayName: 'Campaign Label',
+				name: 'campaign',
+				type: 'string',
+				default: '',
+				description: `Task name for reports: letters and digits, at most ${LIMITS.campaignBytes} bytes`,
+			},
+			{
+				displayName: 'Category',
+				name: 'category',
+				type: 'string',
+				default: '',
+				description: `Report label: letters and digits, at most ${LIMITS.categoryBytes} bytes`,
+			},
+			{ displayName: 'Cc', name: 'cc', type: 'string', default: '', description: 'Copy recipients, separated by commas', displayOptions: show('perItem') },
+			{
+				displayName: 'Combine Items Into Requests',
+				name: 'combineItems',
+				type: 'boolean',
+				default: true,
+				description: `Whether to send up to ${LIMITS.messageVersionsPerRequest} input items in one request (items whose shared fields are equal); off sends one request per item`,
+				displayOptions: show('perItem'),
+			},
+			{ displayName: 'Reply To', name: 'replyTo', type: 'string', placeholder: 'name@email.com', default: '' },
+			{ displayName: 'Send Date', name: 'sendDate', type: 'dateTime', default: '', description: 'When to send; empty sends at once. Sent in UTC.' },
+			{ displayName: 'Sender Name', name: 'senderName', type: 'string', default: '', description: `At most ${LIMITS.transactionalSenderName} characters` },
+			{ displayName: 'Shared Tag Values (JSON)', name: 'sharedParams', type: 'json', default: '{}', description: 'Tag values for every message of the request' },
+			{ displayName: 'Track Clicks', name: 'trackClick', type: 'boolean', default: true, description: 'Whether to track clicks on links' },
+			{ displayName: 'Track Opens', name: 'trackOpen', type: 'boolean', default: true, description: 'Whether to track opens' },
+			{
+				displayName: 'Unique Message ID',
+				name: 'uniqueMsgID',
+				type: 'string',
+				default: '',
+				description: `Your own identifier of the request, at most ${LIMITS.uniqueMsgIdBytes} bytes; items with different IDs are never combined`,
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['transactionalMail'], operation: ['send'] } }, properties);
+
+const recipientRules = (field: 'to' | 'cc' | 'bcc') => ({
+	[`messageVersions[].${field}`]: field === 'to' ? [rules.nonEmptyList, rules.maxItems(LIMITS.recipientsPerField)] : [rules.maxItems(LIMITS.recipientsPerField)],
+	[`messageVersions[].${field}[].email`]: [rules.required, rules.email],
+	[`messageVersions[].${field}[].name`]: [rules.maxChars(LIMITS.recipientName)],
+});
+
+const FIELD_RULES = {
+	senderMail: [rules.required, rules.email],
+	senderName: [rules.maxChars(LIMITS.transactionalSenderName)],
+	replyTo: [rules.email],
+	category: [rules.maxBytes(LIMITS.categoryBytes), rules.lettersAndDigits],
+	campaign: [rules.maxBytes(LIMITS.campaignBytes), rules.lettersAndDigits],
+	uniqueMsgID: [rules.maxBytes(LIMITS.uniqueMsgIdBytes)],
+	messageVersions: [rules.nonEmptyList],
+	...recipientRules('to'),
+	...recipientRules('cc'),
+	...recipientRules('bcc'),
+};
+
+/** One input item, read and checked: its request-level fields and its message versions. */
+interface PreparedItem {
+	itemIndex: number;
+	shared: IDataObject;
+	versions: IDataObject[];
+}
+
+function objectParam(this: IExecuteFunctions, field: string, value: unknown, itemIndex: number): IDataObject | undefined {
+	const parsed = jsonParam.call(this, field, value, itemIndex);
+	if (parsed === undefined || parsed === null) return undefined;
+	if (typeof parsed !== 'object' || Array.isArray(parsed)) {
+		throw inputError(this.getNode(), `Field "${field}" must be a JSON object such as {"name": "Ada"}`, itemIndex);
+	}
+	return Object.keys(parsed).length ? (parsed as IDataObject) : undefined;
+}
+
+function readVersion(this: IExecuteFunctions, raw: IDataObject, itemIndex: number): IDataObject {
+	const version: IDataObject = { to: parseRecipients(raw.to), cc: parseRecipients(raw.cc), bcc: parseRecipients(raw.bcc) };
+	setIfPresent(version, 'subject', raw.subject);
+	setIfPresent(version, 'content', raw.content);
+	setIfPresent(version, 'templateName', typeof raw.templateName === 'string' ? raw.templateName.trim() : raw.templateName);
+	setIfPresent(version, 'params', objectParam.call(this, 'Tag Values (JSON)', raw.params, itemIndex));
+	return version;
+}
+
+async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<PreparedItem> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const messageSource = this.getNodeParameter('messageSource', itemIndex, 'perItem') as string;
+	const contentSource = this.getNodeParameter('contentSource', itemIndex, 'template') as string;
+	const content: IDataObject = {};
+	if (contentSource === 'template') setIfPresent(content, 'templateName', locatorValue.call(this, 'templateName', itemIndex));
+	else setIfPresent(content, 'content', this.getNodeParameter('content', itemIndex, ''));
+	setIfPresent(content, 'subject', this.getNodeParameter('subject', itemIndex, ''));
+	const params = objectParam.call(this, 'Tag Values (JSON)', this.getNodeParameter('params', itemIndex, '{}'), itemIndex);
+
+	const shared: IDataObject = { senderMail: locatorValue.call(this, 'senderMail', itemIndex) };
+	for (const key of ['senderName', 'replyTo', 'category', 'campaign', 'uniqueMsgID']) {
+		setIfPresent(shared, key, typeof options[key] === 'string' ? (options[key] as string).trim() : options[key]);
+	}
+	setIfPresent(shared, 'sendDate', dateTimeParam.call(this, 'Send Date', options.sendDate, itemIndex));
+	if (options.trackOpen !== undefined) shared.trackOpen = options.trackOpen ? 1 : 0;
+	if (options.trackClick !== undefined) shared.trackClick = options.trackClick ? 1 : 0;
+	setIfPresent(shared, 'params', objectParam.call(this, 'Shared Tag Values (JSON)', options.sharedParams, itemIndex));
+	applySandboxMode.call(this, shared, itemIndex);
+
+	let versions: IDataObject[];
+	if (messageSource === 'perItem') {
+		versions = [readVersion.call(this, { to: this.getNodeParameter('to', itemIndex, ''), cc: options.cc, bcc: options.bcc, ...content, params }, itemIndex)];
+		if (options.combineItems === false) shared.__item = itemIndex;
+	} else {
+		// Versions defined here: content and tags given above are the request-level defaults.
+		Object.assign(shared, content);
+		setIfPresent(shared, 'params', { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) });
+		const json = jsonParam.call(this, 'Message Versions (JSON)', this.getNodeParameter('messageVersionsJson', itemIndex, ''), itemIndex);
+		const fromUi = (this.getNodeParameter('messageVersionsUi.versions', itemIndex, []) as IDataObject[]) ?? [];
+		if (json !== undefined && !Array.isArray(json)) {
+			throw inputError(this.getNode(), 'Field "Message Versions (JSON)" must be a JSON array of versions', itemIndex);
+		}
+		versions = ((json as IDataObject[] | undefined) ?? fromUi).map((raw) => readVersion.call(this, raw ?? {}, itemIndex));
+		shared.__item = itemIndex;
+	}
+
+	const check = { ...shared, messageVersions: versions };
+	assertValid(this.getNode(), check, FIELD_RULES, itemIndex);
+	versions.forEach((version, index) => {
+		if (!version.content && !version.templateName && !shared.content && !shared.templateName) {
+			throw inputError(this.getNode(), `Field "content" or "templateName" is required (message version ${index})`, itemIndex);
+		}
+	});
+	const attachment = await attachmentFromBinary.call(this, itemIndex, String(options.attachmentBinaryProperty ?? ''));
+	if (attachment) shared.attachment = attachment;
+	return { itemIndex, shared, versions };
+}
+
+/**
+ * Builds one request. Content, template and subject that every version shares move to the request
+ * level, so the request always carries the top-level content or templateName the platform requires.
+ */
+export function buildRequest(shared: IDataObject, versions: IDataObject[]): IDataObject {
+	const { __item: _ignored, ...body } = shared;
+	const messageVersions = versions.map((version) => ({ ...version }));
+	for (const key of ['templateName', 'content', 'subject']) {
+		if (body[key] !== undefined) continue;
+		const first = messageVersions[0]?.[key];
+		if (first === undefined) continue;
+		if (messageVersions.every((version) => version[key] === first)) {
+			body[key] = first;
+			for (const version of messageVersions) delete version[key];
+		} else if (key !== 'subject') {
+			body[key] = first;
+		}
+	}
+	return { ...body, messageVersions };
+}
+
+export async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+	const results: INodeExecutionData[][] = items.map(() => []);
+	const prepared: Array<{ item: PreparedItem; version: IDataObject }> = [];
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			const item = await prepare.call(this, itemIndex);
+			for (const version of item.versions) prepared.push({ item, version });
+		} catch (error) {
+			if (!this.continueOnFail()) throw errorForItem(this, error, itemIndex);
+			results[itemIndex] = [errorItem(error, itemIndex)];
+		}
+	}
+	const chunks = chunkByKey(prepared, ({ item }) => groupKey(item.shared), LIMITS.messageVersionsPerRequest);
+	const failed = new Set<number>();
+	for (const [requestIndex, chunk] of chunks.entries()) {
+		const body = buildRequest(chunk[0].item.shared, chunk.map(({ version }) => version));
+		const itemsInChunk = [...new Set(chunk.map(({ item }) => item.itemIndex))];
+		try {
+			const answer = await apiRequest.call(this, '/v5/transactional/mail/sends_customised', body, itemsInChunk[0]);
+			for (const { item, version } of chunk) {
+				if (failed.has(item.itemIndex)) continue;
+				const recipients = ['to', 'cc', 'bcc'].flatMap((field) => (version[field] as IDataObject[]).map((r) => r.email as string));
+				const previous = results[item.itemIndex][0]?.json;
+				results[item.itemIndex] = [
+					{
+						json: {
+							success: true,
+							...(body.sandboxMode ? { sandboxMode: true } : {}),
+							recipients: [...((previous?.recipients as string[]) ?? []), ...recipients],
+							request: requestIndex + 1,
+							versionsInRequest: chunk.length,
+							code: answer.code,
+							message: answer.message ?? '',
+						},
+						pairedItem: { item: item.itemIndex },
+					},
+				];
+			}
+		} catch (error) {
+			if (!this.continueOnFail()) throw errorForItem(this, error, itemsInChunk[0]);
+			for (const itemIndex of itemsInChunk) {
+				failed.add(itemIndex);
+				results[itemIndex] = [errorItem(error, itemIndex)];
+			}
+		}
+	}
+	return results.flat();
+}

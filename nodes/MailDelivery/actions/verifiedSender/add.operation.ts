@@ -1,0 +1,42 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { assertValid, rules } from '../../helpers/limits';
+import { apiRequest } from '../../transport';
+import { applySandboxMode, sandboxModeField, writeResult } from '../common';
+
+const properties: INodeProperties[] = [
+	{
+		displayName: 'Sender Email',
+		name: 'senderEmail',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+		description: 'Address to send from; its domain must not be a top-level domain',
+	},
+	{
+		displayName: 'Sender Type',
+		name: 'senderType',
+		type: 'options',
+		options: [
+			{ name: 'Marketing', value: '1' },
+			{ name: 'Transactional', value: '2' },
+		],
+		default: '2',
+	},
+	sandboxModeField,
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['verifiedSender'], operation: ['add'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const body = {
+		senderEmail: (this.getNodeParameter('senderEmail', itemIndex) as string).trim(),
+		senderType: String(this.getNodeParameter('senderType', itemIndex)),
+	};
+	assertValid(this.getNode(), body, { senderEmail: [rules.required, rules.email], senderType: [rules.oneOf(['1', '2'])] }, itemIndex);
+	applySandboxMode.call(this, body, itemIndex);
+	const answer = await apiRequest.call(this, '/v5/verified_senders/add', body, itemIndex);
+	return writeResult(body, answer, { senderEmail: body.senderEmail });
+}

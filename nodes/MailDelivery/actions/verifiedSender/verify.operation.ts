@@ -1,0 +1,37 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { assertValid, rules } from '../../helpers/limits';
+import { apiRequest } from '../../transport';
+import { locatorValue, senderLocator } from '../common';
+
+const properties: INodeProperties[] = [
+	senderLocator('fromDomain', 'Sender'),
+	{
+		displayName: 'DKIM Selector',
+		name: 'selector',
+		type: 'string',
+		required: true,
+		default: 'default',
+		description: 'Selector of the DKIM record to check',
+	},
+];
+
+export const description = updateDisplayOptions({ show: { resource: ['verifiedSender'], operation: ['verify'] } }, properties);
+
+export async function execute(this: IExecuteFunctions, itemIndex: number) {
+	const body = {
+		fromDomain: locatorValue.call(this, 'fromDomain', itemIndex),
+		selector: (this.getNodeParameter('selector', itemIndex) as string).trim(),
+	};
+	assertValid(this.getNode(), body, { fromDomain: [rules.required], selector: [rules.required] }, itemIndex);
+	const answer = await apiRequest.call(this, '/v5/verified_senders/verify', body, itemIndex);
+	return {
+		fromDomain: body.fromDomain,
+		valid: answer.valid,
+		goodMX: answer.goodMX,
+		goodSPF: answer.goodSPF,
+		goodDKIM: answer.goodDKIM,
+		goodDMARC: answer.goodDMARC,
+	};
+}

@@ -1,0 +1,65 @@
+import { DateTime } from 'luxon';
+
+/**
+ * The one place for the platform's date formats.
+ * Requests: date-times are UTC `YYYY-MM-DDThh:mm:ssZ`, days are `YYYY-MM-DD`.
+ * Events: time fields arrive as `yyyy-MM-dd HH:mm:ss` with no zone.
+ */
+export const API_DATE_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ss'Z'";
+export const API_DAY_FORMAT = 'yyyy-MM-dd';
+export const EVENT_TIME_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+
+/** UTC timestamp in the signature format, for `now` unless given. */
+export function formatApiTimestamp(date: Date = new Date()): string {
+	return DateTime.fromJSDate(date, { zone: 'utc' }).toFormat(API_DATE_TIME_FORMAT);
+}
+
+/**
+ * Reads a date from n8n's date picker or an expression. Values without an offset are read in
+ * `zone` (the workflow's time zone), which is how n8n's date picker values are meant.
+ */
+export function parseUserDate(value: unknown, zone: string): DateTime | undefined {
+	if (value === undefined || value === null || value === '') return undefined;
+	if (DateTime.isDateTime(value)) return value;
+	if (value instanceof Date) return DateTime.fromJSDate(value);
+	if (typeof value === 'number') return DateTime.fromMillis(value);
+	if (typeof value === 'string') {
+		const trimmed = value.trim();
+		if (/^\d{10,13}$/.test(trimmed)) {
+			return DateTime.fromMillis(trimmed.length === 10 ? Number(trimmed) * 1000 : Number(trimmed));
+		}
+		const iso = DateTime.fromISO(trimmed, { zone, setZone: true });
+		if (iso.isValid) return iso;
+		const sql = DateTime.fromSQL(trimmed, { zone });
+		if (sql.isValid) return sql;
+		const rfc = DateTime.fromRFC2822(trimmed, { zone });
+		if (rfc.isValid) return rfc;
+		const http = DateTime.fromHTTP(trimmed, { zone });
+		if (http.isValid) return http;
+	}
+	return DateTime.invalid('unparsable');
+}
+
+/** Converts a user date to the API's UTC date-time; undefined stays undefined. */
+export function toApiDateTime(value: unknown, zone: string): string | undefined {
+	const date = parseUserDate(value, zone);
+	if (!date) return undefined;
+	if (!date.isValid) throw new Error('not a date');
+	return date.toUTC().toFormat(API_DATE_TIME_FORMAT);
+}
+
+/** Converts a user date to a calendar day in `zone` (the day the user picked). */
+export function toApiDay(value: unknown, zone: string): string | undefined {
+	if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value.trim())) return value.trim();
+	const date = parseUserDate(value, zone);
+	if (!date) return undefined;
+	if (!date.isValid) throw new Error('not a date');
+	return date.setZone(zone).toFormat(API_DAY_FORMAT);
+}
+
+/** Reads an event time (`yyyy-MM-dd HH:mm:ss`) as wall time in `sourceZone`, as ISO 8601. */
+export function eventTimeToIso(value: unknown, sourceZone: string): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const date = DateTime.fromFormat(value, EVENT_TIME_FORMAT, { zone: sourceZone });
+	return date.isValid ? (date.toISO({ suppressMilliseconds: true }) ?? undefined) : undefined;
+}

@@ -1,0 +1,134 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+/** Section 8 of the platform API: the one place for limits. */
+export const LIMITS = {
+	campaignMailName: 200,
+	campaignSubject: 400,
+	templateName: 250,
+	transactionalSenderName: 200,
+	recipientName: 100,
+	recipientsPerField: 20,
+	messageVersionsPerRequest: 100,
+	categoryBytes: 100,
+	campaignBytes: 100,
+	uniqueMsgIdBytes: 50,
+	eventsPerPush: 1000,
+} as const;
+
+/** A rule returns a problem in plain English, or undefined when the value is fine. */
+export type Rule = (value: unknown) => string | undefined;
+
+const isMissing = (value: unknown) =>
+	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+
+const byteLength = (text: string) => new TextEncoder().encode(text).length;
+
+// A pragmatic address check: one @, something before it, a dotted domain after it, no spaces.
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export const rules = {
+	required: ((value) => (isMissing(value) ? 'is required' : undefined)) as Rule,
+	maxChars:
+		(max: number): Rule =>
+		(value) =>
+			typeof value === 'string' && [...value].length > max
+				? `is ${[...value].length} characters long; the limit is ${max} characters`
+				: undefined,
+	maxBytes:
+		(max: number): Rule =>
+		(value) =>
+			typeof value === 'string' && byteLength(value) > max
+				? `is ${byteLength(value)} bytes long (UTF-8); the limit is ${max} bytes`
+				: undefined,
+	lettersAndDigits: ((value) =>
+		typeof value === 'string' && value !== '' && !/^[A-Za-z0-9]+$/.test(value)
+			? 'may contain only letters and digits (A-Z, a-z, 0-9)'
+			: undefined) as Rule,
+	maxItems:
+		(max: number): Rule =>
+		(value) =>
+			Array.isArray(value) && value.length > max
+				? `has ${value.length} entries; the limit is ${max}`
+				: undefined,
+	nonEmptyList: ((value) =>
+		!Array.isArray(value) || value.length === 0 ? 'needs at least one entry' : undefined) as Rule,
+	email: ((value) =>
+		typeof value === 'string' && value !== '' && !EMAIL_PATTERN.test(value)
+			? `"${value}" is not a valid email address`
+			: undefined) as Rule,
+	httpUrl: ((value) =>
+		typeof value === 'string' && value !== '' && !/^https?:\/\/\S+$/i.test(value)
+			? `"${value}" must start with http:// or https://`
+			: undefined) as Rule,
+	oneOf:
+		(allowed: readonly string[]): Rule =>
+		(value) =>
+			!isMissing(value) && !allowed.includes(String(value))
+				? `"${String(value)}" is not one of ${allowed.join(', ')}`
+				: undefined,
+};
+
+/**
+ * Field paths to rules. `[]` walks every entry of an array, so `messageVersions[].to[].name`
+ * checks each recipient name of each version, and errors name the exact entry.
+ */
+export type FieldRules = Record<string, Rule[]>;
+
+function collect(value: unknown, segments: string[], label: string, out: Array<[string, unknown]>) {
+	if (segments.length === 0) {
+		out.push([label, value]);
+		return;
+	}
+	const [head, ...rest] = segments;
+	const isArrayStep = head.endsWith('[]');
+	const key = isArrayStep ? head.slice(0, -2) : head;
+	const child = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+	const childLabel = label ? `${label}.${key}` : key;
+	if (!isArrayStep) {
+		collect(child, rest, childLabel, out);
+		return;
+	}
+	if (!Array.isArray(child)) return;
+	child.forEach((entry, index) => collect(entry, rest, `${childLabel}[${index}]`, out));
+}
+
+/** Returns every problem of `body` against `fieldRules`, as "field problem" sentences. */
+export function findProblems(body: object, fieldRules: FieldRules): string[] {
+	const problems: string[] = [];
+	for (const [path, pathRules] of Object.entries(fieldRules)) {
+		const found: Array<[string, unknown]> = [];
+		collect(body, path.split('.'), '', found);
+		for (const [label, value] of found) {
+			for (const rule of pathRules) {
+				const problem = rule(value);
+				if (problem) {
+					problems.push(`Field "${label}" ${problem}`);
+					break;
+				}
+			}
+		}
+	}
+	return problems;
+}
+
+/** Throws one clear error for the item when `body` breaks a rule; nothing is sent then. */
+export function assertValid(node: INode, body: object, fieldRules: FieldRules, itemIndex: number) {
+	const problems = findProblems(body, fieldRules);
+	if (problems.length === 0) return;
+	throw new NodeOperationError(node, `${problems[0]} (item ${itemIndex})`, {
+		itemIndex,
+		description:
+			problems.length > 1
+				? `All problems found before sending:\n${problems.join('\n')}`
+				: 'Nothing was sent to the platform.',
+	});
+}
+
+/** An input error found while building a request (not a field rule), e.g. a date that cannot be read. */
+export function inputError(node: INode, message: string, itemIndex: number) {
+	return new NodeOperationError(node, `${message} (item ${itemIndex})`, {
+		itemIndex,
+		description: 'Nothing was sent to the platform.',
+	});
+}

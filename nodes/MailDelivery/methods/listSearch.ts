@@ -1,0 +1,68 @@
+import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
+
+import { apiRequest } from '../transport';
+
+/** One page per call: n8n asks for the next page with the token we hand back. */
+async function searchPaged(
+	this: ILoadOptionsFunctions,
+	path: string,
+	listKey: string,
+	body: IDataObject,
+	nameOf: (record: IDataObject) => string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const pageIndex = paginationToken ? Number(paginationToken) : 1;
+	const pageSize = 50;
+	const page = await apiRequest.call(this, path, { ...body, pageSize, pageIndex });
+	const records = (page[listKey] as IDataObject[] | undefined) ?? [];
+	const total = typeof page.totalRecords === 'number' ? page.totalRecords : 0;
+	return {
+		results: records.map((record) => ({ name: nameOf(record), value: nameOf(record) })),
+		paginationToken: pageIndex * pageSize < total && records.length === pageSize ? String(pageIndex + 1) : undefined,
+	};
+}
+
+export async function searchLists(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+	return await searchPaged.call(
+		this,
+		'/v5/lists/get',
+		'lists',
+		filter ? { search: filter } : {},
+		(list) => String(list.ListName ?? list.listName ?? ''),
+		paginationToken,
+	);
+}
+
+export async function searchTemplates(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+	return await searchPaged.call(
+		this,
+		'/v5/campaign/mail/template/get',
+		'templateList',
+		filter ? { templateName: filter } : {},
+		(template) => String(template.templateName ?? ''),
+		paginationToken,
+	);
+}
+
+export async function searchCampaigns(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+	return await searchPaged.call(
+		this,
+		'/v5/campaign/mail/get',
+		'mailList',
+		filter ? { mailName: filter } : {},
+		(task) => String(task.mailName ?? ''),
+		paginationToken,
+	);
+}
+
+export async function searchSenders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
+	const senders = (answer.mailFromDomains as IDataObject[] | undefined) ?? [];
+	const needle = (filter ?? '').toLowerCase();
+	return {
+		results: senders
+			.map((sender) => String(sender.fromDomain ?? ''))
+			.filter((address) => address.toLowerCase().includes(needle))
+			.map((address) => ({ name: address, value: address })),
+	};
+}

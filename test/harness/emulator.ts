@@ -1,0 +1,56 @@
+/** Starts one emulator per test file and gives tests its address, account and control interface. */
+import axios from 'axios';
+
+import { Emulator, startEmulator, type EmulatorOptions } from '../../emulator/server';
+import { CredentialsStore } from './n8n';
+
+export interface EmulatorFixture {
+	emulator: Emulator;
+	control: <T = any>(method: 'GET' | 'POST', path: string, body?: unknown) => Promise<T>;
+	credentials: (kind?: 'signature' | 'clientCredentials' | 'authCode', code?: string) => CredentialsStore;
+	authorizationCode: () => Promise<string>;
+}
+
+export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
+	const fixture = {} as EmulatorFixture;
+	beforeAll(async () => {
+		fixture.emulator = await startEmulator(options);
+	});
+	afterAll(async () => {
+		await fixture.emulator.stop();
+	});
+	beforeEach(() => {
+		fixture.emulator.reset();
+	});
+	fixture.control = async (method, path, body) =>
+		(await axios.request({ method, url: `${fixture.emulator.url}/__control/${path}`, data: body })).data;
+	fixture.authorizationCode = async () => {
+		const { url, account, redirectUri } = { url: fixture.emulator.url, account: fixture.emulator.account, redirectUri: fixture.emulator.redirectUri };
+		const answer = await axios.get(`${url}/v5/auth/oauth/authorize`, {
+			params: { client_id: account.clientId, response_type: 'code', redirect_uri: redirectUri, scope: 'All' },
+			maxRedirects: 0,
+			validateStatus: (status) => status === 302,
+		});
+		return new URL(answer.headers.location as string).searchParams.get('code')!;
+	};
+	fixture.credentials = (kind = 'signature', code) => {
+		const store = new CredentialsStore();
+		const { url, account } = fixture.emulator;
+		store.stored = {
+			mailDeliverySignatureApi: { baseUrl: url, apiKey: account.apiKey, apiSecret: account.apiSecret },
+			mailDeliveryClientCredentialsOAuth2Api: { baseUrl: url, apiKey: account.apiKey, apiSecret: account.apiSecret, accessToken: '' },
+			mailDeliveryAuthCodeOAuth2Api: {
+				baseUrl: url,
+				clientId: account.clientId,
+				clientSecret: account.clientSecret,
+				redirectUri: fixture.emulator.redirectUri,
+				authorizationCode: code ?? '',
+				accessToken: '',
+				exchangedCode: '',
+			},
+		};
+		void kind;
+		return store;
+	};
+	return fixture;
+}

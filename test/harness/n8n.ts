@@ -1,0 +1,226 @@
+/**
+ * Runs workflows through n8n-core's own execution engine, the way n8n's NodeTestHarness does, with a
+ * credentials helper that behaves like the n8n CLI's: it calls `authenticate` functions, runs
+ * `preAuthentication` when the expirable field is empty or after a 401, and stores what it returns.
+ */
+import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentials,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+	INode,
+	INodeCredentialsDetails,
+	INodeExecutionData,
+	INodeType,
+	INodeTypes,
+	IRun,
+	IVersionedNodeType,
+	IWorkflowExecuteAdditionalData,
+} from 'n8n-workflow';
+import { createRunExecutionData, ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+
+import { MailDeliveryAuthCodeOAuth2Api } from '../../credentials/MailDeliveryAuthCodeOAuth2Api.credentials';
+import { MailDeliveryClientCredentialsOAuth2Api } from '../../credentials/MailDeliveryClientCredentialsOAuth2Api.credentials';
+import { MailDeliverySignatureApi } from '../../credentials/MailDeliverySignatureApi.credentials';
+import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
+
+export const PACKAGE = 'n8n-nodes-mail-delivery';
+export const ACTION_NODE_TYPE = `${PACKAGE}.mailDelivery`;
+
+/** Emits the items a test gives it, with binary data, as the first node of a workflow. */
+class TestSource implements INodeType {
+	description = {
+		displayName: 'Test Source',
+		name: 'testSource',
+		group: ['input'],
+		version: 1,
+		description: 'Emits test items',
+		defaults: { name: 'Test Source' },
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		properties: [],
+	} as INodeType['description'];
+
+	async execute(this: import('n8n-workflow').IExecuteFunctions) {
+		return [this.getInputData()];
+	}
+}
+
+const credentialTypes: Record<string, ICredentialType> = Object.fromEntries(
+	[new MailDeliverySignatureApi(), new MailDeliveryClientCredentialsOAuth2Api(), new MailDeliveryAuthCodeOAuth2Api()].map((type) => [type.name, type]),
+);
+
+export const nodeTypes: INodeTypes = {
+	getByName: (type: string) => registry[type],
+	getByNameAndVersion: (type: string, version?: number) => NodeHelpers.getVersionedNodeType(registry[type], version),
+	getKnownTypes: () => ({}),
+};
+
+const registry: Record<string, INodeType | IVersionedNodeType> = {
+	[ACTION_NODE_TYPE]: new MailDelivery(),
+	'test.source': new TestSource(),
+};
+
+export function registerNodeType(name: string, type: INodeType) {
+	registry[name] = type;
+}
+
+class TestCredentials {
+	constructor(private readonly stored: ICredentialDataDecryptedObject) {}
+
+	async getData() {
+		return { ...this.stored };
+	}
+}
+
+export class CredentialsStore extends ICredentialsHelper {
+	/** Stored credential data by type; preAuthentication output is written back, as n8n does. */
+	stored: Record<string, ICredentialDataDecryptedObject> = {};
+
+	preAuthenticationCalls = 0;
+
+	getParentTypes() {
+		return [];
+	}
+
+	isCredentialUsableByNode() {
+		return true;
+	}
+
+	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, requestOptions: IHttpRequestOptions) {
+		const type = credentialTypes[typeName];
+		if (typeof type.authenticate === 'function') return await type.authenticate(credentials, requestOptions);
+		return requestOptions;
+	}
+
+	async preAuthentication(
+		helpers: IHttpRequestHelper,
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		_node: INode,
+		credentialsExpired: boolean,
+	) {
+		const type = credentialTypes[typeName];
+		const expirable = type.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
+		if (credentials[expirable.name] !== '' && credentials[expirable.name] !== undefined && !credentialsExpired) return undefined;
+		this.preAuthenticationCalls++;
+		const output = (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		if (output[expirable.name] === undefined) return undefined;
+		this.stored[typeName] = { ...this.stored[typeName], ...output };
+		return Object.assign(credentials, output);
+	}
+
+	async runPreAuthentication() {
+		return undefined;
+	}
+
+	async getCredentials(_details: INodeCredentialsDetails, type: string) {
+		return new TestCredentials(this.stored[type] ?? {}) as unknown as ICredentials;
+	}
+
+	async getDecrypted(_additionalData: IWorkflowExecuteAdditionalData, _details: INodeCredentialsDetails, type: string) {
+		const type_ = credentialTypes[type];
+		const defaults = Object.fromEntries(type_.properties.filter((p) => p.type !== 'notice').map((p) => [p.name, p.default]));
+		return { ...defaults, ...(this.stored[type] ?? {}) } as ICredentialDataDecryptedObject;
+	}
+
+	async updateCredentials(_details: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+		this.stored[type] = { ...data };
+	}
+
+	async updateCredentialsOauthTokenData() {}
+
+	getCredentialsProperties(type: string) {
+		return credentialTypes[type].properties;
+	}
+}
+
+export interface RunResult {
+	run: IRun;
+	/** Output items of a node's first run, by output index. */
+	output(nodeName: string, outputIndex?: number): INodeExecutionData[];
+	error(nodeName?: string): Error | undefined;
+}
+
+export interface WorkflowOptions {
+	nodes: INode[];
+	connections: Workflow['connectionsBySourceNode'];
+	items?: INodeExecutionData[];
+	credentials: CredentialsStore;
+}
+
+let nodeCounter = 0;
+
+/** An action-node workflow: Test Source → Mail Delivery, with the given parameters. */
+export function actionWorkflow(parameters: IDataObject, options: { authentication?: string; continueOnFail?: boolean } = {}) {
+	const authentication = options.authentication ?? 'signature';
+	const credentialName = {
+		signature: 'mailDeliverySignatureApi',
+		oAuth2ClientCredentials: 'mailDeliveryClientCredentialsOAuth2Api',
+		oAuth2AuthorizationCode: 'mailDeliveryAuthCodeOAuth2Api',
+	}[authentication]!;
+	const action: INode = {
+		id: `node-${++nodeCounter}`,
+		name: 'Mail Delivery',
+		type: ACTION_NODE_TYPE,
+		typeVersion: 1,
+		position: [200, 0],
+		parameters: { authentication, ...parameters } as INode['parameters'],
+		credentials: { [credentialName]: { id: '1', name: 'test' } },
+		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+	};
+	const source: INode = { id: `node-${++nodeCounter}`, name: 'Source', type: 'test.source', typeVersion: 1, position: [0, 0], parameters: {} };
+	return {
+		nodes: [source, action],
+		connections: { Source: { main: [[{ node: 'Mail Delivery', type: 'main' as const, index: 0 }]] } },
+	};
+}
+
+export async function runWorkflow({ nodes, connections, items, credentials }: WorkflowOptions): Promise<RunResult> {
+	const workflow = new Workflow({ id: 'test', nodes, connections, active: false, nodeTypes, staticData: {}, settings: { timezone: 'UTC' } });
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', { id: 'test', name: 'test', nodes, connections, active: false, settings: {}, createdAt: new Date(), updatedAt: new Date(), isArchived: false } as never);
+	let finished: IRun | undefined;
+	hooks.addHandler('workflowExecuteAfter', (run) => {
+		finished = run;
+	});
+	const additionalData = {
+		hooks,
+		credentialsHelper: credentials,
+		executeWorkflow: async () => {
+			throw new Error('sub-workflows are not used in these tests');
+		},
+		restApiUrl: 'http://localhost:5678/rest',
+		instanceBaseUrl: 'http://localhost:5678',
+		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		webhookBaseUrl: 'http://localhost:5678/webhook',
+		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		userId: 'test-user',
+		variables: {},
+		setExecutionStatus: () => {},
+		sendDataToUI: () => {},
+		logAiEvent: () => {},
+		startRunnerTask: async () => {
+			throw new Error('code tasks are not used in these tests');
+		},
+	} as unknown as IWorkflowExecuteAdditionalData;
+	const start = workflow.getNode(nodes[0].name)!;
+	const runData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: start, data: { main: [items ?? [{ json: {} }]] }, source: null }] },
+	});
+	const execution = new WorkflowExecute(additionalData, 'manual', runData);
+	const run = await execution.processRunExecutionData(workflow);
+	const result = finished ?? run;
+	return {
+		run: result,
+		output: (nodeName, outputIndex = 0) => result.data.resultData.runData[nodeName]?.[0]?.data?.main?.[outputIndex] ?? [],
+		error: (nodeName) =>
+			(nodeName ? result.data.resultData.runData[nodeName]?.[0]?.error : result.data.resultData.error) as Error | undefined,
+	};
+}
