@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { apiRequestPages } from '../transport';
+import { apiRequest, apiRequestPages } from '../transport';
 
 /** All contact list names, for the multi-select fields of campaign creation. */
 export async function getListNames(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
@@ -10,4 +10,13 @@ export async function getListNames(this: ILoadOptionsFunctions): Promise<INodePr
 		.filter(Boolean)
 		.sort((a, b) => a.localeCompare(b))
 		.map((name) => ({ name, value: name }));
+}
+
+/** Sender addresses of the account, for the trigger's per-sender registration. */
+export async function getSenderAddresses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
+	return ((answer.mailFromDomains as IDataObject[] | undefined) ?? [])
+		.map((sender) => String(sender.fromDomain ?? ''))
+		.filter(Boolean)
+		.map((address) => ({ name: address, value: address }));
 }

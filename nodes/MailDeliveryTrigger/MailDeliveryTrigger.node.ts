@@ -1,0 +1,261 @@
+import { randomBytes } from 'node:crypto';
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+
+import { EVENT_KINDS } from '../MailDelivery/helpers/events';
+import { listSearch, loadOptions } from '../MailDelivery/methods';
+import { enrichEvent, parsePush } from './events';
+import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
+
+const ALL_KINDS = EVENT_KINDS.map((kind) => kind.code) as string[];
+const OTHER_OUTPUT = 'Other';
+const SECRET_PARAMETER = 'token';
+
+/** Output names for the per-kind mode: the chosen kinds in a fixed order, plus Other when all are chosen. */
+export function outputNames(events: string[]): string[] {
+	const chosen = ALL_KINDS.filter((kind) => events.includes(kind));
+	return chosen.length === ALL_KINDS.length ? [...chosen, OTHER_OUTPUT] : chosen;
+}
+
+/** The same outputs as outputNames(), computed by n8n from the parameters when it draws the node. */
+const OUTPUTS_EXPRESSION: `={{${string}}}` = `={{(function (parameter) { var all = ${JSON.stringify(ALL_KINDS)}; if (parameter.outputMode !== "perKind") return [{ type: "main" }]; var chosen = all.filter(function (kind) { return (parameter.events || []).indexOf(kind) !== -1; }); if (chosen.length === all.length) chosen.push("${OTHER_OUTPUT}"); return chosen.map(function (name) { return { type: "main", displayName: name }; }); })($parameter)}}`;
+
+const authenticationShow = (value: string) => ({ show: { authentication: [value] } });
+
+export class MailDeliveryTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Mail Delivery Trigger',
+		name: 'mailDeliveryTrigger',
+		icon: { light: 'file:mailDelivery.svg', dark: 'file:mailDelivery.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{ $parameter["outputMode"] === "perKind" ? "One output per event kind" : "Delivery events" }}',
+		description: 'Starts the workflow when the mail delivery platform pushes delivery, bounce, open, click and other events',
+		defaults: { name: 'Mail Delivery Trigger' },
+		inputs: [],
+		outputs: OUTPUTS_EXPRESSION,
+		credentials: [
+			{ name: 'mailDeliverySignatureApi', required: true, displayOptions: authenticationShow('signature') },
+			{ name: 'mailDeliveryClientCredentialsOAuth2Api', required: true, displayOptions: authenticationShow('oAuth2ClientCredentials') },
+			{ name: 'mailDeliveryAuthCodeOAuth2Api', required: true, displayOptions: authenticationShow('oAuth2AuthorizationCode') },
+		],
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'events' }],
+		properties: [
+			{
+				displayName: 'Authentication',
+				name: 'authentication',
+				type: 'options',
+				options: [
+					{ name: 'API Key Signature', value: 'signature' },
+					{ name: 'OAuth2 Client Credentials', value: 'oAuth2ClientCredentials' },
+					{ name: 'OAuth2 Authorization Code', value: 'oAuth2AuthorizationCode' },
+				],
+				default: 'signature',
+			},
+			{
+				displayName: 'Registration',
+				name: 'registration',
+				type: 'options',
+				options: [
+					{
+						name: 'Automatic',
+						value: 'automatic',
+						description: "Save this workflow's URL in the account's webhook configuration on activation, and restore it on deactivation",
+					},
+					{ name: 'Manual', value: 'manual', description: 'You enter the URL on the platform yourself' },
+				],
+				default: 'automatic',
+			},
+			{
+				displayName: 'Register For',
+				name: 'registerFor',
+				type: 'options',
+				options: [
+					{ name: 'All Senders (Default Push URL)', value: 'default' },
+					{ name: 'Chosen Senders Only', value: 'senders' },
+				],
+				default: 'default',
+				displayOptions: { show: { registration: ['automatic'] } },
+			},
+			{
+				displayName: 'Sender Names or IDs',
+				name: 'senders',
+				type: 'multiOptions',
+				typeOptions: { loadOptionsMethod: 'getSenderAddresses' },
+				default: [],
+				description:
+					'Senders whose events come to this workflow. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				displayOptions: { show: { registration: ['automatic'], registerFor: ['senders'] } },
+			},
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				options: EVENT_KINDS.map((kind) => ({ name: kind.code, value: kind.code, description: kind.description })),
+				default: [...ALL_KINDS],
+				description: 'Event kinds that start the workflow; others are left out',
+			},
+			{
+				displayName: 'Output',
+				name: 'outputMode',
+				type: 'options',
+				options: [
+					{ name: 'One Output', value: 'single', description: 'All chosen kinds in one output' },
+					{ name: 'One Output per Event Kind', value: 'perKind', description: 'Branch on EventCode without a Switch node' },
+				],
+				default: 'single',
+			},
+			{
+				displayName: 'Require Secret',
+				name: 'requireSecret',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to answer 401 to pushes without the secret "token" query parameter. Pushes carry no signature, so the secret in the URL is what tells them apart.',
+				displayOptions: { show: { registration: ['manual'] } },
+			},
+			{
+				displayName: 'Secret',
+				name: 'secret',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+				description: 'Add ?token=&lt;this secret&gt; to the URL you register on the platform',
+				displayOptions: { show: { registration: ['manual'], requireSecret: [true] } },
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Add ISO Times',
+						name: 'addIsoTimes',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to add TriggeredDateTimeV2Iso (and the other time fields) as ISO 8601, read in the time zone below',
+					},
+					{
+						displayName: 'Decode Failure Cause',
+						name: 'decodeFailedCause',
+						type: 'boolean',
+						default: true,
+						description: 'Whether to add FailedCauseText, the decoded text of the base64 FailedCause of bounces',
+					},
+					{
+						displayName: 'Event Time Zone',
+						name: 'eventTimeZone',
+						type: 'string',
+						default: 'UTC',
+						placeholder: 'Asia/Shanghai',
+						description: 'Time zone the platform writes event times in (it does not say); used for the ISO times',
+					},
+				],
+			},
+		],
+	};
+
+	methods = {
+		listSearch,
+		loadOptions: {
+			...loadOptions,
+		},
+	};
+
+	webhookMethods = {
+		default: {
+			async checkExists(this: IHookFunctions): Promise<boolean> {
+				if (this.getNodeParameter('registration') !== 'automatic') return true;
+				return await isRegistered(this, registeredUrl(this), registrationSettings(this));
+			},
+			async create(this: IHookFunctions): Promise<boolean> {
+				if (this.getNodeParameter('registration') !== 'automatic') return true;
+				await register(this, registeredUrl(this), registrationSettings(this));
+				return true;
+			},
+			async delete(this: IHookFunctions): Promise<boolean> {
+				if (this.getNodeParameter('registration') !== 'automatic') return true;
+				await unregister(this, registeredUrl(this));
+				return true;
+			},
+		},
+	};
+
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		const request = this.getRequestObject();
+		const expected = expectedSecret(this);
+		if (expected !== undefined && String(request.query[SECRET_PARAMETER] ?? '') !== expected) {
+			return reject(this, 401, 'The push has no valid secret token');
+		}
+		if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
+		const raw = request.rawBody ? request.rawBody.toString('utf8') : JSON.stringify(request.body ?? null);
+		const push = parsePush(raw);
+		if (!push.ok) return reject(this, 400, push.problem);
+
+		const events = this.getNodeParameter('events', ALL_KINDS) as string[];
+		const outputMode = this.getNodeParameter('outputMode', 'single') as string;
+		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const enrich = {
+			decodeFailedCause: options.decodeFailedCause !== false,
+			isoTimeZone: options.addIsoTimes === true ? String(options.eventTimeZone || 'UTC') : undefined,
+		};
+		const allChosen = ALL_KINDS.every((kind) => events.includes(kind));
+		const names = outputMode === 'perKind' ? outputNames(events) : [];
+		const outputs: INodeExecutionData[][] = outputMode === 'perKind' ? names.map(() => []) : [[]];
+		let kept = 0;
+		for (const event of push.events) {
+			const code = typeof event.EventCode === 'string' ? event.EventCode : undefined;
+			const known = code !== undefined && ALL_KINDS.includes(code);
+			if (known ? !events.includes(code) : !allChosen) continue;
+			const item = { json: enrichEvent(event, enrich) };
+			const output = outputMode === 'perKind' ? names.indexOf(known ? code : OTHER_OUTPUT) : 0;
+			outputs[output].push(item);
+			kept++;
+		}
+		// An empty push, or one with only kinds not chosen, starts no execution.
+		if (kept === 0) return { noWebhookResponse: false, webhookResponse: { received: push.events.length, kept: 0 } };
+		return { workflowData: outputs };
+	}
+}
+
+function registrationSettings(context: IHookFunctions): RegistrationSettings {
+	return {
+		mode: context.getNodeParameter('registerFor', 'default') as 'default' | 'senders',
+		senders: (context.getNodeParameter('senders', []) as string[]).map((sender) => sender.trim()).filter(Boolean),
+		events: context.getNodeParameter('events', ALL_KINDS) as string[],
+	};
+}
+
+/** The URL registered on the platform: the webhook URL with this workflow's secret. */
+function registeredUrl(context: IHookFunctions): string {
+	const data = context.getWorkflowStaticData('node');
+	data.secret ??= randomBytes(24).toString('hex');
+	const url = new URL(context.getNodeWebhookUrl('default') as string);
+	url.searchParams.set(SECRET_PARAMETER, data.secret as string);
+	return url.toString();
+}
+
+function expectedSecret(context: IWebhookFunctions): string | undefined {
+	if (context.getNodeParameter('registration', 'automatic') === 'automatic') {
+		const secret = context.getWorkflowStaticData('node').secret;
+		// No secret yet means nothing was registered; refuse rather than accept anything.
+		return typeof secret === 'string' ? secret : '\u0000unregistered';
+	}
+	if (context.getNodeParameter('requireSecret', true) !== true) return undefined;
+	return String(context.getNodeParameter('secret', ''));
+}
+
+function reject(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
+	const response = context.getResponseObject();
+	response.status(status).json({ code: status, message });
+	return { noWebhookResponse: true };
+}

