@@ -3,8 +3,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { eventTimeToIso } from '../MailDelivery/helpers/dates';
 
 /**
- * Quotes every integer literal outside strings that a JavaScript number cannot hold exactly (the
- * platform writes MailSeqId as a bare 19-digit integer), so JSON.parse keeps all of its digits.
+ * Quotes every integer literal outside strings whose digits a JavaScript number would not keep (the
+ * platform writes MailSeqId as a bare 19-digit integer), so JSON.parse keeps all of them.
  */
 export function quoteUnsafeIntegers(text: string): string {
 	if (!/\d{16}/.test(text)) return text;
@@ -35,7 +35,7 @@ export function quoteUnsafeIntegers(text: string): string {
 				else break;
 			}
 			const token = text.slice(start, i);
-			if (token.length >= 16 && /^-?\d+$/.test(token) && !Number.isSafeInteger(Number(token))) {
+			if (token.length >= 16 && /^-?\d+$/.test(token) && String(Number(token)) !== token) {
 				out += `${text.slice(copiedUpTo, start)}"${token}"`;
 				copiedUpTo = i;
 			}
@@ -57,11 +57,15 @@ export function parsePush(rawBody: string): ParsedPush {
 		return { ok: false, problem: 'The body is not valid JSON' };
 	}
 	const isEvent = (value: unknown) => !!value && typeof value === 'object' && !Array.isArray(value);
-	if (isEvent(parsed)) return { ok: true, events: [parsed as IDataObject] };
-	if (!Array.isArray(parsed)) return { ok: false, problem: 'The body must be a JSON array of event objects, or one event object' };
-	const wrong = parsed.findIndex((entry) => !isEvent(entry));
+	const events = isEvent(parsed) ? [parsed as IDataObject] : parsed;
+	if (!Array.isArray(events)) return { ok: false, problem: 'The body must be a JSON array of event objects, or one event object' };
+	const wrong = events.findIndex((entry) => !isEvent(entry));
 	if (wrong !== -1) return { ok: false, problem: `Entry ${wrong} of the body is not an event object` };
-	return { ok: true, events: parsed as IDataObject[] };
+	// MailSeqId is an identifier: always a string, whether or not a number could have held it.
+	for (const event of events as IDataObject[]) {
+		if (typeof event.MailSeqId === 'number') event.MailSeqId = String(event.MailSeqId);
+	}
+	return { ok: true, events: events as IDataObject[] };
 }
 
 export const TIME_FIELDS = ['TriggeredDateTimeV2', 'SubmitDateTimeV2', 'DeliveredTimeV2'];
