@@ -19,6 +19,8 @@ import {
 } from '../common';
 
 const show = (messageSource: string) => ({ show: { messageSource: [messageSource] } });
+// Inside the Options collection a root parameter is named with a leading slash.
+const showInOptions = (messageSource: string) => ({ show: { '/messageSource': [messageSource] } });
 
 const properties: INodeProperties[] = [
 	senderLocator(),
@@ -126,7 +128,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			attachmentField,
-			{ displayName: 'Bcc', name: 'bcc', type: 'string', default: '', description: 'Blind copy recipients, separated by commas', displayOptions: show('perItem') },
+			{ displayName: 'Bcc', name: 'bcc', type: 'string', default: '', description: 'Blind copy recipients, separated by commas', displayOptions: showInOptions('perItem') },
 			{
 				displayName: 'Campaign Label',
 				name: 'campaign',
@@ -141,14 +143,14 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: `Report label: letters and digits, at most ${LIMITS.categoryBytes} bytes`,
 			},
-			{ displayName: 'Cc', name: 'cc', type: 'string', default: '', description: 'Copy recipients, separated by commas', displayOptions: show('perItem') },
+			{ displayName: 'Cc', name: 'cc', type: 'string', default: '', description: 'Copy recipients, separated by commas', displayOptions: showInOptions('perItem') },
 			{
 				displayName: 'Combine Items Into Requests',
 				name: 'combineItems',
 				type: 'boolean',
 				default: true,
 				description: `Whether to send up to ${LIMITS.messageVersionsPerRequest} input items in one request (items whose shared fields are equal); off sends one request per item`,
-				displayOptions: show('perItem'),
+				displayOptions: showInOptions('perItem'),
 			},
 			{ displayName: 'Reply To', name: 'replyTo', type: 'string', placeholder: 'name@email.com', default: '' },
 			{ displayName: 'Send Date', name: 'sendDate', type: 'dateTime', default: '', description: 'When to send; empty sends at once. Sent in UTC.' },
@@ -240,7 +242,8 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 	} else {
 		// Versions defined here: content and tags given above are the request-level defaults.
 		Object.assign(shared, content);
-		setIfPresent(shared, 'params', { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) });
+		const merged = { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) };
+		if (Object.keys(merged).length > 0) shared.params = merged;
 		const json = jsonParam.call(this, 'Message Versions (JSON)', this.getNodeParameter('messageVersionsJson', itemIndex, ''), itemIndex);
 		const fromUi = (this.getNodeParameter('messageVersionsUi.versions', itemIndex, []) as IDataObject[]) ?? [];
 		if (json !== undefined && !Array.isArray(json)) {

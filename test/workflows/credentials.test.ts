@@ -1,0 +1,81 @@
+import { useEmulator } from '../harness/emulator';
+import { actionWorkflow, runWorkflow } from '../harness/n8n';
+
+const env = useEmulator();
+const getWebhook = { resource: 'webhook', operation: 'get' };
+const grants = () => [...env.emulator.platform.tokens.values()].filter((t) => t.owner.startsWith('key:')).length;
+
+test('signature credential: every request is signed and accepted', async () => {
+	const credentials = env.credentials();
+	const result = await runWorkflow({ ...actionWorkflow(getWebhook), credentials, items: [{ json: {} }, { json: {} }] });
+	expect(result.error()).toBeUndefined();
+	expect(result.output('Mail Delivery')).toHaveLength(2);
+	expect(env.emulator.requests.map((r) => [r.path, r.auth, r.code])).toEqual([
+		['/v5/webhook/get', 'signature', 200],
+		['/v5/webhook/get', 'signature', 200],
+	]);
+});
+
+test('client credentials: one token serves many executions, and a new one is fetched after a 401', async () => {
+	const credentials = env.credentials();
+	for (let run = 0; run < 5; run++) {
+		const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2ClientCredentials' }), credentials });
+		expect(result.error()).toBeUndefined();
+	}
+	expect(credentials.preAuthenticationCalls).toBe(1);
+	expect(grants()).toBe(1);
+	const firstToken = credentials.stored.mailDeliveryClientCredentialsOAuth2Api.accessToken;
+	expect(env.emulator.requests.every((r) => r.auth === 'oauth' && r.code === 200)).toBe(true);
+
+	await env.control('POST', 'clock', { advanceSeconds: 2 * 3600 + 1 });
+	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2ClientCredentials' }), credentials });
+	expect(result.error()).toBeUndefined();
+	expect(credentials.preAuthenticationCalls).toBe(2);
+	expect(credentials.stored.mailDeliveryClientCredentialsOAuth2Api.accessToken).not.toBe(firstToken);
+	expect(env.emulator.requests.slice(-2).map((r) => r.code)).toEqual([401, 200]);
+});
+
+test('client credentials with a wrong secret: a clear error that does not show the secret', async () => {
+	const credentials = env.credentials();
+	credentials.stored.mailDeliveryClientCredentialsOAuth2Api.apiSecret = 'wrong-secret-value';
+	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2ClientCredentials' }), credentials });
+	expect(result.error()?.message).toMatch(/Could not get an access token with the client credentials: code 401/);
+	expect(JSON.stringify(result.run)).not.toContain('wrong-secret-value');
+});
+
+test('authorization code: exchanged once, the token reused across executions', async () => {
+	const credentials = env.credentials('authCode', await env.authorizationCode());
+	for (let run = 0; run < 3; run++) {
+		const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials });
+		expect(result.error()).toBeUndefined();
+	}
+	expect(credentials.preAuthenticationCalls).toBe(1);
+	expect([...env.emulator.platform.authCodes.values()].map((c) => c.used)).toEqual([true]);
+	expect(JSON.stringify(credentials.stored.mailDeliveryAuthCodeOAuth2Api)).toMatch(/"accessToken":"[0-9a-f]{64}"/);
+});
+
+test('authorization code already used: the error says how to get a new one', async () => {
+	const code = await env.authorizationCode();
+	await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials: env.credentials('authCode', code) });
+	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials: env.credentials('authCode', code) });
+	expect(result.error()?.message).toContain('The authorization code was not accepted');
+	expect(result.error()?.message).toContain('Open the authorize URL shown in this credential');
+});
+
+test('authorization code expired after 5 minutes: the same clear error', async () => {
+	const code = await env.authorizationCode();
+	await env.control('POST', 'clock', { advanceSeconds: 301 });
+	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials: env.credentials('authCode', code) });
+	expect(result.error()?.message).toMatch(/not accepted .*expired or was already used.*valid for 5 minutes/);
+	expect(env.emulator.requests).toHaveLength(0);
+});
+
+test('the authorization-code credential test never spends a used code: the stored token is kept', async () => {
+	const { MailDeliveryAuthCodeOAuth2Api } = await import('../../credentials/MailDeliveryAuthCodeOAuth2Api.credentials');
+	const credential = new MailDeliveryAuthCodeOAuth2Api();
+	const output = await credential.preAuthentication.call(
+		{ helpers: { httpRequest: async () => { throw new Error('no request expected'); } } } as never,
+		{ authorizationCode: 'abc', exchangedCode: 'abc', accessToken: 'tok' },
+	);
+	expect(output).toEqual({ accessToken: 'tok' });
+});

@@ -1,0 +1,202 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { useEmulator } from '../harness/emulator';
+import { actionWorkflow, runWorkflow } from '../harness/n8n';
+
+const env = useEmulator({ messages: 'en' });
+const rl = (value: string) => ({ __rl: true, mode: 'name', value });
+const later = () => new Date(Date.now() + 86400_000).toISOString();
+
+async function run(parameters: IDataObject, items = [{ json: {} }]) {
+	const result = await runWorkflow({ ...actionWorkflow(parameters), credentials: env.credentials(), items });
+	const error = result.error();
+	if (error) throw new Error(`${error.message}: ${(error as { description?: string }).description ?? ''}`);
+	return result.output('Mail Delivery').map((item) => item.json);
+}
+
+const paths = () => env.emulator.requests.map((r) => r.path);
+
+describe('every operation succeeds on good input', () => {
+	test('campaign: create, get many, get stats, cancel, delete', async () => {
+		const [created] = await run({
+			resource: 'campaign', operation: 'create', mailName: 'spring', senderMail: rl('news@example.com'), sendListNames: ['newsletter'],
+			subject: 'Spring', content: '<p>hi</p>', additionalFields: { sendDate: later(), languageCode: 'de', replyTo: 'reply@example.com' },
+		});
+		expect(created).toMatchObject({ success: true, mailName: 'spring', code: 200, guid: expect.any(String), id: expect.any(Number) });
+		expect(env.emulator.requests[0].body).toMatchObject({ sendDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/), languageCode: 'de' });
+		const tasks = await run({ resource: 'campaign', operation: 'getMany', returnAll: true, filters: { mailName: 'spr' } });
+		expect(tasks).toEqual([expect.objectContaining({ mailName: 'spring', mailStatus: 1 })]);
+		const today = new Date().toISOString().slice(0, 10);
+		expect(await run({ resource: 'campaign', operation: 'getStats', startDate: today, endDate: today })).toEqual([]);
+		expect(await run({ resource: 'campaign', operation: 'cancel', mailName: rl('spring') })).toEqual([expect.objectContaining({ cancelled: true, code: 200 })]);
+		expect(await run({ resource: 'campaign', operation: 'delete', mailName: rl('spring') })).toEqual([expect.objectContaining({ deleted: true })]);
+		expect(env.emulator.platform.tasks.size).toBe(0);
+	});
+
+	test('campaign stats after a completed send', async () => {
+		await run({ resource: 'campaign', operation: 'create', mailName: 'now', senderMail: rl('news@example.com'), sendListNames: ['newsletter'], subject: 'S' });
+		await env.control('POST', 'flush');
+		const today = new Date().toISOString().slice(0, 10);
+		expect(await run({ resource: 'campaign', operation: 'getStats', startDate: today, endDate: today })).toEqual([expect.objectContaining({ mailName: 'now', sentCount: 2 })]);
+	});
+
+	test('template: create, get many, delete', async () => {
+		await run({ resource: 'template', operation: 'create', templateName: 'receipt', templateSubject: 'Your receipt', templateContent: '<p>{{total}}</p>', editorType: 'CLASSIC' });
+		expect(await run({ resource: 'template', operation: 'getMany', returnAll: true, filters: { templateName: 'rec' } })).toEqual([
+			expect.objectContaining({ templateName: 'receipt', templateSubject: 'Your receipt', createDate: expect.any(String) }),
+		]);
+		await run({ resource: 'template', operation: 'delete', templateName: rl('receipt') });
+		expect(env.emulator.platform.templates.has('receipt')).toBe(false);
+	});
+
+	test('contact: upsert, get, import, delete', async () => {
+		await run({ resource: 'contact', operation: 'upsert', email: 'new@example.org', additionalFields: { name: 'New', listName: rl('newsletter') } });
+		expect(await run({ resource: 'contact', operation: 'get', email: 'new@example.org' })).toEqual([expect.objectContaining({ name: 'New', email: 'new@example.org' })]);
+		const imported = await run(
+			{
+				resource: 'contact', operation: 'import', updateMode: 1,
+				contactDataMapping: { fields: [{ propertyName: 'email', value: '={{ $json.mail }}' }, { propertyName: 'name', value: '={{ $json.who }}' }] },
+				options: { listName: rl('vip') },
+			},
+			[{ json: { mail: 'x@example.org', who: 'X' } }, { json: { mail: 'y@example.org', who: 'Y' } }],
+		);
+		expect(imported).toEqual([
+			expect.objectContaining({ success: true, email: 'x@example.org', name: 'X', importRequest: 1, rowsInRequest: 2 }),
+			expect.objectContaining({ success: true, email: 'y@example.org', name: 'Y', importRequest: 1 }),
+		]);
+		expect(env.emulator.platform.lists.has('vip')).toBe(true);
+		await run({ resource: 'contact', operation: 'delete', email: 'x@example.org' });
+		expect(env.emulator.platform.contacts.has('x@example.org')).toBe(false);
+	});
+
+	test('contact list: create, get many, delete', async () => {
+		await run({ resource: 'contactList', operation: 'create', listName: 'fresh', listDescription: 'd' });
+		expect((await run({ resource: 'contactList', operation: 'getMany', returnAll: true, filters: { search: 'fre' } })).map((l) => l.ListName)).toEqual(['fresh']);
+		await run({ resource: 'contactList', operation: 'delete', listName: rl('fresh') });
+		expect(env.emulator.platform.lists.has('fresh')).toBe(false);
+	});
+
+	test('verified sender: add, get many, verify, delete', async () => {
+		await run({ resource: 'verifiedSender', operation: 'add', senderEmail: 'shop@shop.example', senderType: '2' });
+		expect((await run({ resource: 'verifiedSender', operation: 'getMany', returnAll: true })).map((s) => s.fromDomain)).toContain('shop@shop.example');
+		expect(await run({ resource: 'verifiedSender', operation: 'getMany', returnAll: false, limit: 1 })).toHaveLength(1);
+		expect(await run({ resource: 'verifiedSender', operation: 'verify', fromDomain: rl('sender@example.com'), selector: 'default' })).toEqual([
+			{ fromDomain: 'sender@example.com', valid: true, goodMX: true, goodSPF: true, goodDKIM: true, goodDMARC: true },
+		]);
+		await run({ resource: 'verifiedSender', operation: 'delete', senderEmail: rl('shop@shop.example') });
+		expect(env.emulator.platform.senders.has('shop@shop.example')).toBe(false);
+	});
+
+	test('transactional mail: send and get stats', async () => {
+		const sent = await run({ resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'Ada <ada@example.org>', contentSource: 'template', templateName: rl('welcome'), params: '{"name":"Ada"}' });
+		expect(sent).toEqual([expect.objectContaining({ success: true, recipients: ['ada@example.org'], request: 1 })]);
+		expect(env.emulator.requests[0].body).toEqual({
+			senderMail: 'sender@example.com', templateName: 'welcome',
+			messageVersions: [{ to: [{ email: 'ada@example.org', name: 'Ada' }], cc: [], bcc: [], params: { name: 'Ada' } }],
+		});
+		const today = new Date().toISOString().slice(0, 10);
+		expect(await run({ resource: 'transactionalMail', operation: 'getStats', startDate: today, endDate: today })).toEqual([expect.objectContaining({ statsDate: today, sentCount: 1 })]);
+	});
+
+	test('webhook: save and get', async () => {
+		await run({
+			resource: 'webhook', operation: 'save',
+			updateFields: {
+				transCallbackUrl: 'https://hooks.example/mail', transEvent: ['Bounced', 'Opened'], transEnable: true,
+				transCallbackUrlExtra: { entries: [{ sender: 'news@example.com', url: 'https://hooks.example/news' }] },
+				transCallbackUrlExtraUpdateMode: 'save',
+			},
+		});
+		expect(await run({ resource: 'webhook', operation: 'get' })).toEqual([
+			{
+				transCallbackUrl: 'https://hooks.example/mail',
+				transEvent: { dropped: false, bounced: true, delivered: false, spamReport: false, opened: true, clicked: false, unsubscribed: false },
+				transCallbackUrlExtra: [{ sender: 'news@example.com', url: 'https://hooks.example/news' }],
+				transEnable: true,
+			},
+		]);
+	});
+});
+
+describe('sandbox toggles', () => {
+	const snapshot = () => JSON.stringify({ ...env.emulator.snapshot(), now: undefined });
+	const cases: Array<[string, IDataObject]> = [
+		['campaign create', { resource: 'campaign', operation: 'create', mailName: 'sb', senderMail: rl('news@example.com'), sendListNames: ['newsletter'] }],
+		['campaign cancel', { resource: 'campaign', operation: 'cancel', mailName: rl('scheduled') }],
+		['campaign delete', { resource: 'campaign', operation: 'delete', mailName: rl('scheduled') }],
+		['contact upsert', { resource: 'contact', operation: 'upsert', email: 'sb@example.org' }],
+		['contact import', { resource: 'contact', operation: 'import', updateMode: 1, contactDataMapping: { fields: [{ propertyName: 'email', value: 'sb@example.org' }] } }],
+		['contact delete', { resource: 'contact', operation: 'delete', email: 'ada@example.org' }],
+		['contact list create', { resource: 'contactList', operation: 'create', listName: 'sb' }],
+		['contact list delete', { resource: 'contactList', operation: 'delete', listName: rl('newsletter') }],
+		['verified sender add', { resource: 'verifiedSender', operation: 'add', senderEmail: 'sb@shop.example', senderType: '1' }],
+		['verified sender delete', { resource: 'verifiedSender', operation: 'delete', senderEmail: rl('sender@example.com') }],
+		['transactional send', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: '<p/>', subject: 's' }],
+	];
+
+	test.each(cases)('%s with Sandbox Mode sends sandboxMode and leaves the emulator unchanged', async (_name, parameters) => {
+		await run({ resource: 'campaign', operation: 'create', mailName: 'scheduled', senderMail: rl('news@example.com'), sendListNames: ['newsletter'], additionalFields: { sendDate: later() } });
+		await env.control('POST', 'flush');
+		const before = snapshot();
+		env.emulator.requests = [];
+		const [output] = await run({ ...parameters, sandboxMode: true });
+		expect(output).toMatchObject({ sandboxMode: true, code: 200 });
+		expect((env.emulator.requests[0].body as IDataObject).sandboxMode).toBe(true);
+		await env.control('POST', 'flush');
+		expect(snapshot()).toBe(before);
+	});
+
+	test('the toggle exists on exactly those 11 operations and sandboxMode is never sent elsewhere', async () => {
+		const { MailDelivery } = await import('../../nodes/MailDelivery/MailDelivery.node');
+		const toggles = new MailDelivery().description.properties
+			.filter((p) => p.name === 'sandboxMode')
+			.flatMap((p) => (p.displayOptions!.show!.resource as string[]).flatMap((r) => (p.displayOptions!.show!.operation as string[]).map((o) => `${r}.${o}`)));
+		expect(toggles.sort()).toEqual([
+			'campaign.cancel', 'campaign.create', 'campaign.delete', 'contact.delete', 'contact.import', 'contact.upsert',
+			'contactList.create', 'contactList.delete', 'transactionalMail.send', 'verifiedSender.add', 'verifiedSender.delete',
+		]);
+		await run({ resource: 'template', operation: 'getMany', returnAll: true, sandboxMode: true });
+		await run({ resource: 'contact', operation: 'upsert', email: 'z@example.org', sandboxMode: false });
+		expect(env.emulator.requests.map((r) => 'sandboxMode' in (r.body as IDataObject))).toEqual([false, false]);
+	});
+});
+
+describe('section 8 limits fail before any request', () => {
+	const failing: Array<[string, IDataObject, string]> = [
+		['campaign mailName', { resource: 'campaign', operation: 'create', mailName: 'm'.repeat(201), senderMail: rl('news@example.com'), sendListNames: ['newsletter'] }, 'Field "mailName" is 201 characters long; the limit is 200 characters (item 0)'],
+		['campaign subject', { resource: 'campaign', operation: 'create', mailName: 'm', senderMail: rl('news@example.com'), sendListNames: ['newsletter'], subject: 's'.repeat(401) }, 'Field "subject" is 401 characters long; the limit is 400 characters (item 0)'],
+		['template name', { resource: 'template', operation: 'create', templateName: 't'.repeat(251), templateSubject: 's', templateContent: 'c' }, 'Field "templateName" is 251 characters long; the limit is 250 characters (item 0)'],
+		['sender name', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { senderName: 'n'.repeat(201) } }, 'Field "senderName" is 201 characters long; the limit is 200 characters (item 0)'],
+		['recipient name', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: `${'n'.repeat(101)} <a@example.org>`, contentSource: 'html', content: 'c' }, 'Field "messageVersions[0].to[0].name" is 101 characters long; the limit is 100 characters (item 0)'],
+		['21 recipients', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: Array.from({ length: 21 }, (_, i) => `r${i}@example.org`).join(','), contentSource: 'html', content: 'c' }, 'Field "messageVersions[0].to" has 21 entries; the limit is 20 (item 0)'],
+		['category bytes', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { category: 'c'.repeat(101) } }, 'Field "category" is 101 bytes long (UTF-8); the limit is 100 bytes (item 0)'],
+		['campaign label characters', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { campaign: 'spring-sale' } }, 'Field "campaign" may contain only letters and digits (A-Z, a-z, 0-9) (item 0)'],
+		['uniqueMsgID bytes', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { uniqueMsgID: 'é'.repeat(26) } }, 'Field "uniqueMsgID" is 52 bytes long (UTF-8); the limit is 50 bytes (item 0)'],
+		['no recipient', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: ' ', contentSource: 'html', content: 'c' }, 'Field "messageVersions[0].to" needs at least one entry (item 0)'],
+		['bad date', { resource: 'transactionalMail', operation: 'getStats', startDate: 'someday', endDate: '2026-01-01' }, 'Field "Start Date" is not a day that can be read: "someday" (item 0)'],
+		['webhook url', { resource: 'webhook', operation: 'save', updateFields: { transCallbackUrl: 'hooks.example' } }, 'Field "transCallbackUrl" "hooks.example" must start with http:// or https:// (item 0)'],
+		['contact without email or phone', { resource: 'contact', operation: 'upsert', email: '' }, 'Field "email" or "phoneNumber" is required: the contact needs one of them (item 0)'],
+	];
+
+	test.each(failing)('%s', async (_name, parameters, message) => {
+		const result = await runWorkflow({ ...actionWorkflow(parameters), credentials: env.credentials() });
+		expect(result.error()?.message).toBe(message);
+		expect(env.emulator.requests).toHaveLength(0);
+	});
+
+	test('continue-on-fail: the bad item gets its error, the others their results', async () => {
+		const result = await runWorkflow({
+			...actionWorkflow({ resource: 'template', operation: 'create', templateName: '={{ $json.name }}', templateSubject: 's', templateContent: 'c' }, { continueOnFail: true }),
+			credentials: env.credentials(),
+			items: [{ json: { name: 'ok-1' } }, { json: { name: 'x'.repeat(300) } }, { json: { name: 'ok-2' } }, { json: { name: 'ok-1' } }],
+		});
+		const out = result.output('Mail Delivery');
+		expect(out.map((item) => [item.pairedItem, item.json.success ?? item.json.error])).toEqual([
+			[{ item: 0 }, true],
+			[{ item: 1 }, 'Field "templateName" is 300 characters long; the limit is 250 characters (item 1)'],
+			[{ item: 2 }, true],
+			[{ item: 3 }, 'Mail Delivery API error 400 on campaign/mail/template/add'],
+		]);
+		expect(paths()).toHaveLength(3);
+	});
+});

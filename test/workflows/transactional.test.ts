@@ -1,0 +1,136 @@
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { useEmulator } from '../harness/emulator';
+import { actionWorkflow, runWorkflow } from '../harness/n8n';
+
+const env = useEmulator();
+const rl = (value: string) => ({ __rl: true, mode: 'name', value });
+const send = (extra: IDataObject = {}) => ({
+	resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: '={{ $json.email }}',
+	contentSource: 'template', templateName: rl('welcome'), params: '={{ JSON.stringify({ name: $json.name }) }}', ...extra,
+});
+const people = (count: number, email = (i: number) => `p${i}@example.org`): INodeExecutionData[] =>
+	Array.from({ length: count }, (_, i) => ({ json: { email: email(i), name: `P${i}` } }));
+const txRequests = () => env.emulator.requests.filter((r) => r.path === '/v5/transactional/mail/sends_customised');
+
+test('250 items become 3 requests (100/100/50), each item paired with its result', async () => {
+	const result = await runWorkflow({ ...actionWorkflow(send()), credentials: env.credentials(), items: people(250) });
+	expect(result.error()).toBeUndefined();
+	expect(txRequests().map((r) => ((r.body as IDataObject).messageVersions as unknown[]).length)).toEqual([100, 100, 50]);
+	const out = result.output('Mail Delivery');
+	expect(out).toHaveLength(250);
+	out.forEach((item, i) => {
+		expect(item.pairedItem).toEqual({ item: i });
+		expect(item.json).toMatchObject({ success: true, recipients: [`p${i}@example.org`], request: Math.floor(i / 100) + 1 });
+	});
+	const first = txRequests()[0].body as IDataObject;
+	expect(first.templateName).toBe('welcome');
+	expect((first.messageVersions as IDataObject[])[7]).toEqual({ to: [{ email: 'p7@example.org' }], cc: [], bcc: [], params: { name: 'P7' } });
+});
+
+test('a failed request marks exactly its items as failed (continue-on-fail)', async () => {
+	// Item 150 names a template that does not exist: the platform refuses the second request whole.
+	const parameters = send({ templateName: { __rl: true, mode: 'name', value: '={{ $json.template ?? "welcome" }}' } });
+	const items = people(250);
+	items[150].json.template = 'missing';
+	const result = await runWorkflow({ ...actionWorkflow(parameters, { continueOnFail: true }), credentials: env.credentials(), items });
+	const out = result.output('Mail Delivery');
+	expect(out).toHaveLength(250);
+	const failed = out.filter((item) => item.json.error).map((item) => (item.pairedItem as { item: number }).item);
+	expect(failed).toEqual(Array.from({ length: 100 }, (_, i) => 100 + i));
+	expect(out[150].json).toMatchObject({ error: 'Mail Delivery API error 400 on transactional/mail/sends_customised', code: 400 });
+	expect(out[0].json.success).toBe(true);
+	expect(out[249].json.success).toBe(true);
+});
+
+test('items whose shared fields differ are never combined into one request', async () => {
+	const parameters = send({ options: { category: '={{ $json.category }}' } });
+	const items = people(6).map((item, i) => ({ json: { ...item.json, category: i % 2 ? 'odd' : 'even' } }));
+	await runWorkflow({ ...actionWorkflow(parameters), credentials: env.credentials(), items });
+	expect(txRequests().map((r) => [(r.body as IDataObject).category, ((r.body as IDataObject).messageVersions as unknown[]).length])).toEqual([
+		['even', 3],
+		['odd', 3],
+	]);
+});
+
+test('combining off sends one request per item', async () => {
+	await runWorkflow({ ...actionWorkflow(send({ options: { combineItems: false } })), credentials: env.credentials(), items: people(3) });
+	expect(txRequests()).toHaveLength(3);
+});
+
+test('an invalid item fails alone before any request; the rest are sent', async () => {
+	const items = people(3);
+	items[1].json.email = 'not-an-address';
+	const result = await runWorkflow({ ...actionWorkflow(send(), { continueOnFail: true }), credentials: env.credentials(), items });
+	const out = result.output('Mail Delivery');
+	expect(out.map((item) => item.json.success ?? item.json.error)).toEqual([true, 'Field "messageVersions[0].to[0].email" "not-an-address" is not a valid email address (item 1)', true]);
+	expect(txRequests()).toHaveLength(1);
+});
+
+test('without continue-on-fail, a failing request stops the node with the error of its first item', async () => {
+	const items = people(120);
+	const result = await runWorkflow({
+		...actionWorkflow(send({ templateName: { __rl: true, mode: 'name', value: '={{ $itemIndex === 110 ? "missing" : "welcome" }}' } })),
+		credentials: env.credentials(),
+		items,
+	});
+	expect(result.error()?.message).toBe('Mail Delivery API error 400 on transactional/mail/sends_customised');
+});
+
+test('per-item content that differs stays in the versions; shared content moves to the request', async () => {
+	const items = [{ json: { email: 'a@example.org', subject: 'A' } }, { json: { email: 'b@example.org', subject: 'B' } }];
+	await runWorkflow({
+		...actionWorkflow({ ...send(), contentSource: 'html', content: '<p>same</p>', subject: '={{ $json.subject }}', params: '{}' }),
+		credentials: env.credentials(),
+		items,
+	});
+	expect(txRequests()[0].body).toEqual({
+		senderMail: 'sender@example.com',
+		content: '<p>same</p>',
+		messageVersions: [
+			{ to: [{ email: 'a@example.org' }], cc: [], bcc: [], subject: 'A' },
+			{ to: [{ email: 'b@example.org' }], cc: [], bcc: [], subject: 'B' },
+		],
+	});
+});
+
+test('one item with its own versions as JSON, plus an attachment from binary data', async () => {
+	const versions = [
+		{ to: [{ email: 'a@example.org', name: 'A' }], cc: 'c@example.org', params: { name: 'A' } },
+		{ to: [{ email: 'b@example.org' }], subject: 'For B' },
+	];
+	const result = await runWorkflow({
+		...actionWorkflow({
+			resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), messageSource: 'definedHere',
+			contentSource: 'template', templateName: rl('welcome'), messageVersionsJson: JSON.stringify(versions),
+			options: { attachmentBinaryProperty: 'data', trackOpen: true, trackClick: false, category: 'receipts' },
+		}),
+		credentials: env.credentials(),
+		items: [{ json: {}, binary: { data: { data: Buffer.from('PDF!').toString('base64'), mimeType: 'application/pdf', fileName: 'receipt.pdf' } } }],
+	});
+	expect(result.error()).toBeUndefined();
+	expect(txRequests()[0].body).toEqual({
+		senderMail: 'sender@example.com', templateName: 'welcome', category: 'receipts', trackOpen: 1, trackClick: 0,
+		attachment: { fileName: 'receipt.pdf', fileData: Buffer.from('PDF!').toString('base64') },
+		messageVersions: [
+			{ to: [{ email: 'a@example.org', name: 'A' }], cc: [{ email: 'c@example.org' }], bcc: [], params: { name: 'A' } },
+			{ to: [{ email: 'b@example.org' }], cc: [], bcc: [], subject: 'For B' },
+		],
+	});
+	expect(result.output('Mail Delivery')[0].json).toMatchObject({ success: true, recipients: ['a@example.org', 'c@example.org', 'b@example.org'] });
+});
+
+test('contact import splits very large inputs into several requests', async () => {
+	const result = await runWorkflow({
+		...actionWorkflow({
+			resource: 'contact', operation: 'import', updateMode: 1,
+			contactDataMapping: { fields: [{ propertyName: 'email', value: '={{ $json.email }}' }] },
+			options: { batchSize: 1000 },
+		}),
+		credentials: env.credentials(),
+		items: people(2500),
+	});
+	expect(result.output('Mail Delivery')).toHaveLength(2500);
+	expect(env.emulator.requests.map((r) => ((r.body as IDataObject).contactData as unknown[]).length)).toEqual([1000, 1000, 500]);
+	expect(env.emulator.platform.contacts.size).toBe(2 + 2500);
+});

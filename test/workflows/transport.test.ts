@@ -1,0 +1,74 @@
+import type { NodeApiError } from 'n8n-workflow';
+
+import { useEmulator } from '../harness/emulator';
+import { actionWorkflow, runWorkflow } from '../harness/n8n';
+
+const env = useEmulator();
+
+describe('error mapping', () => {
+	test.each(['ok', 'mirror'])('a body code other than 200 (HTTP status mode %s) becomes a NodeApiError with code, English and the platform message', async (mode) => {
+		await env.control('POST', 'settings', { errorHttpStatus: mode });
+		const result = await runWorkflow({
+			...actionWorkflow({ resource: 'contactList', operation: 'delete', listName: { __rl: true, mode: 'name', value: 'missing' } }),
+			credentials: env.credentials(),
+		});
+		const error = result.error() as NodeApiError;
+		expect(error.message).toBe('Mail Delivery API error 403 on lists/delete');
+		expect(error.description).toBe(
+			'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits. Platform message: 列表不存在',
+		);
+		expect(error.httpCode).toBe('403');
+	});
+
+	test('HTTP 401 becomes a NodeApiError with the authentication explanation', async () => {
+		const credentials = env.credentials();
+		credentials.stored.mailDeliverySignatureApi.apiSecret = 'not-the-secret';
+		const result = await runWorkflow({ ...actionWorkflow({ resource: 'webhook', operation: 'get' }), credentials });
+		const error = result.error() as NodeApiError;
+		expect(error.message).toBe('Mail Delivery API error 401 on webhook/get');
+		expect(error.description).toMatch(/^Authentication failed: the API key or signature is wrong/);
+		expect(error.description).toContain('Platform message: 认证失败');
+		expect(JSON.stringify(result.run)).not.toContain('not-the-secret');
+	});
+
+	test('section 7 conditions are explained for campaign creation', async () => {
+		const result = await runWorkflow({
+			...actionWorkflow({ resource: 'campaign', operation: 'create', mailName: 'm', senderMail: { __rl: true, mode: 'name', value: 'news@example.com' }, sendListNames: ['missing'] }),
+			credentials: env.credentials(),
+		});
+		expect((result.error() as NodeApiError).description).toContain('no contact list matches sendListNames');
+	});
+});
+
+describe('paging', () => {
+	const pages = () => env.emulator.requests.filter((r) => r.path === '/v5/lists/get').map((r) => [(r.body as { pageIndex: number }).pageIndex, (r.body as { pageSize: number }).pageSize]);
+	const addLists = (count: number) => {
+		const now = Date.now();
+		for (let i = 0; i < count; i++) env.emulator.platform.lists.set(`bulk-${i}`, { id: 5000 + i, listName: `bulk-${i}`, listDescription: '', createdAt: now, modifiedAt: now });
+	};
+	const getMany = (extra: Record<string, unknown>) => runWorkflow({ ...actionWorkflow({ resource: 'contactList', operation: 'getMany', ...extra }), credentials: env.credentials() });
+
+	test('Return All follows pages to the short page, each page once, one item per record', async () => {
+		addLists(250);
+		const result = await getMany({ returnAll: true });
+		expect(result.output('Mail Delivery')).toHaveLength(251);
+		expect(pages()).toEqual([[1, 100], [2, 100], [3, 100]]);
+		expect(result.output('Mail Delivery')[0].json).toMatchObject({ ListName: expect.any(String), Id: expect.any(Number) });
+	});
+
+	test('Return All stops at totalRecords without asking for an empty page', async () => {
+		addLists(199);
+		const result = await getMany({ returnAll: true });
+		expect(result.output('Mail Delivery')).toHaveLength(200);
+		expect(pages()).toEqual([[1, 100], [2, 100]]);
+	});
+
+	test('Limit stops as soon as it has enough', async () => {
+		addLists(250);
+		expect((await getMany({ returnAll: false, limit: 5 })).output('Mail Delivery')).toHaveLength(5);
+		expect(pages()).toEqual([[1, 5]]);
+		env.emulator.requests = [];
+		expect((await getMany({ returnAll: false, limit: 150 })).output('Mail Delivery')).toHaveLength(150);
+		expect(pages()).toEqual([[1, 100], [2, 100]]);
+	});
+});
