@@ -573,7 +573,8 @@ export class Platform {
 		},
 		'/v5/webhook/get': () => this.ok({ ...this.webhook }),
 		'/v5/webhook/save': (b) => {
-			if (b.transCallbackUrl !== undefined && !HTTP_URL.test(b.transCallbackUrl)) fail(400, '回调地址格式错误', 'transCallbackUrl must start with http:// or https://');
+			// "Only fields that are sent are saved": a field sent as null is saved as null (nothing configured).
+			if (b.transCallbackUrl !== undefined && b.transCallbackUrl !== null && !HTTP_URL.test(b.transCallbackUrl)) fail(400, '回调地址格式错误', 'transCallbackUrl must start with http:// or https://');
 			for (const [key, value] of Object.entries(b.transEvent ?? {})) {
 				if (!EVENT_KINDS.includes(key)) fail(400, `未知事件类型: ${key}`, `transEvent has no kind ${key}`);
 				if (typeof value !== 'boolean') fail(400, '事件开关必须是布尔值', `transEvent.${key} must be true or false`);
@@ -584,13 +585,15 @@ export class Platform {
 			}
 			const mode = b.transCallbackUrlExtraUpdateMode ?? 'save';
 			if (!['save', 'replace'].includes(mode)) fail(400, '更新模式错误', 'transCallbackUrlExtraUpdateMode must be save or replace');
-			if (b.transEvent !== undefined) {
+			if (b.transEvent === null) this.webhook.transEvent = null;
+			else if (b.transEvent !== undefined) {
 				const base = this.webhook.transEvent ?? Object.fromEntries(EVENT_KINDS.map((k) => [k, false]));
 				this.webhook.transEvent = { ...base, ...b.transEvent };
 			}
 			if (b.transCallbackUrl !== undefined) this.webhook.transCallbackUrl = b.transCallbackUrl;
 			if (b.transEnable !== undefined) this.webhook.transEnable = b.transEnable;
-			if (b.transCallbackUrlExtra !== undefined) {
+			if (b.transCallbackUrlExtra === null) this.webhook.transCallbackUrlExtra = null;
+			else if (b.transCallbackUrlExtra !== undefined) {
 				const incoming = (b.transCallbackUrlExtra as Array<{ sender: string; url: string }>).map((e) => ({ sender: e.sender, url: e.url }));
 				if (mode === 'replace') this.webhook.transCallbackUrlExtra = incoming;
 				else {

@@ -33,7 +33,16 @@ export interface RegistrationSettings {
 
 type Config = { transCallbackUrl?: unknown; transEvent?: unknown; transEnable?: unknown; transCallbackUrlExtra?: unknown };
 
-const sameJson = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+/** Compares settings whatever the order of their keys (the platform answers in its own order). */
+function canonical(value: unknown): unknown {
+	if (Array.isArray(value)) return value.map(canonical);
+	if (value && typeof value === 'object') {
+		return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as IDataObject)[key])]));
+	}
+	return value ?? null;
+}
+
+const sameSetting = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
 
 function senderUrls(config: Config): Array<{ sender: string; url: string }> {
 	return Array.isArray(config.transCallbackUrlExtra) ? (config.transCallbackUrlExtra as Array<{ sender: string; url: string }>) : [];
@@ -125,8 +134,8 @@ export async function unregister(context: IHookFunctions, url: string): Promise<
 		}
 	}
 	// Switches go back only when nobody changed them since this trigger saved them.
-	if (stillOurs && sameJson(config.transEvent, registration.saved.transEvent)) restore.transEvent = registration.previous.transEvent as IDataObject;
-	if (stillOurs && sameJson(config.transEnable, registration.saved.transEnable)) restore.transEnable = registration.previous.transEnable as boolean;
+	if (stillOurs && sameSetting(config.transEvent, registration.saved.transEvent)) restore.transEvent = registration.previous.transEvent as IDataObject;
+	if (stillOurs && sameSetting(config.transEnable, registration.saved.transEnable)) restore.transEnable = registration.previous.transEnable as boolean;
 	if (Object.keys(restore).length > 0) {
 		try {
 			await apiRequest.call(context, '/v5/webhook/save', restore);

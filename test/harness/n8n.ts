@@ -180,25 +180,19 @@ export function actionWorkflow(parameters: IDataObject, options: { authenticatio
 	};
 }
 
-export async function runWorkflow({ nodes, connections, items, credentials }: WorkflowOptions): Promise<RunResult> {
-	const workflow = new Workflow({ id: 'test', nodes, connections, active: false, nodeTypes, staticData: {}, settings: { timezone: 'UTC' } });
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', { id: 'test', name: 'test', nodes, connections, active: false, settings: {}, createdAt: new Date(), updatedAt: new Date(), isArchived: false } as never);
-	let finished: IRun | undefined;
-	hooks.addHandler('workflowExecuteAfter', (run) => {
-		finished = run;
-	});
-	const additionalData = {
+export function buildAdditionalData(credentials: CredentialsStore, hooks?: ExecutionLifecycleHooks, baseUrl = 'http://localhost:5678') {
+	return {
 		hooks,
 		credentialsHelper: credentials,
 		executeWorkflow: async () => {
 			throw new Error('sub-workflows are not used in these tests');
 		},
-		restApiUrl: 'http://localhost:5678/rest',
-		instanceBaseUrl: 'http://localhost:5678',
-		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
-		webhookBaseUrl: 'http://localhost:5678/webhook',
-		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+		restApiUrl: `${baseUrl}/rest`,
+		instanceBaseUrl: baseUrl,
+		formWaitingBaseUrl: `${baseUrl}/form-waiting`,
+		webhookBaseUrl: `${baseUrl}/webhook`,
+		webhookWaitingBaseUrl: `${baseUrl}/webhook-waiting`,
+		webhookTestBaseUrl: `${baseUrl}/webhook-test`,
 		currentNodeParameters: undefined,
 		executionTimeoutTimestamp: undefined,
 		userId: 'test-user',
@@ -210,6 +204,16 @@ export async function runWorkflow({ nodes, connections, items, credentials }: Wo
 			throw new Error('code tasks are not used in these tests');
 		},
 	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
+export async function runWorkflow({ nodes, connections, items, credentials }: WorkflowOptions): Promise<RunResult> {
+	const workflow = new Workflow({ id: 'test', nodes, connections, active: false, nodeTypes, staticData: {}, settings: { timezone: 'UTC' } });
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', { id: 'test', name: 'test', nodes, connections, active: false, settings: {}, createdAt: new Date(), updatedAt: new Date(), isArchived: false } as never);
+	let finished: IRun | undefined;
+	hooks.addHandler('workflowExecuteAfter', (run) => {
+		finished = run;
+	});
+	const additionalData = buildAdditionalData(credentials, hooks);
 	const start = workflow.getNode(nodes[0].name)!;
 	const runData = createRunExecutionData({
 		executionData: { nodeExecutionStack: [{ node: start, data: { main: [items ?? [{ json: {} }]] }, source: null }] },
