@@ -5,6 +5,10 @@ async function main() {
 	const port = Number(process.env.EMULATOR_PORT ?? 3789);
 	const emulator = await startEmulator({ port, messages: process.env.EMULATOR_MESSAGES === 'en' ? 'en' : 'zh' });
 	const a = emulator.account;
+	if (process.env.EMULATOR_JSON === '1') {
+		// One machine-readable line for scripts that start the emulator as a child process.
+		console.log(JSON.stringify({ url: emulator.url, account: a, redirectUri: emulator.redirectUri }));
+	} else {
 	console.log(`Mail delivery platform emulator listening on ${emulator.url}
   Signature credential:          Base URL ${emulator.url}  API Key ${a.apiKey}  API Secret ${a.apiSecret}
   OAuth2 client credentials:     Base URL ${emulator.url}  API Key ${a.apiKey}  API Secret ${a.apiSecret}
@@ -13,6 +17,7 @@ async function main() {
   Get a code: ${emulator.url}/v5/auth/oauth/authorize?client_id=${a.clientId}&response_type=code&redirect_uri=${encodeURIComponent(emulator.redirectUri)}&scope=All
   Control interface: ${emulator.url}/__control/state (see README, "Emulator")
 Press Ctrl-C to stop.`);
+	}
 	const stop = async () => {
 		await emulator.stop();
 		process.exit(0);

