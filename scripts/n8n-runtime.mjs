@@ -97,11 +97,17 @@ export async function startN8n({ line, userFolder, port, brokerPort, log = () =>
 
 /** Owner account (first run) or login, then an API key for the public API. */
 export async function setupOwner(baseUrl) {
-	let response = await fetch(`${baseUrl}/rest/owner/setup`, {
-		method: 'POST',
-		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify(OWNER),
-	});
+	let response;
+	// n8n 1.x reports ready a moment before its REST routes are mounted.
+	for (let attempt = 0; attempt < 120; attempt++) {
+		response = await fetch(`${baseUrl}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify(OWNER),
+		});
+		if (response.status !== 404) break;
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
 	if (!response.ok) {
 		response = await fetch(`${baseUrl}/rest/login`, {
 			method: 'POST',

@@ -122,7 +122,14 @@ export async function startStack(line) {
 }
 
 export async function createCredential(session, type, data, name = `${type} ${randomUUID().slice(0, 8)}`) {
-	const created = await session.api('POST', '/credentials', { name, type, data });
+	let created;
+	try {
+		created = await session.api('POST', '/credentials', { name, type, data });
+	} catch (error) {
+		// n8n 1.123's public API schema requires its HTTP-domain restriction fields on every credential.
+		if (!/allowedDomains/.test(error.message)) throw error;
+		created = await session.api('POST', '/credentials', { name, type, data: { ...data, allowedHttpRequestDomains: 'all' } });
+	}
 	return { id: created.id, name: created.name ?? name, type };
 }
 
