@@ -207,6 +207,7 @@ export class MailDeliveryTrigger implements INodeType {
 		const enrich = {
 			decodeFailedCause: options.decodeFailedCause !== false,
 			isoTimeZone: options.addIsoTimes === true ? String(options.eventTimeZone || 'UTC') : undefined,
+			isoCache: new Map<string, string | undefined>(),
 		};
 		const allChosen = ALL_KINDS.every((kind) => events.includes(kind));
 		const names = outputMode === 'perKind' ? outputNames(events) : [];

@@ -73,6 +73,8 @@ export const TIME_FIELDS = ['TriggeredDateTimeV2', 'SubmitDateTimeV2', 'Delivere
 export interface EnrichOptions {
 	decodeFailedCause: boolean;
 	isoTimeZone?: string;
+	/** Per push: event times repeat (same second), so each distinct one is converted once. */
+	isoCache?: Map<string, string | undefined>;
 }
 
 /** Keeps every field as sent; adds the decoded FailedCause and, when asked, ISO 8601 times. */
@@ -84,7 +86,13 @@ export function enrichEvent(event: IDataObject, options: EnrichOptions): IDataOb
 	}
 	if (options.isoTimeZone) {
 		for (const field of TIME_FIELDS) {
-			const iso = eventTimeToIso(event[field], options.isoTimeZone);
+			const value = event[field];
+			if (typeof value !== 'string') continue;
+			let iso = options.isoCache?.get(value);
+			if (iso === undefined && !options.isoCache?.has(value)) {
+				iso = eventTimeToIso(value, options.isoTimeZone);
+				options.isoCache?.set(value, iso);
+			}
 			if (iso) enriched[`${field}Iso`] = iso;
 		}
 	}
