@@ -8,11 +8,13 @@ import type {
 } from 'n8n-workflow';
 
 import {
+	accessTokenProperty,
+	baseUrlProperty,
+	CODE_EXCHANGE_ENDPOINT,
 	CREDENTIAL_TEST,
-	DEFAULT_BASE_URL,
+	oauthHeader,
 	readTokenResponse,
 	responseOfFailedRequest,
-	CODE_EXCHANGE_ENDPOINT,
 	trimBaseUrl,
 	withAuthentication,
 } from './common';
@@ -36,15 +38,7 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 	documentationUrl = 'https://github.com/n8n-nodes-mail-delivery/n8n-nodes-mail-delivery#credentials';
 
 	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: DEFAULT_BASE_URL,
-			required: true,
-			description:
-				'Address of the API, without the /v5 path. The default is the local emulator started by this package.',
-		},
+		baseUrlProperty,
 		{
 			displayName: 'Client ID',
 			name: 'clientId',
@@ -82,13 +76,7 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 			default: '',
 			required: true,
 		},
-		{
-			displayName: 'Access Token',
-			name: 'accessToken',
-			type: 'hidden',
-			typeOptions: { expirable: true, password: true },
-			default: '',
-		},
+		accessTokenProperty,
 		{
 			displayName: 'Exchanged Code Fingerprint',
 			name: 'exchangedCode',
@@ -134,7 +122,7 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return withAuthentication(credentials, requestOptions, { OAuth: String(credentials.accessToken ?? '') });
+		return withAuthentication(credentials, requestOptions, oauthHeader(credentials));
 	}
 
 	test: ICredentialTestRequest = CREDENTIAL_TEST;

@@ -8,9 +8,12 @@ import type {
 } from 'n8n-workflow';
 
 import {
-	GRANT_ENDPOINT,
+	accessTokenProperty,
+	apiKeyAndSecretProperties,
+	baseUrlProperty,
 	CREDENTIAL_TEST,
-	DEFAULT_BASE_URL,
+	GRANT_ENDPOINT,
+	oauthHeader,
 	readTokenResponse,
 	responseOfFailedRequest,
 	trimBaseUrl,
@@ -33,40 +36,7 @@ export class MailDeliveryClientCredentialsOAuth2Api implements ICredentialType {
 
 	documentationUrl = 'https://github.com/n8n-nodes-mail-delivery/n8n-nodes-mail-delivery#credentials';
 
-	properties: INodeProperties[] = [
-		{
-			displayName: 'Base URL',
-			name: 'baseUrl',
-			type: 'string',
-			default: DEFAULT_BASE_URL,
-			required: true,
-			description:
-				'Address of the API, without the /v5 path. The default is the local emulator started by this package.',
-		},
-		{
-			displayName: 'API Key',
-			name: 'apiKey',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-		},
-		{
-			displayName: 'API Secret',
-			name: 'apiSecret',
-			type: 'string',
-			typeOptions: { password: true },
-			default: '',
-			required: true,
-		},
-		{
-			displayName: 'Access Token',
-			name: 'accessToken',
-			type: 'hidden',
-			typeOptions: { expirable: true, password: true },
-			default: '',
-		},
-	];
+	properties: INodeProperties[] = [baseUrlProperty, ...apiKeyAndSecretProperties, accessTokenProperty];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const basic = Buffer.from(`${credentials.apiKey}:${credentials.apiSecret}`).toString('base64');
@@ -94,7 +64,7 @@ export class MailDeliveryClientCredentialsOAuth2Api implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return withAuthentication(credentials, requestOptions, { OAuth: String(credentials.accessToken ?? '') });
+		return withAuthentication(credentials, requestOptions, oauthHeader(credentials));
 	}
 
 	test: ICredentialTestRequest = CREDENTIAL_TEST;

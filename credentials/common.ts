@@ -3,6 +3,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	IHttpRequestOptions,
+	INodeProperties,
 } from 'n8n-workflow';
 
 import { formatApiTimestamp } from '../nodes/MailDelivery/helpers/dates';
@@ -109,3 +110,43 @@ export function withAuthentication(
 	requestOptions.headers = { ...requestOptions.headers, ...headers };
 	return requestOptions;
 }
+
+/** Fields the three credentials share. */
+export const baseUrlProperty: INodeProperties = {
+	displayName: 'Base URL',
+	name: 'baseUrl',
+	type: 'string',
+	default: DEFAULT_BASE_URL,
+	required: true,
+	description: 'Address of the API, without the /v5 path. The default is the local emulator started by this package.',
+};
+
+export const apiKeyAndSecretProperties: INodeProperties[] = [
+	{
+		displayName: 'API Key',
+		name: 'apiKey',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+	},
+	{
+		displayName: 'API Secret',
+		name: 'apiSecret',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		required: true,
+	},
+];
+
+/** The token n8n keeps between executions; empty makes n8n call preAuthentication. */
+export const accessTokenProperty: INodeProperties = {
+	displayName: 'Access Token',
+	name: 'accessToken',
+	type: 'hidden',
+	typeOptions: { expirable: true, password: true },
+	default: '',
+};
+
+export const oauthHeader = (credentials: ICredentialDataDecryptedObject) => ({ OAuth: String(credentials.accessToken ?? '') });

@@ -9,9 +9,8 @@ import * as template from './actions/template';
 import * as transactionalMail from './actions/transactionalMail';
 import * as verifiedSender from './actions/verifiedSender';
 import * as webhook from './actions/webhook';
+import { authenticationProperty, nodeCredentials } from './helpers/authentication';
 import { listSearch, loadOptions } from './methods';
-
-const authenticationShow = (value: string) => ({ show: { authentication: [value] } });
 
 export class MailDelivery implements INodeType {
 	description: INodeTypeDescription = {
@@ -27,23 +26,9 @@ export class MailDelivery implements INodeType {
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [
-			{ name: 'mailDeliverySignatureApi', required: true, displayOptions: authenticationShow('signature') },
-			{ name: 'mailDeliveryClientCredentialsOAuth2Api', required: true, displayOptions: authenticationShow('oAuth2ClientCredentials') },
-			{ name: 'mailDeliveryAuthCodeOAuth2Api', required: true, displayOptions: authenticationShow('oAuth2AuthorizationCode') },
-		],
+		credentials: nodeCredentials,
 		properties: [
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{ name: 'API Key Signature', value: 'signature' },
-					{ name: 'OAuth2 Client Credentials', value: 'oAuth2ClientCredentials' },
-					{ name: 'OAuth2 Authorization Code', value: 'oAuth2AuthorizationCode' },
-				],
-				default: 'signature',
-			},
+			authenticationProperty,
 			{
 				displayName: 'Resource',
 				name: 'resource',

@@ -9,6 +9,7 @@ import type {
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
+import { authenticationProperty, nodeCredentials } from '../MailDelivery/helpers/authentication';
 import { EVENT_KINDS } from '../MailDelivery/helpers/events';
 import { listSearch, loadOptions } from '../MailDelivery/methods';
 import { enrichEvent, parsePush } from './events';
@@ -27,8 +28,6 @@ export function outputNames(events: string[]): string[] {
 /** The same outputs as outputNames(), computed by n8n from the parameters when it draws the node. */
 const OUTPUTS_EXPRESSION: `={{${string}}}` = `={{(function (parameter) { var all = ${JSON.stringify(ALL_KINDS)}; if (parameter.outputMode !== "perKind") return [{ type: "main" }]; var chosen = all.filter(function (kind) { return (parameter.events || []).indexOf(kind) !== -1; }); if (chosen.length === all.length) chosen.push("${OTHER_OUTPUT}"); return chosen.map(function (name) { return { type: "main", displayName: name }; }); })($parameter)}}`;
 
-const authenticationShow = (value: string) => ({ show: { authentication: [value] } });
-
 export class MailDeliveryTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Mail Delivery Trigger',
@@ -41,24 +40,10 @@ export class MailDeliveryTrigger implements INodeType {
 		defaults: { name: 'Mail Delivery Trigger' },
 		inputs: [],
 		outputs: OUTPUTS_EXPRESSION,
-		credentials: [
-			{ name: 'mailDeliverySignatureApi', required: true, displayOptions: authenticationShow('signature') },
-			{ name: 'mailDeliveryClientCredentialsOAuth2Api', required: true, displayOptions: authenticationShow('oAuth2ClientCredentials') },
-			{ name: 'mailDeliveryAuthCodeOAuth2Api', required: true, displayOptions: authenticationShow('oAuth2AuthorizationCode') },
-		],
+		credentials: nodeCredentials,
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'events' }],
 		properties: [
-			{
-				displayName: 'Authentication',
-				name: 'authentication',
-				type: 'options',
-				options: [
-					{ name: 'API Key Signature', value: 'signature' },
-					{ name: 'OAuth2 Client Credentials', value: 'oAuth2ClientCredentials' },
-					{ name: 'OAuth2 Authorization Code', value: 'oAuth2AuthorizationCode' },
-				],
-				default: 'signature',
-			},
+			authenticationProperty,
 			{
 				displayName: 'Registration',
 				name: 'registration',

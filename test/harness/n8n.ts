@@ -25,6 +25,7 @@ import { createRunExecutionData, ICredentialsHelper, NodeConnectionTypes, NodeHe
 import { MailDeliveryAuthCodeOAuth2Api } from '../../credentials/MailDeliveryAuthCodeOAuth2Api.credentials';
 import { MailDeliveryClientCredentialsOAuth2Api } from '../../credentials/MailDeliveryClientCredentialsOAuth2Api.credentials';
 import { MailDeliverySignatureApi } from '../../credentials/MailDeliverySignatureApi.credentials';
+import { type Authentication, credentialTypeOf } from '../../nodes/MailDelivery/helpers/authentication';
 import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
 
 export const PACKAGE = 'n8n-nodes-mail-delivery';
@@ -158,11 +159,7 @@ let nodeCounter = 0;
 /** An action-node workflow: Test Source → Mail Delivery, with the given parameters. */
 export function actionWorkflow(parameters: IDataObject, options: { authentication?: string; continueOnFail?: boolean } = {}) {
 	const authentication = options.authentication ?? 'signature';
-	const credentialName = {
-		signature: 'mailDeliverySignatureApi',
-		oAuth2ClientCredentials: 'mailDeliveryClientCredentialsOAuth2Api',
-		oAuth2AuthorizationCode: 'mailDeliveryAuthCodeOAuth2Api',
-	}[authentication]!;
+	const credentialName = credentialTypeOf(authentication as Authentication);
 	const action: INode = {
 		id: `node-${++nodeCounter}`,
 		name: 'Mail Delivery',

@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { writeResult } from '../actions/common';
+
 /** Stable text key of a value, for grouping items whose request-level fields are identical. */
 export function groupKey(value: unknown): string {
 	return createHash('sha1').update(JSON.stringify(value)).digest('hex');
@@ -47,4 +49,64 @@ export function errorForItem(context: IExecuteFunctions, error: unknown, itemInd
 	}
 	if (error instanceof NodeOperationError) return error;
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+}
+
+/** One entry of a batch (a message version, a contact row) and the input item it came from. */
+export interface BatchEntry {
+	itemIndex: number;
+}
+
+export interface BatchPlan<T extends BatchEntry> {
+	/** Reads and checks one input item; an error fails that item only (with continue-on-fail). */
+	prepare: (itemIndex: number) => Promise<T[]>;
+	/** Entries with the same key may share a request. */
+	keyOf: (entry: T) => string;
+	maxPerRequest: number;
+	/** Sends one request for the chunk. */
+	send: (chunk: T[], firstItemIndex: number) => Promise<{ body: IDataObject; answer: IDataObject }>;
+	/** What an entry adds to its item's output; `previous` is the item's output so far. */
+	output: (entry: T, request: { number: number; size: number }, previous?: IDataObject) => IDataObject;
+}
+
+/**
+ * Runs a batch operation: every item is prepared, entries are grouped by key and sent in chunks, and
+ * every input item ends with its result or its error, paired with it. A failed request fails exactly
+ * the items it carried.
+ */
+export async function runBatched<T extends BatchEntry>(
+	context: IExecuteFunctions,
+	itemCount: number,
+	plan: BatchPlan<T>,
+): Promise<INodeExecutionData[]> {
+	const outputs: INodeExecutionData[][] = Array.from({ length: itemCount }, () => []);
+	const failed = new Set<number>();
+	const entries: T[] = [];
+	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+		try {
+			entries.push(...(await plan.prepare(itemIndex)));
+		} catch (error) {
+			if (!context.continueOnFail()) throw errorForItem(context, error, itemIndex);
+			failed.add(itemIndex);
+			outputs[itemIndex] = [errorItem(error, itemIndex)];
+		}
+	}
+	const chunks = chunkByKey(entries, plan.keyOf, plan.maxPerRequest);
+	for (const [index, chunk] of chunks.entries()) {
+		const itemsInChunk = [...new Set(chunk.map((entry) => entry.itemIndex))];
+		try {
+			const { body, answer } = await plan.send(chunk, itemsInChunk[0]);
+			for (const entry of chunk) {
+				if (failed.has(entry.itemIndex)) continue;
+				const extra = plan.output(entry, { number: index + 1, size: chunk.length }, outputs[entry.itemIndex][0]?.json);
+				outputs[entry.itemIndex] = [{ json: writeResult(body, answer, extra), pairedItem: { item: entry.itemIndex } }];
+			}
+		} catch (error) {
+			if (!context.continueOnFail()) throw errorForItem(context, error, itemsInChunk[0]);
+			for (const itemIndex of itemsInChunk) {
+				failed.add(itemIndex);
+				outputs[itemIndex] = [errorItem(error, itemIndex)];
+			}
+		}
+	}
+	return outputs.flat();
 }

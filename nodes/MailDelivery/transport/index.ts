@@ -8,24 +8,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { type Authentication, credentialTypeOf } from '../helpers/authentication';
 import { explainCode } from '../helpers/errors';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
 
-/** The node's Authentication parameter values. */
-export type Authentication = 'signature' | 'oAuth2ClientCredentials' | 'oAuth2AuthorizationCode';
-
-/** The credential type each Authentication value uses. */
-export function credentialTypeOf(authentication: Authentication): string {
-	switch (authentication) {
-		case 'oAuth2ClientCredentials':
-			return 'mailDeliveryClientCredentialsOAuth2Api';
-		case 'oAuth2AuthorizationCode':
-			return 'mailDeliveryAuthCodeOAuth2Api';
-		default:
-			return 'mailDeliverySignatureApi';
-	}
-}
 
 export interface ApiResponse extends IDataObject {
 	code?: number;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { chunkByKey, errorForItem, errorItem, groupKey } from '../../helpers/batching';
+import { groupKey, runBatched } from '../../helpers/batching';
 import { findProblems, inputError, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
 import { applySandboxMode, listLocator, locatorValue, sandboxModeField, setIfPresent } from '../common';
@@ -84,11 +84,10 @@ interface Row {
 }
 
 export async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const results: INodeExecutionData[][] = items.map(() => []);
-	const rows: Row[] = [];
-	let batchSize = 1000;
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
+	return await runBatched<Row>(this, items.length, {
+		maxPerRequest: Number(this.getNodeParameter('options.batchSize', 0, 1000)),
+		keyOf: (row) => groupKey(row.request),
+		prepare: async (itemIndex) => {
 			const mapping = (this.getNodeParameter('contactDataMapping.fields', itemIndex, []) as IDataObject[]).map((field) => ({
 				propertyName: String(field.propertyName ?? '').trim(),
 				value: field.value === undefined || field.value === null ? '' : String(field.value).trim(),
@@ -104,7 +103,6 @@ export async function executeBatch(this: IExecuteFunctions, items: INodeExecutio
 			const problems = findProblems(values, { email: [rules.email] });
 			if (problems.length) throw inputError(this.getNode(), problems[0], itemIndex);
 			const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-			batchSize = Number(options.batchSize ?? batchSize);
 			const request: IDataObject = {
 				contactDataMapping: names.map((propertyName, columnNum) => ({ columnNum, propertyName })),
 				updateMode: this.getNodeParameter('updateMode', itemIndex, 1) as number,
@@ -112,40 +110,16 @@ export async function executeBatch(this: IExecuteFunctions, items: INodeExecutio
 			if (options.listName !== undefined) setIfPresent(request, 'listName', locatorValue.call(this, 'options.listName', itemIndex));
 			if (request.listName) setIfPresent(request, 'listDescription', options.listDescription);
 			applySandboxMode.call(this, request, itemIndex);
-			rows.push({ itemIndex, values, request });
-		} catch (error) {
-			if (!this.continueOnFail()) throw errorForItem(this, error, itemIndex);
-			results[itemIndex] = [errorItem(error, itemIndex)];
-		}
-	}
-	const chunks = chunkByKey(rows, (row) => groupKey(row.request), batchSize);
-	for (const [requestIndex, chunk] of chunks.entries()) {
-		const body: IDataObject = {
-			...chunk[0].request,
-			contactData: chunk.map((row) => (chunk[0].request.contactDataMapping as IDataObject[]).map((m) => row.values[m.propertyName as string] ?? '')),
-		};
-		try {
-			const answer = await apiRequest.call(this, '/v5/contacts/imports', body, chunk[0].itemIndex);
-			for (const row of chunk) {
-				results[row.itemIndex] = [
-					{
-						json: {
-							success: true,
-							...(body.sandboxMode ? { sandboxMode: true } : {}),
-							...row.values,
-							importRequest: requestIndex + 1,
-							rowsInRequest: chunk.length,
-							code: answer.code,
-							message: answer.message ?? '',
-						},
-						pairedItem: { item: row.itemIndex },
-					},
-				];
-			}
-		} catch (error) {
-			if (!this.continueOnFail()) throw errorForItem(this, error, chunk[0].itemIndex);
-			for (const row of chunk) results[row.itemIndex] = [errorItem(error, row.itemIndex)];
-		}
-	}
-	return results.flat();
+			return [{ itemIndex, values, request }];
+		},
+		send: async (chunk, firstItemIndex) => {
+			const columns = chunk[0].request.contactDataMapping as Array<{ propertyName: string }>;
+			const body: IDataObject = {
+				...chunk[0].request,
+				contactData: chunk.map((row) => columns.map((column) => row.values[column.propertyName] ?? '')),
+			};
+			return { body, answer: await apiRequest.call(this, '/v5/contacts/imports', body, firstItemIndex) };
+		},
+		output: (row, request) => ({ ...row.values, importRequest: request.number, rowsInRequest: request.size }),
+	});
 }

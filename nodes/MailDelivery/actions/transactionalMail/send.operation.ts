@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { chunkByKey, errorForItem, errorItem, groupKey } from '../../helpers/batching';
+import { groupKey, runBatched } from '../../helpers/batching';
 import { assertValid, inputError, LIMITS, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
 import {
@@ -192,7 +192,6 @@ const FIELD_RULES = {
 
 /** One input item, read and checked: its request-level fields and its message versions. */
 interface PreparedItem {
-	itemIndex: number;
 	shared: IDataObject;
 	versions: IDataObject[];
 }
@@ -262,7 +261,7 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 	});
 	const attachment = await attachmentFromBinary.call(this, itemIndex, String(options.attachmentBinaryProperty ?? ''));
 	if (attachment) shared.attachment = attachment;
-	return { itemIndex, shared, versions };
+	return { shared, versions };
 }
 
 /**
@@ -286,51 +285,31 @@ export function buildRequest(shared: IDataObject, versions: IDataObject[]): IDat
 	return { ...body, messageVersions };
 }
 
+interface VersionEntry {
+	itemIndex: number;
+	shared: IDataObject;
+	version: IDataObject;
+}
+
 export async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	const results: INodeExecutionData[][] = items.map(() => []);
-	const prepared: Array<{ item: PreparedItem; version: IDataObject }> = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		try {
-			const item = await prepare.call(this, itemIndex);
-			for (const version of item.versions) prepared.push({ item, version });
-		} catch (error) {
-			if (!this.continueOnFail()) throw errorForItem(this, error, itemIndex);
-			results[itemIndex] = [errorItem(error, itemIndex)];
-		}
-	}
-	const chunks = chunkByKey(prepared, ({ item }) => groupKey(item.shared), LIMITS.messageVersionsPerRequest);
-	const failed = new Set<number>();
-	for (const [requestIndex, chunk] of chunks.entries()) {
-		const body = buildRequest(chunk[0].item.shared, chunk.map(({ version }) => version));
-		const itemsInChunk = [...new Set(chunk.map(({ item }) => item.itemIndex))];
-		try {
-			const answer = await apiRequest.call(this, '/v5/transactional/mail/sends_customised', body, itemsInChunk[0]);
-			for (const { item, version } of chunk) {
-				if (failed.has(item.itemIndex)) continue;
-				const recipients = ['to', 'cc', 'bcc'].flatMap((field) => (version[field] as IDataObject[]).map((r) => r.email as string));
-				const previous = results[item.itemIndex][0]?.json;
-				results[item.itemIndex] = [
-					{
-						json: {
-							success: true,
-							...(body.sandboxMode ? { sandboxMode: true } : {}),
-							recipients: [...((previous?.recipients as string[]) ?? []), ...recipients],
-							request: requestIndex + 1,
-							versionsInRequest: chunk.length,
-							code: answer.code,
-							message: answer.message ?? '',
-						},
-						pairedItem: { item: item.itemIndex },
-					},
-				];
-			}
-		} catch (error) {
-			if (!this.continueOnFail()) throw errorForItem(this, error, itemsInChunk[0]);
-			for (const itemIndex of itemsInChunk) {
-				failed.add(itemIndex);
-				results[itemIndex] = [errorItem(error, itemIndex)];
-			}
-		}
-	}
-	return results.flat();
+	return await runBatched<VersionEntry>(this, items.length, {
+		maxPerRequest: LIMITS.messageVersionsPerRequest,
+		keyOf: (entry) => groupKey(entry.shared),
+		prepare: async (itemIndex) => {
+			const { shared, versions } = await prepare.call(this, itemIndex);
+			return versions.map((version) => ({ itemIndex, shared, version }));
+		},
+		send: async (chunk, firstItemIndex) => {
+			const body = buildRequest(chunk[0].shared, chunk.map((entry) => entry.version));
+			return { body, answer: await apiRequest.call(this, '/v5/transactional/mail/sends_customised', body, firstItemIndex) };
+		},
+		output: (entry, request, previous) => ({
+			recipients: [
+				...((previous?.recipients as string[]) ?? []),
+				...['to', 'cc', 'bcc'].flatMap((field) => (entry.version[field] as IDataObject[]).map((recipient) => recipient.email as string)),
+			],
+			request: request.number,
+			versionsInRequest: request.size,
+		}),
+	});
 }
