@@ -12,9 +12,8 @@ import {
 	baseUrlProperty,
 	CODE_EXCHANGE_ENDPOINT,
 	CREDENTIAL_TEST,
+	fetchAccessToken,
 	oauthHeader,
-	readTokenResponse,
-	responseOfFailedRequest,
 	trimBaseUrl,
 	withAuthentication,
 } from './common';
@@ -94,24 +93,12 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 		if (!code) {
 			throw new Error(`No authorization code is set. ${NEW_CODE_HELP}`);
 		}
-		let response: unknown;
-		try {
-			response = await this.helpers.httpRequest({
-				method: 'GET',
+		const accessToken = await fetchAccessToken(
+			this.helpers,
+			{
 				url: `${trimBaseUrl(credentials.baseUrl)}${CODE_EXCHANGE_ENDPOINT}`,
-				qs: {
-					grant_type: 'authorization_code',
-					client_id: credentials.clientId,
-					client_secret: credentials.clientSecret,
-					code,
-				},
-				json: true,
-			});
-		} catch (error) {
-			response = responseOfFailedRequest(error) ?? { code: 'no answer', message: (error as Error).message };
-		}
-		const accessToken = readTokenResponse(
-			response,
+				qs: { grant_type: 'authorization_code', client_id: credentials.clientId, client_secret: credentials.clientSecret, code },
+			},
 			'The authorization code was not accepted (it has expired or was already used, or the client ID or secret is wrong)',
 			NEW_CODE_HELP,
 		);

@@ -12,10 +12,9 @@ import {
 	apiKeyAndSecretProperties,
 	baseUrlProperty,
 	CREDENTIAL_TEST,
+	fetchAccessToken,
 	GRANT_ENDPOINT,
 	oauthHeader,
-	readTokenResponse,
-	responseOfFailedRequest,
 	trimBaseUrl,
 	withAuthentication,
 } from './common';
@@ -40,20 +39,9 @@ export class MailDeliveryClientCredentialsOAuth2Api implements ICredentialType {
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const basic = Buffer.from(`${credentials.apiKey}:${credentials.apiSecret}`).toString('base64');
-		let response: unknown;
-		try {
-			response = await this.helpers.httpRequest({
-				method: 'GET',
-				url: `${trimBaseUrl(credentials.baseUrl)}${GRANT_ENDPOINT}`,
-				qs: { grantType: 'client_credentials' },
-				headers: { Authorization: basic },
-				json: true,
-			});
-		} catch (error) {
-			response = responseOfFailedRequest(error) ?? { code: 'no answer', message: (error as Error).message };
-		}
-		const accessToken = readTokenResponse(
-			response,
+		const accessToken = await fetchAccessToken(
+			this.helpers,
+			{ url: `${trimBaseUrl(credentials.baseUrl)}${GRANT_ENDPOINT}`, qs: { grantType: 'client_credentials' }, headers: { Authorization: basic } },
 			'Could not get an access token with the client credentials',
 			'Check the Base URL, API Key and API Secret of this credential.',
 		);

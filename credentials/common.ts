@@ -2,6 +2,8 @@ import { createHash } from 'node:crypto';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
+	IDataObject,
+	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -49,7 +51,7 @@ export interface TokenResponse {
 }
 
 /** Reads a token answer, throwing an English error that never quotes a secret. */
-export function readTokenResponse(response: unknown, whatFailed: string, howToFix: string): string {
+function readTokenResponse(response: unknown, whatFailed: string, howToFix: string): string {
 	const body = (typeof response === 'string' ? safeJson(response) : response) as TokenResponse;
 	if (body && body.code === 200 && typeof body.accessToken === 'string' && body.accessToken) {
 		return body.accessToken;
@@ -68,9 +70,28 @@ function safeJson(text: string): unknown {
 }
 
 /** Reads the platform's answer out of a failed helper request (HTTP 4xx/5xx). */
-export function responseOfFailedRequest(error: unknown): unknown {
+function responseOfFailedRequest(error: unknown): unknown {
 	const failed = error as { response?: { data?: unknown; body?: unknown }; cause?: { response?: { data?: unknown } } };
 	return failed?.response?.data ?? failed?.response?.body ?? failed?.cause?.response?.data;
+}
+
+/**
+ * GETs a token endpoint (both OAuth flows use GET) and returns the access token, or throws an English
+ * error carrying the platform's code and message, never a secret.
+ */
+export async function fetchAccessToken(
+	helpers: IHttpRequestHelper['helpers'],
+	request: { url: string; qs: IDataObject; headers?: IDataObject },
+	whatFailed: string,
+	howToFix: string,
+): Promise<string> {
+	let response: unknown;
+	try {
+		response = await helpers.httpRequest({ method: 'GET', json: true, ...request });
+	} catch (error) {
+		response = responseOfFailedRequest(error) ?? { code: 'no answer', message: (error as Error).message };
+	}
+	return readTokenResponse(response, whatFailed, howToFix);
 }
 
 const failWhenCode = (value: number, message: string) =>
