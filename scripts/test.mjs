@@ -1,13 +1,33 @@
-// The README's test command: install if needed, lint, build, then every test suite.
-// `--unit` runs only the in-process suites (jest); the default also runs the real-n8n end-to-end suite.
-import { existsSync } from 'node:fs';
+// The README's test command: install if needed, lint, build, then every test suite, and one closing
+// line with the totals of all of them. `--unit` runs only the in-process suites (jest).
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { ensureDependencies, root, run } from './ensure-deps.mjs';
 
 const unitOnly = process.argv.includes('--unit');
+const reports = path.join(root, '.tmp');
+mkdirSync(reports, { recursive: true });
+
 ensureDependencies();
 run('npm run -s lint');
 run('npm run -s build');
-run('npx jest --ci');
-if (!unitOnly && existsSync(path.join(root, 'test', 'e2e', 'run.mjs'))) run('node test/e2e/run.mjs');
+
+const jestReport = path.join(reports, 'jest.json');
+run(`npx jest --ci --json --outputFile="${jestReport}"`);
+const jest = JSON.parse(readFileSync(jestReport, 'utf8'));
+let passed = jest.numPassedTests;
+let failed = jest.numFailedTests;
+
+if (!unitOnly) {
+	const e2eReport = path.join(reports, 'e2e-summary.json');
+	run('node test/e2e/run.mjs', { env: { ...process.env, E2E_SUMMARY: e2eReport } });
+	if (existsSync(e2eReport)) {
+		const e2e = JSON.parse(readFileSync(e2eReport, 'utf8'));
+		passed += e2e.passed;
+		failed += e2e.failed;
+	}
+}
+console.log(`\nAll suites (jest${unitOnly ? '' : ' and end-to-end'}):`);
+console.log(`${passed} passed, ${failed} failed`);
+if (failed > 0) process.exit(1);

@@ -1,20 +1,30 @@
 // Runs the end-to-end suite against each n8n line (default: 2 then 1; E2E_LINES=2 for one).
 import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { root } from '../../scripts/ensure-deps.mjs';
 import { installN8n } from '../../scripts/n8n-install.mjs';
 
 const lines = (process.env.E2E_LINES ?? '2,1').split(',').map((line) => line.trim()).filter(Boolean);
+const totals = { passed: 0, failed: 0 };
 for (const line of lines) {
 	const installStarted = Date.now();
 	installN8n(line);
 	console.log(`n8n line ${line}: install ready in ${Math.round((Date.now() - installStarted) / 1000)} s`);
 	const started = Date.now();
-	execFileSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', path.join(root, 'test', 'e2e', 'suite.e2e.mjs')], {
-		cwd: root,
-		stdio: 'inherit',
-		env: { ...process.env, N8N_LINE: line },
-	});
+	const tap = path.join(root, '.tmp', `e2e-${line}.tap`);
+	try {
+		execFileSync(
+			process.execPath,
+			['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, path.join(root, 'test', 'e2e', 'suite.e2e.mjs')],
+			{ cwd: root, stdio: 'inherit', env: { ...process.env, N8N_LINE: line } },
+		);
+	} finally {
+		const text = readFileSync(tap, 'utf8');
+		totals.passed += Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
+		totals.failed += Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0);
+		if (process.env.E2E_SUMMARY) writeFileSync(process.env.E2E_SUMMARY, JSON.stringify(totals));
+	}
 	console.log(`n8n line ${line}: end-to-end suite passed in ${Math.round((Date.now() - started) / 1000)} s`);
 }
