@@ -63,7 +63,7 @@ export function exampleWorkflows(credential) {
 					options: { addIsoTimes: true, eventTimeZone: 'UTC' },
 				}, { credentials, webhookId: randomUUID() }),
 				...['Delivered', 'Bounced', 'Dropped', 'Opened', 'Clicked', 'Unsubscribed', 'SpamReport', 'TaskStatus', 'Other'].map((kind, index) =>
-					node(`On ${kind}`, 'n8n-nodes-base.noOp', 1, [300, index * 120 - 480], {}),
+					node(`On ${kind}`, 'n8n-nodes-base.noOp', 1, [320, index * 160 - 640], {}),
 				),
 			],
 			connections: {
