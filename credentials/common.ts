@@ -96,11 +96,12 @@ export async function fetchAccessToken(
 
 const failWhenCode = (value: number, message: string) =>
 	({ type: 'responseSuccessBody', properties: { key: 'code', value, message } }) as const;
+const failWhenStatus = (value: number, message: string) => ({ type: 'responseCode', properties: { value, message } }) as const;
 
 /**
- * One test for all three credentials: a cheap read, failed on any error code the platform sends in
- * the body (n8n's rules can only match fixed values, so each known code gets its English message).
- * HTTP-level failures (401 wrong key or token) fail the test through n8n's own error handling.
+ * One test for all three credentials: a cheap read, failed on any error code the platform sends,
+ * in the body or as the HTTP status. n8n's rules match fixed values only, so each known code gets
+ * its English message (the platform's own text cannot be quoted here).
  */
 export const CREDENTIAL_TEST: ICredentialTestRequest = {
 	request: {
@@ -111,11 +112,16 @@ export const CREDENTIAL_TEST: ICredentialTestRequest = {
 		json: true,
 	},
 	rules: [
+		failWhenStatus(401, 'Authentication failed (HTTP 401): the API key or secret is wrong, the token was refused, or this machine\'s clock is more than 5 minutes off'),
+		failWhenStatus(403, 'The platform refused the request (HTTP 403: forbidden)'),
+		failWhenStatus(404, 'No API answers at this Base URL (HTTP 404): give the address without the /v5 path'),
+		failWhenStatus(500, 'The platform had an internal error (HTTP 500); try again later'),
 		failWhenCode(400, 'The platform rejected the test request (code 400: bad request)'),
 		failWhenCode(401, 'Authentication failed (code 401): check the key, secret or token'),
 		failWhenCode(403, 'The platform refused the request (code 403: forbidden)'),
 		failWhenCode(500, 'The platform had an internal error (code 500); try again later'),
-	],
+		// n8n's tester checks each rule's type on both paths (1.x and 2.x); its typings allow one kind per list.
+	] as unknown as ICredentialTestRequest['rules'],
 };
 
 /**

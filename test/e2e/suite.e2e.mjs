@@ -48,6 +48,8 @@ test('each credential test passes with good secrets and fails clearly with bad o
 		assert.equal(good.status, 'OK', `${type}: ${JSON.stringify(good)}`);
 		const bad = await check(type, { ...credentialData(stack.emulator, type), apiSecret: 'wrong-secret' });
 		assert.equal(bad.status, 'Error', `${type}: ${JSON.stringify(bad)}`);
+		// n8n 2.x shows this package's rule message; 1.123 its own "Authorization failed" text.
+		assert.match(bad.message, /HTTP 401|Authorization failed|code 401/);
 		assert.doesNotMatch(bad.message, /wrong-secret/);
 	}
 	const good = await check('mailDeliveryAuthCodeOAuth2Api', credentialData(stack.emulator, 'mailDeliveryAuthCodeOAuth2Api', await authorizationCode(stack.emulator)));
