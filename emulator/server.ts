@@ -312,7 +312,6 @@ export class Emulator {
 			tasks: [...p.tasks.values()],
 			webhook: p.webhook,
 			events: p.events.length,
-			tokenGrants: [...p.tokens.values()].filter((t) => t.owner.startsWith('key:')).length,
 			tokenRequests: this.tokenRequests,
 			unsubscribed: [...p.unsubscribed],
 		};

@@ -237,6 +237,7 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 	let versions: IDataObject[];
 	if (messageSource === 'perItem') {
 		versions = [readVersion.call(this, { to: this.getNodeParameter('to', itemIndex, ''), cc: options.cc, bcc: options.bcc, ...content, params }, itemIndex)];
+		// __item is part of the grouping key only (buildRequest drops it): this item gets its own request.
 		if (options.combineItems === false) shared.__item = itemIndex;
 	} else {
 		// Versions defined here: content and tags given above are the request-level defaults.
@@ -249,6 +250,7 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 			throw inputError(this.getNode(), 'Field "Message Versions (JSON)" must be a JSON array of versions', itemIndex);
 		}
 		versions = ((json as IDataObject[] | undefined) ?? fromUi).map((raw) => readVersion.call(this, raw ?? {}, itemIndex));
+		// An item's own versions are never mixed with another item's.
 		shared.__item = itemIndex;
 	}
 
