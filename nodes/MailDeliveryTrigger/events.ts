@@ -79,10 +79,9 @@ export interface EnrichOptions {
 
 /** Keeps every field as sent; adds the decoded FailedCause and, when asked, ISO 8601 times. */
 export function enrichEvent(event: IDataObject, options: EnrichOptions): IDataObject {
-	if (!options.decodeFailedCause && !options.isoTimeZone) return event;
-	const enriched: IDataObject = { ...event };
+	const added: IDataObject = {};
 	if (options.decodeFailedCause && typeof event.FailedCause === 'string') {
-		enriched.FailedCauseText = Buffer.from(event.FailedCause, 'base64').toString('utf8');
+		added.FailedCauseText = Buffer.from(event.FailedCause, 'base64').toString('utf8');
 	}
 	if (options.isoTimeZone) {
 		for (const field of TIME_FIELDS) {
@@ -93,8 +92,9 @@ export function enrichEvent(event: IDataObject, options: EnrichOptions): IDataOb
 				iso = eventTimeToIso(value, options.isoTimeZone);
 				options.isoCache?.set(value, iso);
 			}
-			if (iso) enriched[`${field}Iso`] = iso;
+			if (iso) added[`${field}Iso`] = iso;
 		}
 	}
-	return enriched;
+	// Most events gain nothing (no bounce, no ISO option): those pass through without a copy.
+	return Object.keys(added).length > 0 ? { ...event, ...added } : event;
 }

@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
-import { applySandboxMode, sandboxModeField, writeResult } from '../common';
+import { applySandboxMode, locatorValue, sandboxModeField, writeResult } from '../common';
 import { campaignNameLocator } from './shared';
 
 const properties: INodeProperties[] = [campaignNameLocator(), sandboxModeField];
@@ -11,7 +11,7 @@ const properties: INodeProperties[] = [campaignNameLocator(), sandboxModeField];
 export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['delete'] } }, properties);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const body = { mailName: this.getNodeParameter('mailName', itemIndex, '', { extractValue: true }) as string };
+	const body = { mailName: locatorValue.call(this, 'mailName', itemIndex) };
 	assertValid(this.getNode(), body, { mailName: [rules.required] }, itemIndex);
 	applySandboxMode.call(this, body, itemIndex);
 	const answer = await apiRequest.call(this, '/v5/campaign/mail/delete', body, itemIndex);
