@@ -111,7 +111,8 @@ interface ScheduledMail {
 	uniqueMsgID: string;
 }
 
-export type Fault = 'createFailed' | 'attachFailed' | 'checkFailed';
+/** Campaign creation faults (section 7.1), and `network`: the next request to the path gets no answer. */
+export type Fault = 'createFailed' | 'attachFailed' | 'checkFailed' | 'network';
 
 export const LANGUAGE_CODES = ['zh-cn', 'en', 'ja', 'ko', 'de', 'tt', 'es', 'zh-tw', 'ar', 'pt-br', 'id', 'vi', 'th', 'fr'];
 const EVENT_KINDS = ['dropped', 'bounced', 'delivered', 'spamReport', 'opened', 'clicked', 'unsubscribed'];
@@ -158,6 +159,8 @@ export class Platform {
 	webhook: WebhookConfig = { transEvent: null, transCallbackUrl: null, transCallbackUrlExtra: null, transEnable: null };
 	dns = new Map<string, DnsRecord>();
 	faults: Array<{ path: string; fault: Fault }> = [];
+	/** webhook/save with a null field: saved as "nothing configured" (default) or refused with 400. */
+	webhookNull: 'accept' | 'refuse' = 'accept';
 	/** Every event produced, in order; reports are computed from it. */
 	events: EmulatorEvent[] = [];
 	unsubscribed = new Set<string>();
@@ -209,8 +212,8 @@ export class Platform {
 
 	// ---- helpers ------------------------------------------------------------------------------
 
-	private takeFault(path: string): Fault | undefined {
-		const index = this.faults.findIndex((f) => f.path === path);
+	takeFault(path: string, only?: Fault): Fault | undefined {
+		const index = this.faults.findIndex((f) => f.path === path && (only === undefined || f.fault === only));
 		return index === -1 ? undefined : this.faults.splice(index, 1)[0].fault;
 	}
 
@@ -573,7 +576,9 @@ export class Platform {
 		},
 		'/v5/webhook/get': () => this.ok({ ...this.webhook }),
 		'/v5/webhook/save': (b) => {
-			// "Only fields that are sent are saved": a field sent as null is saved as null (nothing configured).
+			// "Only fields that are sent are saved": a field sent as null is saved as null (nothing configured),
+			// unless the emulator plays a platform that refuses null.
+			if (this.webhookNull === 'refuse' && Object.values(b).some((value) => value === null)) fail(400, '参数不能为空', 'a field is null');
 			if (b.transCallbackUrl !== undefined && b.transCallbackUrl !== null && !HTTP_URL.test(b.transCallbackUrl)) fail(400, '回调地址格式错误', 'transCallbackUrl must start with http:// or https://');
 			for (const [key, value] of Object.entries(b.transEvent ?? {})) {
 				if (!EVENT_KINDS.includes(key)) fail(400, `未知事件类型: ${key}`, `transEvent has no kind ${key}`);

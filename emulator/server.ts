@@ -123,6 +123,10 @@ export class Emulator {
 			if (url.pathname === '/oauth/callback') return this.callbackPage(url, res);
 			if (url.pathname === '/v5/auth/oauth/authorize' && req.method === 'GET') return this.authorize(url, req, res);
 			if (url.pathname === '/v5/auth/oauth/token' && req.method === 'GET') return this.token(url, res);
+			if (this.platform.takeFault(url.pathname, 'network')) {
+				req.socket.destroy();
+				return;
+			}
 			const schema = SCHEMAS[url.pathname];
 			if (!schema) return send(res, 404, { code: 404, message: this.text('接口不存在', `no operation at ${url.pathname}`) });
 			if (req.method !== 'POST') return send(res, 405, { code: 405, message: this.text('请求方法错误', 'business operations are POST') });
@@ -288,6 +292,7 @@ export class Emulator {
 				if (input.messages !== undefined) this.settings.messages = input.messages;
 				if (input.errorHttpStatus !== undefined) this.settings.errorHttpStatus = input.errorHttpStatus;
 				if (input.credits !== undefined) p.credits = Number(input.credits);
+				if (input.webhookNull !== undefined) p.webhookNull = input.webhookNull === 'refuse' ? 'refuse' : 'accept';
 				return send(res, 200, { ok: true });
 			case 'POST /__control/fault':
 				p.faults.push({ path: String(input.path), fault: input.fault as Fault });

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type {
 	IDataObject,
 	IHookFunctions,
@@ -8,16 +8,23 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { authenticationProperty, nodeCredentials } from '../MailDelivery/helpers/authentication';
 import { EVENT_KINDS } from '../MailDelivery/helpers/events';
 import { listSearch, loadOptions } from '../MailDelivery/methods';
 import { enrichEvent, parsePush } from './events';
-import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
+import { isRegistered, register, SECRET_PARAMETER, unregister, type RegistrationSettings } from './registration';
 
 const ALL_KINDS = EVENT_KINDS.map((kind) => kind.code) as string[];
 const OTHER_OUTPUT = 'Other';
-const SECRET_PARAMETER = 'token';
+const automaticOnly = { show: { registration: ['automatic'] } };
+
+/** Manual registration sends nothing to the platform, so only automatic registration needs a credential. */
+const triggerCredentials = nodeCredentials.map((credential) => ({
+	...credential,
+	displayOptions: { show: { ...credential.displayOptions?.show, registration: ['automatic'] } },
+}));
 
 /** Output names for the per-kind mode: the chosen kinds in a fixed order, plus Other when all are chosen. */
 export function outputNames(events: string[]): string[] {
@@ -40,10 +47,21 @@ export class MailDeliveryTrigger implements INodeType {
 		defaults: { name: 'Mail Delivery Trigger' },
 		inputs: [],
 		outputs: OUTPUTS_EXPRESSION,
-		credentials: nodeCredentials,
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'events' }],
+		credentials: triggerCredentials,
+		// An empty responseData makes n8n answer with webhookResponse ({received, kept}) instead of its default text.
+		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'events' }],
+		activationMessage:
+			'Pushes of the chosen event kinds now come to this workflow. The account has one push address (and one per sender): another trigger workflow on the same address is refused until this one is deactivated.',
+		eventTriggerDescription: 'Waiting for the platform to push an event: send a mail, or cause an event, to see one here',
 		properties: [
-			authenticationProperty,
+			{
+				displayName:
+					"The platform keeps one push address per account, plus one per sender. With Automatic registration this trigger saves its URL there on activation and puts back what was there before on deactivation; a second trigger workflow on the same address is refused. Use One Output per Event Kind to handle all events in one workflow, or register for chosen senders.",
+				name: 'oneAddressNotice',
+				type: 'notice',
+				default: '',
+			},
+			{ ...authenticationProperty, displayOptions: automaticOnly },
 			{
 				displayName: 'Registration',
 				name: 'registration',
@@ -112,7 +130,8 @@ export class MailDeliveryTrigger implements INodeType {
 				type: 'string',
 				typeOptions: { password: true },
 				default: '',
-				description: 'Add ?token=&lt;this secret&gt; to the URL you register on the platform',
+				required: true,
+				description: 'Add ?token=&lt;this secret&gt; to the URL you register on the platform; activation is refused while it is empty',
 				displayOptions: { show: { registration: ['manual'], requireSecret: [true] } },
 			},
 			{
@@ -159,17 +178,23 @@ export class MailDeliveryTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				if (this.getNodeParameter('registration') !== 'automatic') return true;
-				return await isRegistered(this, registeredUrl(this), registrationSettings(this));
+				if (this.getNodeParameter('registration') === 'automatic') return await isRegistered(this, registrationSettings(this));
+				// Manual: nothing to register; n8n calls checkExists first, so the secret is checked here.
+				if (this.getNodeParameter('requireSecret', true) === true && !String(this.getNodeParameter('secret', '')).trim()) {
+					throw new NodeOperationError(this.getNode(), 'Require Secret is on but the Secret is empty', {
+						description: 'Enter a secret and add ?token=<secret> to the URL you register on the platform, or turn Require Secret off to accept every push.',
+					});
+				}
+				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
 				if (this.getNodeParameter('registration') !== 'automatic') return true;
-				await register(this, registeredUrl(this), registrationSettings(this));
+				await register(this, registrationSettings(this));
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
 				if (this.getNodeParameter('registration') !== 'automatic') return true;
-				await unregister(this, registeredUrl(this));
+				await unregister(this);
 				return true;
 			},
 		},
@@ -178,7 +203,7 @@ export class MailDeliveryTrigger implements INodeType {
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
 		const expected = expectedSecret(this);
-		if (expected !== undefined && String(request.query[SECRET_PARAMETER] ?? '') !== expected) {
+		if (expected !== undefined && !sameSecret(request.query[SECRET_PARAMETER], expected)) {
 			return reject(this, 401, 'The push has no valid secret token');
 		}
 		if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
@@ -207,9 +232,10 @@ export class MailDeliveryTrigger implements INodeType {
 			outputs[output].push(item);
 			kept++;
 		}
+		const webhookResponse = { received: push.events.length, kept };
 		// An empty push, or one with only kinds not chosen, starts no execution.
-		if (kept === 0) return { noWebhookResponse: false, webhookResponse: { received: push.events.length, kept: 0 } };
-		return { workflowData: outputs };
+		if (kept === 0) return { webhookResponse };
+		return { workflowData: outputs, webhookResponse };
 	}
 }
 
@@ -221,23 +247,22 @@ function registrationSettings(context: IHookFunctions): RegistrationSettings {
 	};
 }
 
-/** The URL registered on the platform: the webhook URL with this workflow's secret. */
-function registeredUrl(context: IHookFunctions): string {
-	const data = context.getWorkflowStaticData('node');
-	data.secret ??= randomBytes(24).toString('hex');
-	const url = new URL(context.getNodeWebhookUrl('default') as string);
-	url.searchParams.set(SECRET_PARAMETER, data.secret as string);
-	return url.toString();
-}
-
+/** The secret a push must carry, or undefined when the user turned the check off (manual mode). */
 function expectedSecret(context: IWebhookFunctions): string | undefined {
 	if (context.getNodeParameter('registration', 'automatic') === 'automatic') {
 		const secret = context.getWorkflowStaticData('node').secret;
-		// No secret yet means nothing was registered; refuse rather than accept anything.
-		return typeof secret === 'string' ? secret : '\u0000unregistered';
+		return typeof secret === 'string' ? secret : '';
 	}
 	if (context.getNodeParameter('requireSecret', true) !== true) return undefined;
-	return String(context.getNodeParameter('secret', ''));
+	return String(context.getNodeParameter('secret', '')).trim();
+}
+
+const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/** Constant-time comparison; an empty expected secret (nothing registered, none set) matches nothing. */
+function sameSecret(given: unknown, expected: string): boolean {
+	if (!expected || typeof given !== 'string') return false;
+	return timingSafeEqual(digest(given), digest(expected));
 }
 
 function reject(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {

@@ -1,28 +1,47 @@
+import { randomBytes } from 'node:crypto';
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { transEventFor } from '../MailDelivery/helpers/events';
+import { SWITCHABLE_KINDS, transEventFor } from '../MailDelivery/helpers/events';
 import { apiRequest } from '../MailDelivery/transport';
 
 /**
- * The account has one webhook configuration, shared by every workflow and by the user. A trigger
- * remembers what it changed and what was there before (per URL, since test and production URLs
- * register separately) and, on removal, puts back only what is still exactly as it left it.
+ * The account has ONE webhook configuration (platform API 4.7, 6.1): a default push address, one
+ * address per sender, seven kind switches and transEnable, shared by every workflow and by the user.
+ *
+ * Rules (also in the README):
+ * - A trigger's registered URL carries a secret starting with TOKEN_PREFIX, so any trigger can tell
+ *   "another Mail Delivery trigger holds this address" from "the user's own receiver holds it".
+ * - A trigger never takes an address another trigger holds (test URL or production URL alike): it
+ *   refuses with an explanation. So "what was there before" is never another trigger's URL.
+ * - A user's own receiver is taken over and put back exactly on removal.
+ * - Switches are shared: a trigger switches on what it needs and switches nothing off while another
+ *   trigger is still registered. The last one to leave puts back the switches as they were before the
+ *   first trigger came; that prior state travels in each trigger's URL (PRIOR_PARAMETER), because the
+ *   configuration is the only state the workflows share.
  */
+export const SECRET_PARAMETER = 'token';
+export const TOKEN_PREFIX = 'mdt1';
+const PRIOR_PARAMETER = 'prior';
+/** Left at an address a platform would not let us clear with null: marks it free, accepts no push. */
+const RELEASED_TOKEN = `${TOKEN_PREFIX}-released`;
+
+type Address = { kind: 'default' } | { kind: 'sender'; sender: string };
+
+export interface Switches {
+	transEvent: Record<string, boolean> | null;
+	transEnable: boolean | null;
+}
+
 interface Registration {
+	/** The full URL saved on the platform (with secret and prior switches). */
 	url: string;
 	mode: 'default' | 'senders';
 	senders: string[];
-	/** What the trigger found before saving. */
-	previous: {
-		transCallbackUrl: unknown;
-		transEvent: unknown;
-		transEnable: unknown;
-		senderUrls: Record<string, string | null>;
-		noSenderUrls: boolean;
-	};
-	/** What the trigger saved, to tell later whether a setting is still its own. */
-	saved: { transEvent: unknown; transEnable: unknown };
+	/** The addresses as they were before this trigger took them (never another trigger's URL). */
+	previous: { transCallbackUrl: string | null; senderUrls: Record<string, string | null>; noSenderUrls: boolean };
+	/** The account's switches before the first trigger registered. */
+	prior: Switches;
 }
 
 export interface RegistrationSettings {
@@ -31,121 +50,294 @@ export interface RegistrationSettings {
 	events: string[];
 }
 
-type Config = { transCallbackUrl?: unknown; transEvent?: unknown; transEnable?: unknown; transCallbackUrlExtra?: unknown };
+interface Config {
+	transCallbackUrl?: string | null;
+	transEvent?: Record<string, boolean> | null;
+	transEnable?: boolean | null;
+	transCallbackUrlExtra?: Array<{ sender: string; url: string }> | null;
+}
 
-/** Compares settings whatever the order of their keys (the platform answers in its own order). */
-function canonical(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(canonical);
-	if (value && typeof value === 'object') {
-		return Object.fromEntries(Object.keys(value).sort().map((key) => [key, canonical((value as IDataObject)[key])]));
+// ---- URLs of triggers ----------------------------------------------------------------------------
+
+function parseUrl(url: unknown): URL | undefined {
+	if (typeof url !== 'string') return undefined;
+	try {
+		return new URL(url);
+	} catch {
+		return undefined;
 	}
-	return value ?? null;
 }
 
-const sameSetting = (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
-
-function senderUrls(config: Config): Array<{ sender: string; url: string }> {
-	return Array.isArray(config.transCallbackUrlExtra) ? (config.transCallbackUrlExtra as Array<{ sender: string; url: string }>) : [];
+/** The secret of a Mail Delivery trigger's URL, or undefined for any other URL. */
+function triggerSecret(url: unknown): string | undefined {
+	const token = parseUrl(url)?.searchParams.get(SECRET_PARAMETER);
+	return token && token.startsWith(TOKEN_PREFIX) && token !== RELEASED_TOKEN ? token : undefined;
 }
 
-function urlOfSender(config: Config, sender: string): string | null {
-	return senderUrls(config).find((entry) => entry.sender.toLowerCase() === sender.toLowerCase())?.url ?? null;
+/** Same workflow (secret) and same kind of URL (test or production path); the host may have moved. */
+function sameTrigger(url: unknown, own: string): boolean {
+	const secret = triggerSecret(url);
+	return secret !== undefined && secret === triggerSecret(own) && parseUrl(url)!.pathname === parseUrl(own)!.pathname;
 }
 
+/** A URL as it may be shown: without its query, so no secret is ever printed. */
+function withoutSecret(url: string): string {
+	const parsed = parseUrl(url);
+	return parsed ? `${parsed.origin}${parsed.pathname}` : '(an address that cannot be read)';
+}
+
+const SWITCH_KEYS = SWITCHABLE_KINDS.map((kind) => kind.transEventKey as string);
+const flag = (value: boolean | null | undefined) => (value === true ? '1' : value === false ? '0' : 'n');
+
+export function encodeSwitches({ transEvent, transEnable }: Switches): string {
+	const kinds = transEvent ? SWITCH_KEYS.map((key) => flag(transEvent[key])).join('') : 'n';
+	return `${kinds}-${flag(transEnable)}`;
+}
+
+export function decodeSwitches(text: string | null | undefined): Switches | undefined {
+	const match = /^(n|[01n]{7})-([01n])$/.exec(text ?? '');
+	if (!match) return undefined;
+	const read = (char: string) => (char === '1' ? true : char === '0' ? false : null);
+	const transEvent =
+		match[1] === 'n' ? null : Object.fromEntries(SWITCH_KEYS.map((key, index) => [key, read(match[1][index]) === true]));
+	return { transEvent, transEnable: read(match[2]) };
+}
+
+function senderEntries(config: Config): Array<{ sender: string; url: string }> {
+	return Array.isArray(config.transCallbackUrlExtra) ? config.transCallbackUrlExtra : [];
+}
+
+const sameSender = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+function urlAt(config: Config, address: Address): string | null {
+	if (address.kind === 'default') return config.transCallbackUrl ?? null;
+	return senderEntries(config).find((entry) => sameSender(entry.sender, address.sender))?.url ?? null;
+}
+
+/** Every trigger URL on the account other than `own`'s, default address first. */
+function otherTriggerUrls(config: Config, own: string): string[] {
+	return [config.transCallbackUrl, ...senderEntries(config).map((entry) => entry.url)].filter(
+		(url): url is string => triggerSecret(url) !== undefined && !sameTrigger(url, own),
+	);
+}
+
+// ---- static data ---------------------------------------------------------------------------------
+
+function staticData(context: IHookFunctions) {
+	return context.getWorkflowStaticData('node') as IDataObject & {
+		secret?: string;
+		registrations?: Record<string, Registration>;
+	};
+}
+
+/** This workflow's secret; made once and kept in the workflow's static data. */
+export function ensureSecret(context: IHookFunctions): string {
+	const data = staticData(context);
+	if (typeof data.secret !== 'string' || !data.secret.startsWith(TOKEN_PREFIX)) {
+		data.secret = `${TOKEN_PREFIX}${randomBytes(24).toString('hex')}`;
+	}
+	return data.secret;
+}
+
+/** Registrations by webhook URL without query: test and production URLs register separately. */
 function registrations(context: IHookFunctions): Record<string, Registration> {
-	const data = context.getWorkflowStaticData('node');
+	const data = staticData(context);
 	data.registrations ??= {};
-	return data.registrations as Record<string, Registration>;
+	return data.registrations;
 }
+
+const webhookUrlOf = (context: IHookFunctions) => context.getNodeWebhookUrl('default') as string;
+
+function buildUrl(webhookUrl: string, secret: string, prior: Switches): string {
+	const url = new URL(webhookUrl);
+	url.searchParams.set(SECRET_PARAMETER, secret);
+	url.searchParams.set(PRIOR_PARAMETER, encodeSwitches(prior));
+	return url.toString();
+}
+
+// ---- the platform's configuration ----------------------------------------------------------------
 
 async function readConfig(context: IHookFunctions): Promise<Config> {
 	return (await apiRequest.call(context, '/v5/webhook/get', {})) as Config;
 }
 
+function addressesOf(settings: Pick<RegistrationSettings, 'mode' | 'senders'>): Address[] {
+	return settings.mode === 'default' ? [{ kind: 'default' }] : settings.senders.map((sender) => ({ kind: 'sender', sender }));
+}
+
 function kindsOn(config: Config, events: string[]): boolean {
-	const wanted = transEventFor(events);
-	const current = (config.transEvent ?? {}) as Record<string, boolean>;
-	return Object.entries(wanted).every(([key, on]) => !on || current[key] === true);
+	const current = config.transEvent ?? {};
+	return Object.entries(transEventFor(events)).every(([key, on]) => !on || current[key] === true);
 }
 
-/** True when this URL is registered as asked and pushes are on. */
-export async function isRegistered(context: IHookFunctions, url: string, settings: RegistrationSettings) {
-	const config = await readConfig(context);
-	const pointsHere =
-		settings.mode === 'default'
-			? config.transCallbackUrl === url
-			: settings.senders.length > 0 && settings.senders.every((sender) => urlOfSender(config, sender) === url);
-	return pointsHere && config.transEnable === true && kindsOn(config, settings.events);
+function describe(address: Address) {
+	return address.kind === 'default' ? "the account's default push address" : `the push address of sender ${address.sender}`;
 }
 
-export async function register(context: IHookFunctions, url: string, settings: RegistrationSettings) {
-	const config = await readConfig(context);
-	const chosen = transEventFor(settings.events);
-	// Switch on what this trigger needs; leave every other kind as it is (someone else may need it).
-	const transEvent = { ...((config.transEvent as Record<string, boolean>) ?? transEventFor([])) };
-	for (const [key, on] of Object.entries(chosen)) if (on) transEvent[key] = true;
-	const body: IDataObject = { transEvent, transEnable: true };
-	if (settings.mode === 'default') body.transCallbackUrl = url;
-	else {
-		body.transCallbackUrlExtra = settings.senders.map((sender) => ({ sender, url }));
-		body.transCallbackUrlExtraUpdateMode = 'save';
+function takenError(context: IHookFunctions, address: Address, holder: string, ownUrl: string): NodeOperationError {
+	const isTest = context.getMode() === 'manual';
+	const holderIsThisWorkflow = triggerSecret(holder) === triggerSecret(ownUrl);
+	const where = `${describe(address)} is held by ${holderIsThisWorkflow ? "this workflow's other" : 'another'} Mail Delivery Trigger (${withoutSecret(holder)})`;
+	if (isTest) {
+		return new NodeOperationError(context.getNode(), `Cannot listen for test events: ${where}`, {
+			description:
+				'The platform keeps one push address per account (and one per sender). Listening here would move the pushes away from that production trigger, which would miss events until the test ends. ' +
+				'To test safely: register this trigger for a sender you use only for tests (Register For: Chosen Senders), or deactivate the production workflow while you test, or use Manual registration and post sample pushes to the test URL yourself.',
+		});
 	}
-	const existing = registrations(context)[url];
-	const registration: Registration = {
+	return new NodeOperationError(context.getNode(), `Cannot register this workflow: ${where}`, {
+		description:
+			'The platform keeps one push address per account (and one per sender), so two workflows cannot both receive the same events. ' +
+			'Use one trigger workflow with Output set to One Output per Event Kind and branch there, or register this trigger for chosen senders only (Register For: Chosen Senders), or deactivate the other workflow first. ' +
+			"If that workflow no longer exists, save another address with the Mail Delivery node's Webhook → Save operation, then activate again.",
+	});
+}
+
+// ---- lifecycle -----------------------------------------------------------------------------------
+
+/** checkExists: true when this URL holds every address it needs and the chosen kinds are pushed. */
+export async function isRegistered(context: IHookFunctions, settings: RegistrationSettings): Promise<boolean> {
+	const webhookUrl = webhookUrlOf(context);
+	const registration = registrations(context)[webhookUrl];
+	if (!registration || withoutSecret(registration.url) !== withoutSecret(webhookUrl)) return false;
+	const config = await readConfig(context);
+	const held = addressesOf(settings).every((address) => urlAt(config, address) === registration.url);
+	return held && config.transEnable === true && kindsOn(config, settings.events);
+}
+
+export async function register(context: IHookFunctions, settings: RegistrationSettings): Promise<void> {
+	const webhookUrl = webhookUrlOf(context);
+	const secret = ensureSecret(context);
+	const existing = registrations(context)[webhookUrl];
+	const config = await readConfig(context);
+	// Without a record yet, any URL of ours found on the account is left over: judge by a fresh one.
+	const probe = existing?.url ?? buildUrl(webhookUrl, secret, { transEvent: null, transEnable: null });
+	const addresses = addressesOf(settings);
+	for (const address of addresses) {
+		const holder = urlAt(config, address);
+		if (holder && triggerSecret(holder) !== undefined && !sameTrigger(holder, probe)) {
+			throw takenError(context, address, holder, probe);
+		}
+	}
+	const others = otherTriggerUrls(config, probe);
+	const prior: Switches = existing?.prior ??
+		others.map((url) => decodeSwitches(parseUrl(url)?.searchParams.get(PRIOR_PARAMETER))).find(Boolean) ?? {
+			transEvent: config.transEvent ?? null,
+			transEnable: config.transEnable ?? null,
+		};
+	// The same URL as before, unless n8n's webhook address moved (then the same secret at the new one).
+	const url = existing && withoutSecret(existing.url) === withoutSecret(webhookUrl) ? existing.url : buildUrl(webhookUrl, secret, prior);
+	const previousAt = (address: Address) => {
+		const current = urlAt(config, address);
+		const released = parseUrl(current)?.searchParams.get(SECRET_PARAMETER) === RELEASED_TOKEN;
+		return current !== null && (released || sameTrigger(current, url)) ? null : current;
+	};
+	const registration: Registration = existing ?? {
 		url,
 		mode: settings.mode,
 		senders: settings.senders,
-		// Registering again (after a restart) keeps what was there before the first registration.
-		previous: existing?.previous ?? {
-			transCallbackUrl: config.transCallbackUrl ?? null,
-			transEvent: config.transEvent ?? null,
-			transEnable: config.transEnable ?? null,
-			senderUrls: Object.fromEntries(settings.senders.map((sender) => [sender, urlOfSender(config, sender)])),
+		previous: {
+			transCallbackUrl: settings.mode === 'default' ? previousAt({ kind: 'default' }) : null,
+			senderUrls: Object.fromEntries(settings.senders.map((sender) => [sender, previousAt({ kind: 'sender', sender })])),
 			noSenderUrls: config.transCallbackUrlExtra === null || config.transCallbackUrlExtra === undefined,
 		},
-		saved: { transEvent, transEnable: true },
+		prior,
 	};
-	await apiRequest.call(context, '/v5/webhook/save', body);
-	registrations(context)[url] = registration;
+	registration.url = url;
+
+	// Save only what is not yet as needed: after a restart nothing is saved at all.
+	const body: IDataObject = {};
+	if (settings.mode === 'default' && config.transCallbackUrl !== url) body.transCallbackUrl = url;
+	const missingSenders = settings.senders.filter((sender) => urlAt(config, { kind: 'sender', sender }) !== url);
+	if (missingSenders.length > 0) {
+		body.transCallbackUrlExtra = missingSenders.map((sender) => ({ sender, url }));
+		body.transCallbackUrlExtraUpdateMode = 'save';
+	}
+	if (!kindsOn(config, settings.events)) {
+		// Switch on what this trigger needs; every other kind stays as it is (someone else may need it).
+		const transEvent = { ...(config.transEvent ?? transEventFor([])) };
+		for (const [key, on] of Object.entries(transEventFor(settings.events))) if (on) transEvent[key] = true;
+		body.transEvent = transEvent;
+	}
+	if (config.transEnable !== true) body.transEnable = true;
+	if (Object.keys(body).length > 0) await apiRequest.call(context, '/v5/webhook/save', body);
+	registrations(context)[webhookUrl] = registration;
 }
 
-export async function unregister(context: IHookFunctions, url: string): Promise<void> {
-	const registration = registrations(context)[url];
+/** The switches the last trigger leaves: what triggers switched on goes back to the prior state. */
+function restoredSwitches(config: Config, prior: Switches): IDataObject {
+	const restore: IDataObject = {};
+	const current = config.transEvent;
+	if (current) {
+		const target = { ...current };
+		let changed = false;
+		for (const key of SWITCH_KEYS) {
+			if (target[key] === true && prior.transEvent?.[key] !== true) {
+				target[key] = false;
+				changed = true;
+			}
+		}
+		if (changed) restore.transEvent = prior.transEvent === null && SWITCH_KEYS.every((key) => !target[key]) ? null : target;
+	}
+	if (config.transEnable === true && prior.transEnable !== true) restore.transEnable = prior.transEnable;
+	return restore;
+}
+
+export async function unregister(context: IHookFunctions): Promise<void> {
+	const webhookUrl = webhookUrlOf(context);
+	const registration = registrations(context)[webhookUrl];
 	if (!registration) return;
 	const config = await readConfig(context);
+	const isOurs = (url: unknown) => sameTrigger(url, registration.url);
 	const restore: IDataObject = {};
-	let stillOurs = false;
-	if (registration.mode === 'default' && config.transCallbackUrl === url) {
-		restore.transCallbackUrl = registration.previous.transCallbackUrl as string | null;
-		stillOurs = true;
+	const after: Config = { ...config };
+	if (registration.mode === 'default' && isOurs(config.transCallbackUrl)) {
+		restore.transCallbackUrl = registration.previous.transCallbackUrl;
+		after.transCallbackUrl = registration.previous.transCallbackUrl;
 	}
-	if (registration.mode === 'senders') {
-		const ours = registration.senders.filter((sender) => urlOfSender(config, sender) === url);
-		if (ours.length > 0) {
-			stillOurs = true;
-			const isOurs = (entry: { sender: string }) => ours.some((sender) => sender.toLowerCase() === entry.sender.toLowerCase());
-			const others = senderUrls(config).filter((entry) => !isOurs(entry));
-			const putBack = ours
-				.map((sender) => ({ sender, url: registration.previous.senderUrls[sender] }))
-				.filter((entry): entry is { sender: string; url: string } => typeof entry.url === 'string');
-			const list = [...others, ...putBack];
-			restore.transCallbackUrlExtra = list.length === 0 && registration.previous.noSenderUrls ? null : list;
-			restore.transCallbackUrlExtraUpdateMode = 'replace';
+	const entries = senderEntries(config);
+	const ownEntry = (entry: { sender: string; url: string }) =>
+		isOurs(entry.url) && registration.senders.some((sender) => sameSender(sender, entry.sender));
+	if (registration.mode === 'senders' && entries.some(ownEntry)) {
+		// Each entry keeps its place: ours go back to what they were, or away if there was none.
+		const list = entries.flatMap((entry) => {
+			if (!ownEntry(entry)) return [entry];
+			const sender = registration.senders.find((name) => sameSender(name, entry.sender))!;
+			const previous = registration.previous.senderUrls[sender];
+			return typeof previous === 'string' ? [{ sender: entry.sender, url: previous }] : [];
+		});
+		restore.transCallbackUrlExtra = list.length === 0 && registration.previous.noSenderUrls ? null : list;
+		restore.transCallbackUrlExtraUpdateMode = 'replace';
+		after.transCallbackUrlExtra = list;
+	}
+	const stillHeldAnAddress = Object.keys(restore).length > 0;
+	const lastTrigger = otherTriggerUrls(after, registration.url).length === 0;
+	if (stillHeldAnAddress && lastTrigger) Object.assign(restore, restoredSwitches(config, registration.prior));
+	if (Object.keys(restore).length > 0) await saveRestoring(context, restore, withoutSecret(registration.url));
+	delete registrations(context)[webhookUrl];
+}
+
+/**
+ * Saves what a removal puts back. "Nothing configured" is put back as null; only when the platform
+ * refuses that save as invalid (code 400) is each null replaced by its nearest value: no kinds, no
+ * sender addresses, pushes off, and at the default address this trigger's URL marked released. Any
+ * other failure (network, 401, 500) is reported as it is and nothing else is changed.
+ */
+async function saveRestoring(context: IHookFunctions, restore: IDataObject, ownAddress: string) {
+	try {
+		await apiRequest.call(context, '/v5/webhook/save', restore);
+	} catch (error) {
+		const refusedAsInvalid = error instanceof NodeApiError && error.httpCode === '400';
+		if (!refusedAsInvalid || !Object.values(restore).some((value) => value === null)) {
+			throw error instanceof NodeApiError ? error : new NodeApiError(context.getNode(), error as JsonObject);
 		}
+		const nearest: IDataObject = {
+			transCallbackUrl: `${ownAddress}?${SECRET_PARAMETER}=${RELEASED_TOKEN}`,
+			transCallbackUrlExtra: [],
+			transEvent: transEventFor([]),
+			transEnable: false,
+		};
+		const fallback = Object.fromEntries(Object.entries(restore).map(([key, value]) => [key, value === null ? nearest[key] : value]));
+		await apiRequest.call(context, '/v5/webhook/save', fallback);
 	}
-	// Switches go back only when nobody changed them since this trigger saved them.
-	if (stillOurs && sameSetting(config.transEvent, registration.saved.transEvent)) restore.transEvent = registration.previous.transEvent as IDataObject;
-	if (stillOurs && sameSetting(config.transEnable, registration.saved.transEnable)) restore.transEnable = registration.previous.transEnable as boolean;
-	if (Object.keys(restore).length > 0) {
-		try {
-			await apiRequest.call(context, '/v5/webhook/save', restore);
-		} catch (error) {
-			// A platform that refuses null for "nothing configured" gets pushes switched off instead.
-			if (!Object.values(restore).some((value) => value === null)) throw new NodeApiError(context.getNode(), error as JsonObject);
-			const fallback: IDataObject = Object.fromEntries(Object.entries(restore).filter(([, value]) => value !== null));
-			fallback.transEnable = false;
-			await apiRequest.call(context, '/v5/webhook/save', fallback);
-		}
-	}
-	delete registrations(context)[url];
 }

@@ -181,3 +181,21 @@ export async function runAction(stack, options, body = {}) {
 		await stack.session.api('POST', `/workflows/${id}/deactivate`);
 	}
 }
+
+/**
+ * Activates a workflow whose trigger is expected to refuse, and returns n8n's error text: n8n 1.x runs
+ * the trigger's hooks during the activate call; n8n 2.x publishes in the background and ends "failed".
+ */
+export async function activateExpectingRefusal(session, workflow) {
+	const created = await session.api('POST', '/workflows', workflow);
+	try {
+		await session.api('POST', `/workflows/${created.id}/activate`);
+	} catch (error) {
+		return { id: created.id, message: error.message };
+	}
+	const status = await eventually(async () => {
+		const answer = await session.rest('GET', `/workflows/${created.id}/publication-status`).catch((error) => ({ error: error.message }));
+		return /fail/i.test(JSON.stringify(answer)) ? answer : false;
+	}, 'the publication to fail', 60_000);
+	return { id: created.id, message: JSON.stringify(status) };
+}

@@ -1,6 +1,6 @@
 // Runs the end-to-end suite against each n8n line (default: 2 then 1; E2E_LINES=2 for one).
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { root } from '../../scripts/ensure-deps.mjs';
@@ -8,6 +8,7 @@ import { installN8n } from '../../scripts/n8n-install.mjs';
 
 const lines = (process.env.E2E_LINES ?? '2,1').split(',').map((line) => line.trim()).filter(Boolean);
 const totals = { passed: 0, failed: 0 };
+mkdirSync(path.join(root, '.tmp'), { recursive: true });
 for (const line of lines) {
 	const installStarted = Date.now();
 	installN8n(line);

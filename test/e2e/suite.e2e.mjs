@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import {
-	activate, authorizationCode, eventually, createCredential, credentialData, runAction, startStack, triggerWorkflow,
+	activate, activateExpectingRefusal, authorizationCode, eventually, createCredential, credentialData, runAction, startStack, triggerWorkflow,
 } from './env.mjs';
 
 const line = process.env.N8N_LINE ?? '2';
@@ -162,4 +162,36 @@ test('the trigger registers on activation, turns pushes into executions, and res
 	await stack.session.api('POST', `/workflows/${id}/deactivate`);
 	await eventually(async () => JSON.stringify(await config()) === JSON.stringify(before), 'the configuration to be restored');
 	assert.deepEqual(await config(), before);
+});
+
+test('two trigger workflows on one account: a second one on the same address is refused, one for chosen senders works beside it', async () => {
+	const config = async () => {
+		const { data } = await runAction(stack, { name: 'e2e read config', parameters: { resource: 'webhook', operation: 'get' }, credential: signature() });
+		return Array.isArray(data) ? data[0] : data;
+	};
+	const before = await config();
+	const a = await activate(stack.session, triggerWorkflow({ name: 'e2e trigger A', credential: signature() }));
+	const registered = new RegExp(`^${stack.n8n.baseUrl}/webhook/.+/events\\?token=mdt1`);
+	await eventually(async () => registered.test(String((await config()).transCallbackUrl)), 'trigger A to register');
+	const held = await config();
+
+	const refused = await activateExpectingRefusal(stack.session, triggerWorkflow({ name: 'e2e trigger B', credential: signature() }));
+	assert.match(refused.message, /default push address is held by another Mail Delivery Trigger/);
+	assert.doesNotMatch(refused.message, /token=/);
+	assert.deepEqual(await config(), held);
+
+	const c = await activate(stack.session, triggerWorkflow({ name: 'e2e trigger C', credential: signature(), parameters: { registerFor: 'senders', senders: ['news@example.com'] } }));
+	await eventually(async () => ((await config()).transCallbackUrlExtra ?? []).some((entry) => entry.sender === 'news@example.com' && registered.test(entry.url)), 'trigger C to register');
+	assert.equal((await config()).transCallbackUrl, held.transCallbackUrl);
+
+	// n8n answers an accepted push with the node's own small JSON body.
+	const answer = await fetch(held.transCallbackUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify([{ EventCode: 'Delivered', Email: 'direct@example.org' }, { EventCode: 'Opened' }]) });
+	assert.equal(answer.status, 200);
+	assert.deepEqual(await answer.json(), { received: 2, kept: 2 });
+
+	await stack.session.api('POST', `/workflows/${a}/deactivate`);
+	await eventually(async () => (await config()).transCallbackUrl === before.transCallbackUrl, 'trigger A to restore the default address');
+	await stack.session.api('POST', `/workflows/${c}/deactivate`);
+	await eventually(async () => JSON.stringify(await config()) === JSON.stringify(before), 'the configuration to be restored');
+	await stack.session.api('POST', `/workflows/${refused.id}/deactivate`).catch(() => undefined);
 });

@@ -18,6 +18,7 @@ registerNodeType(TRIGGER_NODE_TYPE, trigger);
 
 export interface TriggerHost {
 	baseUrl: string;
+	port: number;
 	/** Executions started, each as the node's outputs. */
 	executions: INodeExecutionData[][][];
 	responses: Array<{ status: number; body: string }>;
@@ -30,35 +31,47 @@ export interface TriggerHost {
 	close(): Promise<void>;
 }
 
-export async function startTriggerHost(parameters: IDataObject, credentials: CredentialsStore, staticData: IDataObject = {}): Promise<TriggerHost> {
+/**
+ * One trigger workflow. Several hosts may share an emulator account: give each its own webhookId
+ * (n8n gives each workflow's trigger its own). Pass the staticData of an earlier host to play an n8n
+ * restart: n8n keeps a workflow's static data in its database.
+ */
+export async function startTriggerHost(
+	parameters: IDataObject,
+	credentials: CredentialsStore,
+	staticData: IDataObject = {},
+	{ webhookId = 'hook-id', port = 0 }: { webhookId?: string; port?: number } = {},
+): Promise<TriggerHost> {
 	const node: INode = {
-		id: 'trigger-1',
+		id: `trigger-${webhookId}`,
 		name: 'Mail Delivery Trigger',
 		type: TRIGGER_NODE_TYPE,
 		typeVersion: 1,
 		position: [0, 0],
-		webhookId: 'hook-id',
+		webhookId,
 		parameters: { authentication: 'signature', ...parameters } as INode['parameters'],
 		credentials: { mailDeliverySignatureApi: { id: '1', name: 'test' } },
 	};
-	const workflow = new Workflow({ id: 'wf-1', nodes: [node], connections: {}, active: true, nodeTypes, staticData, settings: { timezone: 'UTC' } });
+	const workflowId = `wf-${webhookId}`;
+	const workflow = new Workflow({ id: workflowId, nodes: [node], connections: {}, active: true, nodeTypes, staticData, settings: { timezone: 'UTC' } });
 	const host = { executions: [], responses: [], staticData, workflow } as unknown as TriggerHost;
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
 		req.on('end', () => void handle(req, res, Buffer.concat(chunks)));
 	});
-	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	host.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+	host.port = (server.address() as AddressInfo).port;
+	host.baseUrl = `http://127.0.0.1:${host.port}`;
 	const additionalData = buildAdditionalData(credentials, undefined, host.baseUrl);
 	const webhookData = (mode: WorkflowExecuteMode): IWebhookData => ({
 		httpMethod: 'POST',
 		node: node.name,
-		path: 'hook-id/events',
+		path: `${webhookId}/events`,
 		webhookDescription: trigger.description.webhooks![0],
-		workflowId: 'wf-1',
+		workflowId,
 		workflowExecuteAdditionalData: additionalData,
-		webhookId: 'hook-id',
+		webhookId,
 		isTest: mode === 'manual',
 	});
 	const hookContext = (mode: WorkflowExecuteMode = 'trigger') => new HookContext(workflow, node, additionalData, mode, 'activate', webhookData(mode));
@@ -66,7 +79,7 @@ export async function startTriggerHost(parameters: IDataObject, credentials: Cre
 	host.checkExists = async (mode) => await methods.checkExists.call(hookContext(mode));
 	host.create = async (mode) => await methods.create.call(hookContext(mode));
 	host.remove = async (mode) => await methods.delete.call(hookContext(mode));
-	host.webhookUrl = (mode = 'trigger') => `${host.baseUrl}/${mode === 'manual' ? 'webhook-test' : 'webhook'}/hook-id/events`;
+	host.webhookUrl = (mode = 'trigger') => `${host.baseUrl}/${mode === 'manual' ? 'webhook-test' : 'webhook'}/${webhookId}/events`;
 
 	async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer) {
 		const url = new URL(req.url ?? '/', host.baseUrl);
@@ -93,13 +106,20 @@ export async function startTriggerHost(parameters: IDataObject, credentials: Cre
 			const answer = await trigger.webhook.call(context);
 			if (answer.noWebhookResponse) return;
 			if (answer.workflowData) host.executions.push(answer.workflowData);
-			response.status(200).json(answer.workflowData ? { message: 'Workflow was started' } : (answer.webhookResponse ?? {}));
+			// As n8n's onReceived mode with an empty responseData: the node's webhookResponse, else its default text.
+			response.status(200).json(answer.webhookResponse ?? { message: 'Workflow was started' });
 		} catch (error) {
 			response.status(500).json({ message: (error as Error).message });
 		}
 	}
 
-	host.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+	let closed = false;
+	host.close = () => {
+		if (closed) return Promise.resolve();
+		closed = true;
+		server.closeAllConnections();
+		return new Promise<void>((resolve) => server.close(() => resolve()));
+	};
 	return host;
 }
 

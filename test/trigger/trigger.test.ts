@@ -1,5 +1,4 @@
 import axios from 'axios';
-import type { IDataObject } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator';
 import { call, expectCode } from '../harness/client';
@@ -24,7 +23,7 @@ test('activation registers the URL with a secret; a 2,500-event send arrives as 
 	expect(await host.checkExists()).toBe(false);
 	await host.create();
 	const config = await webhookConfig();
-	expect(config.transCallbackUrl).toMatch(new RegExp(`^${host.webhookUrl()}\\?token=[0-9a-f]{48}$`));
+	expect(config.transCallbackUrl).toMatch(new RegExp(`^${host.webhookUrl()}\\?token=mdt1[0-9a-f]{48}&prior=n-n$`));
 	expect(config.transEnable).toBe(true);
 	expect(Object.values(config.transEvent)).toEqual(Array(7).fill(true));
 	expect(await host.checkExists()).toBe(true);
@@ -177,20 +176,19 @@ describe('good neighbour registration', () => {
 		expect(after.transEnable).toBe(true);
 	});
 
-	test('test and production URLs register separately and each restores its own', async () => {
+	test('a test listener registers its own URL and restores what was there; production then registers alone', async () => {
+		const before = await webhookConfig();
 		host = await startTriggerHost({}, env.credentials());
-		await host.create('trigger');
-		const production = (await webhookConfig()).transCallbackUrl as string;
 		await host.create('manual');
-		const testUrl = (await webhookConfig()).transCallbackUrl as string;
-		expect(testUrl).toContain('/webhook-test/hook-id/events?token=');
+		expect((await webhookConfig()).transCallbackUrl).toContain(`${host.webhookUrl('manual')}?token=mdt1`);
 		await sendTo(['t@example.org']);
 		await env.control('POST', 'flush');
 		expect(events(host).map((e) => e.Email)).toEqual(['t@example.org']);
 		await host.remove('manual');
-		expect((await webhookConfig()).transCallbackUrl).toBe(production);
+		expect(await webhookConfig()).toEqual(before);
+		await host.create('trigger');
+		expect((await webhookConfig()).transCallbackUrl).toContain(`${host.webhookUrl('trigger')}?token=mdt1`);
 		await host.remove('trigger');
-		expect((await webhookConfig()).transCallbackUrl).toBeNull();
-		expect(Object.keys((host.staticData as IDataObject & { node?: unknown }) ?? {})).toBeDefined();
+		expect(await webhookConfig()).toEqual(before);
 	});
 });
