@@ -8,7 +8,6 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { formatApiTimestamp } from '../nodes/MailDelivery/helpers/dates';
 
 /** Paths and rules shared by the three credentials (platform API section 5). */
 export const GRANT_ENDPOINT = '/v5/auth/oauth/authorize';
@@ -16,12 +15,15 @@ export const CODE_EXCHANGE_ENDPOINT = '/v5/auth/oauth/token';
 /** The cheapest read operation; every credential tests itself with it. */
 export const CREDENTIAL_TEST_PATH = '/v5/verified_senders/get';
 
-export const DEFAULT_BASE_URL = 'http://127.0.0.1:3789';
-
 export function trimBaseUrl(baseUrl: unknown): string {
 	return String(baseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '');
+}
+
+/** The signature Timestamp (5.1): UTC `YYYY-MM-DDThh:mm:ssZ`, for `now` unless given. */
+export function formatApiTimestamp(date: Date = new Date()): string {
+	return `${date.toISOString().slice(0, 19)}Z`;
 }
 
 const sha1UpperHex = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex').toUpperCase();
@@ -143,9 +145,10 @@ export const baseUrlProperty: INodeProperties = {
 	displayName: 'Base URL',
 	name: 'baseUrl',
 	type: 'string',
-	default: DEFAULT_BASE_URL,
+	default: '',
+	placeholder: 'https://api.your-platform.example',
 	required: true,
-	description: 'Address of the API, without the /v5 path. The default is the local emulator started by this package.',
+	description: "Address of your platform's API, without the /v5 path",
 };
 
 export const apiKeyAndSecretProperties: INodeProperties[] = [

@@ -111,8 +111,11 @@ interface ScheduledMail {
 	uniqueMsgID: string;
 }
 
-/** Campaign creation faults (section 7.1), and `network`: the next request to the path gets no answer. */
-export type Fault = 'createFailed' | 'attachFailed' | 'checkFailed' | 'network';
+/**
+ * Campaign creation faults (section 7.1); for any path, `network`: the next request gets no answer,
+ * and `internalError`: the next request is processed, then answered 500.
+ */
+export type Fault = 'createFailed' | 'attachFailed' | 'checkFailed' | 'network' | 'internalError';
 
 export const LANGUAGE_CODES = ['zh-cn', 'en', 'ja', 'ko', 'de', 'tt', 'es', 'zh-tw', 'ar', 'pt-br', 'id', 'vi', 'th', 'fr'];
 const EVENT_KINDS = ['dropped', 'bounced', 'delivered', 'spamReport', 'opened', 'clicked', 'unsubscribed'];
@@ -159,6 +162,10 @@ export class Platform {
 	webhook: WebhookConfig = { transEvent: null, transCallbackUrl: null, transCallbackUrlExtra: null, transEnable: null };
 	dns = new Map<string, DnsRecord>();
 	faults: Array<{ path: string; fault: Fault }> = [];
+	/** The largest page a search answers, whatever pageSize asks (0: no cap); totalRecords stays true. */
+	pageSizeCap = 0;
+	/** Every message accepted by a transactional send: recipient, subject and the content that won. */
+	mails: Array<{ email: string; subject: string; templateName?: string; content?: string; uniqueMsgID: string }> = [];
 	/** webhook/save with a null field: saved as "nothing configured" (default) or refused with 400. */
 	webhookNull: 'accept' | 'refuse' = 'accept';
 	/** Every event produced, in order; reports are computed from it. */
@@ -469,6 +476,16 @@ export class Platform {
 			const names = mapping.map((m) => m.propertyName as string);
 			if (!names.includes('email') && !names.includes('phoneNumber')) fail(400, '邮箱和手机号不能都未映射', 'email and phoneNumber must not both be unmapped');
 			if (![1, 2, 3].includes(b.updateMode)) fail(400, '更新模式错误', 'updateMode must be 1, 2 or 3');
+			if (new Set(names).size !== names.length) fail(400, '属性重复映射', 'a propertyName is mapped twice');
+			// Every row is checked before anything is imported: a bad row refuses the whole request.
+			(b.contactData as unknown[][]).forEach((row, index) => {
+				const cell = (name: string) => row[mapping.find((m) => m.propertyName === name)?.columnNum as number];
+				if (row.some((value) => value === null || (typeof value === 'object' && value !== undefined))) fail(400, '数据值无效', `contactData[${index}] has a null or object value`);
+				const email = cell('email');
+				const phone = cell('phoneNumber');
+				if ((email === undefined || email === '') && (phone === undefined || phone === '')) fail(400, '邮箱和手机号至少填写一个', `contactData[${index}] has neither email nor phoneNumber`);
+				if (email !== undefined && email !== '' && !EMAIL.test(String(email))) fail(400, '邮箱格式错误', `contactData[${index}] email is not an email address`);
+			});
 			if (sandbox) return this.ok({}, '');
 			if (b.listName && !this.lists.has(b.listName)) {
 				const now = this.now();
@@ -659,6 +676,16 @@ export class Platform {
 		if (recipients > this.credits) fail(403, '邮件余额不足', 'the account has too few mail credits');
 		if (sandbox) return this.ok({}, '');
 		this.credits -= recipients;
+		// Precedence (a choice; 4.6 says a top-level templateName is used over content): the version's
+		// templateName, then the top-level templateName, then the version's content, then the top-level content.
+		versions.forEach((v) => {
+			const templateName = v.templateName ?? b.templateName;
+			const subject = v.subject ?? b.subject ?? (templateName ? this.templates.get(templateName)?.templateSubject : undefined) ?? '';
+			const source = templateName ? { templateName } : { content: v.content ?? b.content };
+			for (const field of ['to', 'cc', 'bcc']) {
+				for (const r of v[field] ?? []) this.mails.push({ email: r.email, subject, ...source, uniqueMsgID: b.uniqueMsgID ?? '' });
+			}
+		});
 		const sendAt = b.sendDate ? Math.max(parseApiDateTime(b.sendDate)!, this.now()) : this.now();
 		this.scheduledMails.push({
 			guid: randomUUID(), sendAt, senderMail: b.senderMail, mailName: b.campaign ?? '',
@@ -737,9 +764,10 @@ export class Platform {
 	}
 
 	private page<T>(all: T[], b: Record<string, any>, key: string) {
-		const pageSize = b.pageSize ?? 10;
+		const asked = b.pageSize ?? 10;
 		const pageIndex = b.pageIndex ?? 1;
-		if (pageSize < 1 || pageIndex < 1) fail(400, '分页参数错误', 'pageSize and pageIndex must be at least 1');
+		if (asked < 1 || pageIndex < 1) fail(400, '分页参数错误', 'pageSize and pageIndex must be at least 1');
+		const pageSize = this.pageSizeCap > 0 ? Math.min(asked, this.pageSizeCap) : asked;
 		return { [key]: all.slice((pageIndex - 1) * pageSize, pageIndex * pageSize), totalRecords: all.length };
 	}
 

@@ -29,6 +29,17 @@ export interface EmulatorOptions {
 	redirectUris?: string[];
 }
 
+/** A distant, rate-limited platform, all off by default. */
+export interface NetworkSettings {
+	/** Added to every /v5 answer, plus up to latencyJitterMs at random. */
+	latencyMs: number;
+	latencyJitterMs: number;
+	/** Requests per second answered; more get HTTP 429 with Retry-After (0: no limit). */
+	rateLimitPerSecond: number;
+	/** Every Nth /v5 request is answered HTTP 503 with Retry-After: 1, unprocessed (0: never). */
+	unavailableEvery: number;
+}
+
 export interface RequestRecord {
 	path: string;
 	auth: 'signature' | 'oauth' | 'none';
@@ -57,6 +68,11 @@ export class Emulator {
 	/** Calls of the client-credentials token endpoint, answered or not. */
 	tokenRequests = 0;
 	settings: Required<Pick<EmulatorOptions, 'messages' | 'errorHttpStatus'>>;
+	network: NetworkSettings = { latencyMs: 0, latencyJitterMs: 0, rateLimitPerSecond: 0, unavailableEvery: 0 };
+	/** Answers refused by the network settings: 429 (rate limit) and 503 (unavailable). */
+	throttled = { 429: 0, 503: 0 };
+	private recentRequests: number[] = [];
+	private v5Requests = 0;
 	readonly account: { apiKey: string; apiSecret: string; clientId: string; clientSecret: string; redirectUris: string[] };
 	private server?: http.Server;
 	private timer?: NodeJS.Timeout;
@@ -90,6 +106,35 @@ export class Emulator {
 		this.pushes.reset();
 		this.requests = [];
 		this.tokenRequests = 0;
+		this.network = { latencyMs: 0, latencyJitterMs: 0, rateLimitPerSecond: 0, unavailableEvery: 0 };
+		this.throttled = { 429: 0, 503: 0 };
+		this.recentRequests = [];
+		this.v5Requests = 0;
+	}
+
+	/** Plays distance and limits: waits the latency, then may refuse the request unprocessed. */
+	private async throttle(res: http.ServerResponse): Promise<boolean> {
+		const { latencyMs, latencyJitterMs, rateLimitPerSecond, unavailableEvery } = this.network;
+		const delay = latencyMs + Math.random() * latencyJitterMs;
+		if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+		this.v5Requests++;
+		if (unavailableEvery > 0 && this.v5Requests % unavailableEvery === 0) {
+			this.throttled[503]++;
+			send(res, 503, { code: 503, message: this.text('服务暂不可用', 'service unavailable, try later') }, { 'Retry-After': '1' });
+			return true;
+		}
+		if (rateLimitPerSecond > 0) {
+			const now = Date.now();
+			this.recentRequests = this.recentRequests.filter((at) => at > now - 1000);
+			if (this.recentRequests.length >= rateLimitPerSecond) {
+				this.throttled[429]++;
+				const retryAfter = Math.max(1, Math.ceil((this.recentRequests[0] + 1000 - now) / 1000));
+				send(res, 429, { code: 429, message: this.text('请求过于频繁', 'too many requests') }, { 'Retry-After': String(retryAfter) });
+				return true;
+			}
+			this.recentRequests.push(now);
+		}
+		return false;
 	}
 
 	get redirectUri() {
@@ -123,6 +168,7 @@ export class Emulator {
 			if (url.pathname === '/oauth/callback') return this.callbackPage(url, res);
 			if (url.pathname === '/v5/auth/oauth/authorize' && req.method === 'GET') return this.authorize(url, req, res);
 			if (url.pathname === '/v5/auth/oauth/token' && req.method === 'GET') return this.token(url, res);
+			if (url.pathname.startsWith('/v5/') && (await this.throttle(res))) return;
 			if (this.platform.takeFault(url.pathname, 'network')) {
 				req.socket.destroy();
 				return;
@@ -146,6 +192,9 @@ export class Emulator {
 			const sandbox = schema.sandbox && (body as Record<string, unknown>).sandboxMode === true;
 			try {
 				const answer = this.platform.handle(url.pathname, body as Record<string, unknown>, sandbox);
+				if (this.platform.takeFault(url.pathname, 'internalError')) {
+					return this.answer(res, url.pathname, auth.scheme, body, { code: 500, message: this.text('系统内部错误', 'internal error after processing') }, 500);
+				}
 				return this.answer(res, url.pathname, auth.scheme, body, answer);
 			} catch (error) {
 				if (!(error instanceof ApiFailure)) throw error;
@@ -284,7 +333,9 @@ export class Emulator {
 					pending: this.pushes.pending,
 				});
 			case 'GET /__control/requests':
-				return send(res, 200, { requests: this.requests });
+				return send(res, 200, { requests: this.requests, throttled: this.throttled });
+			case 'GET /__control/mails':
+				return send(res, 200, { mails: p.mails });
 			case 'POST /__control/settings':
 				if (input.autoPush !== undefined) this.pushes.autoPush = Boolean(input.autoPush);
 				if (input.pushRetries !== undefined) this.pushes.retries = Number(input.pushRetries);
@@ -292,6 +343,10 @@ export class Emulator {
 				if (input.messages !== undefined) this.settings.messages = input.messages;
 				if (input.errorHttpStatus !== undefined) this.settings.errorHttpStatus = input.errorHttpStatus;
 				if (input.credits !== undefined) p.credits = Number(input.credits);
+				if (input.pageSizeCap !== undefined) p.pageSizeCap = Number(input.pageSizeCap);
+				for (const key of Object.keys(this.network) as Array<keyof NetworkSettings>) {
+					if (input[key] !== undefined) this.network[key] = Number(input[key]);
+				}
 				if (input.webhookNull !== undefined) p.webhookNull = input.webhookNull === 'refuse' ? 'refuse' : 'accept';
 				return send(res, 200, { ok: true });
 			case 'POST /__control/fault':
@@ -332,9 +387,9 @@ function requestId() {
 	return Math.random().toString(16).slice(2, 14);
 }
 
-function send(res: http.ServerResponse, status: number, body: unknown) {
+function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
 	const text = JSON.stringify(body);
-	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) });
+	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
 	res.end(text);
 }
 

@@ -1,4 +1,3 @@
-import { SCHEMAS } from '../../emulator/schema';
 import { useEmulator } from '../harness/emulator';
 import { call, expectCode } from '../harness/client';
 
@@ -9,16 +8,43 @@ const version = (email = 'ada@example.org') => ({ to: [{ email, name: 'Ada' }] }
 const tx = (extra: Record<string, unknown> = {}) => ({ senderMail: 'sender@example.com', subject: 'Hi', content: '<p>x</p>', messageVersions: [version()], ...extra });
 const campaign = (extra: Record<string, unknown> = {}) => ({ mailName: 'spring', senderMail: 'news@example.com', sendListNames: ['newsletter'], ...extra });
 
+/** Required fields of every operation, with a good value each, as section 4 of the API lists them. */
+const REQUIRED: Record<string, Record<string, unknown>> = {
+	'/v5/campaign/mail/sends': { mailName: 'm', senderMail: 'news@example.com' },
+	'/v5/campaign/mail/cancel': { mailName: 'm' },
+	'/v5/campaign/mail/delete': { mailName: 'm' },
+	'/v5/campaign/mail/stats/get': { startDate: '2026-01-01', endDate: '2026-01-02' },
+	'/v5/campaign/mail/template/add': { templateName: 't', templateContent: '<p/>', templateSubject: 's' },
+	'/v5/campaign/mail/template/delete': { templateName: 'welcome' },
+	'/v5/contacts/imports': { contactData: [['a@example.org']], contactDataMapping: [{ columnNum: 0, propertyName: 'email' }], updateMode: 1 },
+	'/v5/contacts/get': { email: 'ada@example.org' },
+	'/v5/contacts/delete': { email: 'ada@example.org' },
+	'/v5/lists/add': { listName: 'l' },
+	'/v5/lists/delete': { listName: 'newsletter' },
+	'/v5/verified_senders/add': { senderEmail: 'a@shop.example', senderType: '1' },
+	'/v5/verified_senders/verify': { fromDomain: 'example.com', selector: 'default' },
+	'/v5/verified_senders/delete': { senderEmail: 'sender@example.com' },
+	'/v5/transactional/mail/sends_customised': { senderMail: 'sender@example.com', messageVersions: [{ to: [{ email: 'a@example.org' }] }] },
+	'/v5/transactional/mail/stats/get': { startDate: '2026-01-01', endDate: '2026-01-02' },
+};
+
+/** The twelve operations whose tables do not list sandboxMode. */
+const WITHOUT_SANDBOX = [
+	'/v5/campaign/mail/get', '/v5/campaign/mail/stats/get', '/v5/campaign/mail/template/add', '/v5/campaign/mail/template/get',
+	'/v5/campaign/mail/template/delete', '/v5/contacts/get', '/v5/lists/get', '/v5/verified_senders/get', '/v5/verified_senders/verify',
+	'/v5/transactional/mail/stats/get', '/v5/webhook/get', '/v5/webhook/save',
+];
+
 describe('every operation', () => {
-	test.each(Object.entries(SCHEMAS).filter(([, schema]) => schema.required.length > 0))('%s answers 400 when a required field is missing', async (path, schema) => {
-		for (const field of schema.required) {
-			const body: Record<string, unknown> = {};
-			for (const other of schema.required) if (other !== field) body[other] = schema.fields[other] === 'string' ? 'x' : schema.fields[other] === 'int' ? 1 : [];
-			await expectCode(env.emulator, path, body, 400);
+	test.each(Object.entries(REQUIRED))('%s answers 400 for each missing required field', async (path, required) => {
+		for (const field of Object.keys(required)) {
+			const { [field]: _missing, ...body } = required;
+			const answer = await call(env.emulator, path, { ...body, content: path.includes('sends') ? '<p/>' : undefined, subject: path.includes('transactional') ? 's' : undefined });
+			expect([field, answer.body.code]).toEqual([field, 400]);
 		}
 	});
 
-	test.each(Object.entries(SCHEMAS).filter(([, schema]) => !schema.sandbox))('%s refuses sandboxMode as an unknown field', async (path) => {
+	test.each(WITHOUT_SANDBOX)('%s refuses sandboxMode as an unknown field', async (path) => {
 		const answer = await call(env.emulator, path, { sandboxMode: true });
 		expect(answer.body).toEqual({ code: 400, message: 'unknown field: sandboxMode' });
 	});
@@ -111,7 +137,6 @@ describe('7.2 transactional send', () => {
 	});
 
 	test('recipients get events by the documented rules', async () => {
-		await env.control('POST', 'events', { kind: 'Unsubscribed', email: 'ada@example.org' }).catch(() => undefined);
 		await expectCode(env.emulator, TX, tx({ messageVersions: [{ to: [{ email: 'ok@example.org' }, { email: 'bounce@example.org' }, { email: 'soft@example.org' }, { email: 'filtered@example.org' }] }] }), 200);
 		await expectCode(env.emulator, TX, tx({ messageVersions: [version('bounce@example.org')] }), 200);
 		const seen = env.emulator.platform.events.map((e) => [e.Email, e.EventCode, e.Reason ?? '']);

@@ -3,7 +3,7 @@
  * credentials helper that behaves like the n8n CLI's: it calls `authenticate` functions, runs
  * `preAuthentication` when the expirable field is empty or after a 401, and stores what it returns.
  */
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
@@ -224,4 +224,11 @@ export async function runWorkflow({ nodes, connections, items, credentials }: Wo
 		error: (nodeName) =>
 			(nodeName ? result.data.resultData.runData[nodeName]?.[0]?.error : result.data.resultData.error) as Error | undefined,
 	};
+}
+
+/** The context n8n gives list search and load options methods, for an action node with these parameters. */
+export function loadOptionsContext(credentials: CredentialsStore, parameters: IDataObject = {}) {
+	const { nodes, connections } = actionWorkflow(parameters);
+	const workflow = new Workflow({ id: 'test', nodes, connections, active: false, nodeTypes, staticData: {}, settings: { timezone: 'UTC' } });
+	return new LoadOptionsContext(workflow, workflow.getNode('Mail Delivery')!, buildAdditionalData(credentials), 'parameters');
 }

@@ -1,6 +1,5 @@
 import { MailDeliverySignatureApi } from '../../credentials/MailDeliverySignatureApi.credentials';
-import { computeSignature, signatureHeaders } from '../../credentials/common';
-import { formatApiTimestamp } from '../../nodes/MailDelivery/helpers/dates';
+import { computeSignature, formatApiTimestamp, signatureHeaders } from '../../credentials/common';
 
 describe('signature v1.0', () => {
 	test.each([

@@ -15,6 +15,10 @@ async function run(parameters: IDataObject, items = [{ json: {} }]) {
 }
 
 const paths = () => env.emulator.requests.map((r) => r.path);
+const SANDBOX_OPERATIONS = [
+	'campaign.cancel', 'campaign.create', 'campaign.delete', 'contact.delete', 'contact.import', 'contact.upsert',
+	'contactList.create', 'contactList.delete', 'transactionalMail.send', 'verifiedSender.add', 'verifiedSender.delete',
+];
 
 describe('every operation succeeds on good input', () => {
 	test('campaign: create, get many, get stats, cancel, delete', async () => {
@@ -61,8 +65,8 @@ describe('every operation succeeds on good input', () => {
 			[{ json: { mail: 'x@example.org', who: 'X' } }, { json: { mail: 'y@example.org', who: 'Y' } }],
 		);
 		expect(imported).toEqual([
-			expect.objectContaining({ success: true, email: 'x@example.org', name: 'X', importRequest: 1, rowsInRequest: 2 }),
-			expect.objectContaining({ success: true, email: 'y@example.org', name: 'Y', importRequest: 1 }),
+			expect.objectContaining({ success: true, email: 'x@example.org', name: 'X', request: 1, requestSize: 2 }),
+			expect.objectContaining({ success: true, email: 'y@example.org', name: 'Y', request: 1 }),
 		]);
 		expect(env.emulator.platform.lists.has('vip')).toBe(true);
 		await run({ resource: 'contact', operation: 'delete', email: 'x@example.org' });
@@ -146,19 +150,70 @@ describe('sandbox toggles', () => {
 		expect(snapshot()).toBe(before);
 	});
 
-	test('the toggle exists on exactly those 11 operations and sandboxMode is never sent elsewhere', async () => {
+	test('the toggle exists on exactly those 11 operations', async () => {
 		const { MailDelivery } = await import('../../nodes/MailDelivery/MailDelivery.node');
 		const toggles = new MailDelivery().description.properties
 			.filter((p) => p.name === 'sandboxMode')
 			.flatMap((p) => (p.displayOptions!.show!.resource as string[]).flatMap((r) => (p.displayOptions!.show!.operation as string[]).map((o) => `${r}.${o}`)));
-		expect(toggles.sort()).toEqual([
-			'campaign.cancel', 'campaign.create', 'campaign.delete', 'contact.delete', 'contact.import', 'contact.upsert',
-			'contactList.create', 'contactList.delete', 'transactionalMail.send', 'verifiedSender.add', 'verifiedSender.delete',
-		]);
-		await run({ resource: 'template', operation: 'getMany', returnAll: true, sandboxMode: true });
-		await run({ resource: 'contact', operation: 'upsert', email: 'z@example.org', sandboxMode: false });
-		expect(env.emulator.requests.map((r) => 'sandboxMode' in (r.body as IDataObject))).toEqual([false, false]);
+		expect(toggles.sort()).toEqual(SANDBOX_OPERATIONS);
 	});
+
+	test('sandboxMode is sent by those 11 operations only: every one of the 23 checked with a stale toggle left on', async () => {
+		const today = new Date().toISOString().slice(0, 10);
+		const all: IDataObject[] = [
+			{ resource: 'campaign', operation: 'create', mailName: 'sbx', senderMail: rl('news@example.com'), sendListNames: ['newsletter'] },
+			{ resource: 'campaign', operation: 'cancel', mailName: rl('scheduled') },
+			{ resource: 'campaign', operation: 'getMany', returnAll: true },
+			{ resource: 'campaign', operation: 'delete', mailName: rl('scheduled') },
+			{ resource: 'campaign', operation: 'getStats', startDate: today, endDate: today },
+			{ resource: 'template', operation: 'create', templateName: 'sbx', templateSubject: 'S', templateContent: '<p/>' },
+			{ resource: 'template', operation: 'getMany', returnAll: true },
+			{ resource: 'template', operation: 'delete', templateName: rl('welcome') },
+			{ resource: 'contact', operation: 'upsert', email: 'sbx@example.org' },
+			{ resource: 'contact', operation: 'import', updateMode: 1, contactDataMapping: { fields: [{ propertyName: 'email', value: 'sbx@example.org' }] } },
+			{ resource: 'contact', operation: 'get', email: 'ada@example.org' },
+			{ resource: 'contact', operation: 'delete', email: 'ada@example.org' },
+			{ resource: 'contactList', operation: 'create', listName: 'sbx' },
+			{ resource: 'contactList', operation: 'getMany', returnAll: true },
+			{ resource: 'contactList', operation: 'delete', listName: rl('newsletter') },
+			{ resource: 'verifiedSender', operation: 'getMany', returnAll: true },
+			{ resource: 'verifiedSender', operation: 'add', senderEmail: 'sbx@shop.example', senderType: '1' },
+			{ resource: 'verifiedSender', operation: 'verify', fromDomain: rl('sender@example.com'), selector: 'default' },
+			{ resource: 'verifiedSender', operation: 'delete', senderEmail: rl('sender@example.com') },
+			{ resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: '<p/>', subject: 's' },
+			{ resource: 'transactionalMail', operation: 'getStats', startDate: today, endDate: today },
+			{ resource: 'webhook', operation: 'get' },
+			{ resource: 'webhook', operation: 'save', updateFields: { transEnable: false } },
+		];
+		expect(all).toHaveLength(23);
+		for (const parameters of all) {
+			await run({ resource: 'campaign', operation: 'create', mailName: 'scheduled', senderMail: rl('news@example.com'), sendListNames: ['newsletter'], additionalFields: { sendDate: later() } });
+			env.emulator.requests = [];
+			await run({ ...parameters, sandboxMode: true });
+			const name = `${parameters.resource}.${parameters.operation}`;
+			const sent = env.emulator.requests.map((r) => (r.body as IDataObject).sandboxMode);
+			expect([name, sent.length > 0, sent.every((value) => value === (SANDBOX_OPERATIONS.includes(name) ? true : undefined))]).toEqual([name, true, true]);
+			env.emulator.reset();
+		}
+	});
+});
+
+test('Only Save keeps the chosen lists (4.1: optional then, not forbidden)', async () => {
+	await run({ resource: 'campaign', operation: 'create', mailName: 'draft', senderMail: rl('news@example.com'), onlySave: true, sendListNames: ['newsletter'] });
+	expect(env.emulator.requests[0].body).toMatchObject({ onlySave: true, sendListNames: ['newsletter'] });
+	expect([...env.emulator.platform.tasks.values()][0]).toMatchObject({ mailName: 'draft', mailStatus: -1, rcptListNames: ['newsletter'] });
+	await run({ resource: 'campaign', operation: 'create', mailName: 'draft2', senderMail: rl('news@example.com'), onlySave: true });
+	expect(env.emulator.requests[1].body).not.toHaveProperty('sendListNames');
+});
+
+test('credentials have no Base URL default: a published credential never points at this machine', async () => {
+	const types = await Promise.all(
+		['MailDeliverySignatureApi', 'MailDeliveryClientCredentialsOAuth2Api', 'MailDeliveryAuthCodeOAuth2Api'].map(async (name) => {
+			const module = (await import(`../../credentials/${name}.credentials`)) as Record<string, new () => { properties: IDataObject[] }>;
+			return new module[name]().properties.find((property) => property.name === 'baseUrl');
+		}),
+	);
+	for (const baseUrl of types) expect(baseUrl).toMatchObject({ default: '', required: true, placeholder: expect.stringMatching(/^https:\/\//) });
 });
 
 describe('section 8 limits fail before any request', () => {

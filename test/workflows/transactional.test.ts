@@ -21,26 +21,11 @@ test('250 items become 3 requests (100/100/50), each item paired with its result
 	expect(out).toHaveLength(250);
 	out.forEach((item, i) => {
 		expect(item.pairedItem).toEqual({ item: i });
-		expect(item.json).toMatchObject({ success: true, recipients: [`p${i}@example.org`], request: Math.floor(i / 100) + 1 });
+		expect(item.json).toMatchObject({ success: true, recipients: [`p${i}@example.org`], request: Math.floor(i / 100) + 1, requestSize: i < 200 ? 100 : 50 });
 	});
 	const first = txRequests()[0].body as IDataObject;
 	expect(first.templateName).toBe('welcome');
 	expect((first.messageVersions as IDataObject[])[7]).toEqual({ to: [{ email: 'p7@example.org' }], cc: [], bcc: [], params: { name: 'P7' } });
-});
-
-test('a failed request marks exactly its items as failed (continue-on-fail)', async () => {
-	// Item 150 names a template that does not exist: the platform refuses the second request whole.
-	const parameters = send({ templateName: { __rl: true, mode: 'name', value: '={{ $json.template ?? "welcome" }}' } });
-	const items = people(250);
-	items[150].json.template = 'missing';
-	const result = await runWorkflow({ ...actionWorkflow(parameters, { continueOnFail: true }), credentials: env.credentials(), items });
-	const out = result.output('Mail Delivery');
-	expect(out).toHaveLength(250);
-	const failed = out.filter((item) => item.json.error).map((item) => (item.pairedItem as { item: number }).item);
-	expect(failed).toEqual(Array.from({ length: 100 }, (_, i) => 100 + i));
-	expect(out[150].json).toMatchObject({ error: 'Mail Delivery API error 400 on transactional/mail/sends_customised', code: 400 });
-	expect(out[0].json.success).toBe(true);
-	expect(out[249].json.success).toBe(true);
 });
 
 test('items whose shared fields differ are never combined into one request', async () => {
@@ -65,16 +50,6 @@ test('an invalid item fails alone before any request; the rest are sent', async 
 	const out = result.output('Mail Delivery');
 	expect(out.map((item) => item.json.success ?? item.json.error)).toEqual([true, 'Field "messageVersions[0].to[0].email" "not-an-address" is not a valid email address (item 1)', true]);
 	expect(txRequests()).toHaveLength(1);
-});
-
-test('without continue-on-fail, a failing request stops the node with the error of its first item', async () => {
-	const items = people(120);
-	const result = await runWorkflow({
-		...actionWorkflow(send({ templateName: { __rl: true, mode: 'name', value: '={{ $itemIndex === 110 ? "missing" : "welcome" }}' } })),
-		credentials: env.credentials(),
-		items,
-	});
-	expect(result.error()?.message).toBe('Mail Delivery API error 400 on transactional/mail/sends_customised');
 });
 
 test('per-item content that differs stays in the versions; shared content moves to the request', async () => {

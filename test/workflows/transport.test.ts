@@ -1,7 +1,8 @@
 import type { NodeApiError } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator';
-import { actionWorkflow, runWorkflow } from '../harness/n8n';
+import { searchLists } from '../../nodes/MailDelivery/methods/listSearch';
+import { actionWorkflow, loadOptionsContext, runWorkflow } from '../harness/n8n';
 
 const env = useEmulator();
 
@@ -70,5 +71,38 @@ describe('paging', () => {
 		env.emulator.requests = [];
 		expect((await getMany({ returnAll: false, limit: 150 })).output('Mail Delivery')).toHaveLength(150);
 		expect(pages()).toEqual([[1, 100], [2, 100]]);
+	});
+
+	test('a platform that caps the page size below what the node asks: Return All still gets every record, each page once', async () => {
+		addLists(249);
+		await env.control('POST', 'settings', { pageSizeCap: 30 });
+		const result = await getMany({ returnAll: true });
+		const names = result.output('Mail Delivery').map((item) => item.json.ListName);
+		expect(names).toHaveLength(250);
+		expect(new Set(names).size).toBe(250);
+		expect(pages().map(([index]) => index)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+	});
+
+	test('a capped page size with Limit still returns the limit', async () => {
+		addLists(249);
+		await env.control('POST', 'settings', { pageSizeCap: 30 });
+		expect((await getMany({ returnAll: false, limit: 75 })).output('Mail Delivery')).toHaveLength(75);
+		expect(pages().map(([index]) => index)).toEqual([1, 2, 3]);
+	});
+
+	test('list search follows a capped page size to the end, page by page', async () => {
+		addLists(79);
+		await env.control('POST', 'settings', { pageSizeCap: 30 });
+		const context = loadOptionsContext(env.credentials());
+		const seen: string[] = [];
+		let token: string | undefined;
+		do {
+			const page = await searchLists.call(context, undefined, token);
+			seen.push(...page.results.map((result) => String(result.value)));
+			token = page.paginationToken as string | undefined;
+		} while (token);
+		expect(seen).toHaveLength(80);
+		expect(new Set(seen).size).toBe(80);
+		expect(pages().map(([index]) => index)).toEqual([1, 2, 3]);
 	});
 });

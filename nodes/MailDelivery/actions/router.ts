@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { errorForItem, errorItem } from '../helpers/batching';
 import * as campaign from './campaign';
-import type { OperationModule } from './common';
+import type { OperationModule } from './types';
 import * as contact from './contact';
 import * as contactList from './contactList';
 import * as template from './template';

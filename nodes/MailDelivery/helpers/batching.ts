@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { writeResult } from '../actions/common';
+import type { RequestOptions, RetryPolicy } from '../transport';
+import { whatWasSent } from './errors';
 
 /** Stable text key of a value, for grouping items whose request-level fields are identical. */
 export function groupKey(value: unknown): string {
@@ -29,26 +30,26 @@ export function chunkByKey<T>(entries: T[], keyOf: (entry: T) => string, max: nu
 }
 
 /** The error output of one item, as n8n's continue-on-fail shows it. */
-export function errorItem(error: unknown, itemIndex: number): INodeExecutionData {
+export function errorItem(error: unknown, itemIndex: number, extra: IDataObject = {}): INodeExecutionData {
 	const failed = error as NodeApiError & { description?: string };
 	const json: IDataObject = { error: failed.message };
 	if (failed.description) json.description = failed.description;
 	if (failed instanceof NodeApiError && failed.httpCode) json.code = Number(failed.httpCode) || failed.httpCode;
-	return { json, pairedItem: { item: itemIndex } };
+	return { json: { ...json, ...extra }, pairedItem: { item: itemIndex } };
 }
 
 /** Re-throws `error` for the given item, keeping its kind, so n8n points at the right item. */
-export function errorForItem(context: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+export function errorForItem(context: IExecuteFunctions, error: unknown, itemIndex: number, more?: { message?: string; description?: string }): Error {
 	if (error instanceof NodeApiError) {
 		return new NodeApiError(context.getNode(), (error.errorResponse ?? {}) as JsonObject, {
-			message: error.message,
-			description: error.description ?? undefined,
+			message: more?.message ?? error.message,
+			description: more?.description ?? error.description ?? undefined,
 			httpCode: error.httpCode ?? undefined,
 			itemIndex,
 		});
 	}
-	if (error instanceof NodeOperationError) return error;
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });
+	if (error instanceof NodeOperationError && !more) return error;
+	return new NodeOperationError(context.getNode(), error as Error, { itemIndex, ...more });
 }
 
 /** One entry of a batch (a message version, a contact row) and the input item it came from. */
@@ -56,57 +57,163 @@ export interface BatchEntry {
 	itemIndex: number;
 }
 
-export interface BatchPlan<T extends BatchEntry> {
-	/** Reads and checks one input item; an error fails that item only (with continue-on-fail). */
+export interface BatchPlan<T extends BatchEntry, Fixed> {
+	/** Reads and checks one input item, reading no files; an error fails that item only. */
 	prepare: (itemIndex: number) => Promise<T[]>;
 	/** Entries with the same key may share a request. */
 	keyOf: (entry: T) => string;
 	maxPerRequest: number;
+	/** Request-level choices made once per chunk and kept when a refused request is split. */
+	fix: (chunk: T[]) => Fixed;
 	/** Sends one request for the chunk. */
-	send: (chunk: T[], firstItemIndex: number) => Promise<{ body: IDataObject; answer: IDataObject }>;
-	/** What an entry adds to its item's output; `previous` is the item's output so far. */
-	output: (entry: T, request: { number: number; size: number }, previous?: IDataObject) => IDataObject;
+	send: (chunk: T[], fixed: Fixed, options: RequestOptions) => Promise<{ body: IDataObject; answer: IDataObject }>;
+	/** True when the platform refused the whole request and processed none of it: then it is split. */
+	refusedWhole: (error: unknown) => boolean;
+	/** What entries add to their item's output, e.g. their recipients. */
+	describe: (entries: T[]) => IDataObject;
+}
+
+export interface BatchOptions {
+	/** Requests under way at once; halved (down to 1) for the rest of the run when the platform says "try later". */
+	parallel: number;
+	retry: RetryPolicy;
+}
+
+interface Chunk<T, Fixed> {
+	entries: T[];
+	fixed: Fixed;
+	/** The first request this chunk was part of: halves of a refused request keep it. */
+	origin: number;
+}
+
+interface ItemResult<T> {
+	sent: T[];
+	failed: T[];
+	requests: number[];
+	requestSizes: Map<number, number>;
+	answer?: IDataObject;
+	sandbox: boolean;
+	error?: unknown;
+}
+
+/** "0–136, 138, 140–199" for a sorted list of item indexes. */
+export function describeItems(indexes: number[]): string {
+	const runs: string[] = [];
+	for (let i = 0; i < indexes.length; i++) {
+		const start = indexes[i];
+		while (i + 1 < indexes.length && indexes[i + 1] === indexes[i] + 1) i++;
+		runs.push(start === indexes[i] ? String(start) : `${start}–${indexes[i]}`);
+	}
+	return runs.join(', ');
 }
 
 /**
- * Runs a batch operation: every item is prepared, entries are grouped by key and sent in chunks, and
- * every input item ends with its result or its error, paired with it. A failed request fails exactly
- * the items it carried.
+ * Runs a batch operation. Every item is prepared; entries are grouped by key and sent in chunks,
+ * several requests at once. A request the platform refused whole is split in halves and sent again
+ * until the entries at fault are alone, so every good entry is sent exactly once. Any other failure
+ * fails exactly the entries of that request and is never resent. Every input item ends with its
+ * result or its own error, paired with it. Without continue-on-fail the refused request is still
+ * isolated, no other request starts after a failure, and the error says which items were sent.
  */
-export async function runBatched<T extends BatchEntry>(
+export async function runBatched<T extends BatchEntry, Fixed>(
 	context: IExecuteFunctions,
 	itemCount: number,
-	plan: BatchPlan<T>,
+	plan: BatchPlan<T, Fixed>,
+	options: BatchOptions,
 ): Promise<INodeExecutionData[]> {
-	const outputs: INodeExecutionData[][] = Array.from({ length: itemCount }, () => []);
-	const failed = new Set<number>();
+	const continueOnFail = context.continueOnFail();
+	const prepareErrors = new Map<number, unknown>();
 	const entries: T[] = [];
 	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 		try {
 			entries.push(...(await plan.prepare(itemIndex)));
 		} catch (error) {
-			if (!context.continueOnFail()) throw errorForItem(context, error, itemIndex);
-			failed.add(itemIndex);
-			outputs[itemIndex] = [errorItem(error, itemIndex)];
+			if (!continueOnFail) throw errorForItem(context, error, itemIndex);
+			prepareErrors.set(itemIndex, error);
 		}
 	}
-	const chunks = chunkByKey(entries, plan.keyOf, plan.maxPerRequest);
-	for (const [index, chunk] of chunks.entries()) {
-		const itemsInChunk = [...new Set(chunk.map((entry) => entry.itemIndex))];
-		try {
-			const { body, answer } = await plan.send(chunk, itemsInChunk[0]);
-			for (const entry of chunk) {
-				if (failed.has(entry.itemIndex)) continue;
-				const extra = plan.output(entry, { number: index + 1, size: chunk.length }, outputs[entry.itemIndex][0]?.json);
-				outputs[entry.itemIndex] = [{ json: writeResult(body, answer, extra), pairedItem: { item: entry.itemIndex } }];
-			}
-		} catch (error) {
-			if (!context.continueOnFail()) throw errorForItem(context, error, itemsInChunk[0]);
-			for (const itemIndex of itemsInChunk) {
-				failed.add(itemIndex);
-				outputs[itemIndex] = [errorItem(error, itemIndex)];
+	const results: ItemResult<T>[] = Array.from({ length: itemCount }, () => ({ sent: [], failed: [], requests: [], requestSizes: new Map(), sandbox: false }));
+	const queue: Array<Chunk<T, Fixed>> = chunkByKey(entries, plan.keyOf, plan.maxPerRequest).map((chunk, origin) => ({ entries: chunk, fixed: plan.fix(chunk), origin }));
+
+	let parallel = Math.max(1, Math.floor(options.parallel));
+	let workers = 0;
+	let requestNumber = 0;
+	/** Without continue-on-fail: the request whose failure stops the run; only its own halves still go. */
+	let stoppedBy: number | undefined;
+	const onThrottled = () => {
+		parallel = Math.max(1, Math.floor(parallel / 2));
+	};
+	const record = (chunk: T[], number: number, outcome: { answer: IDataObject; sandbox: boolean } | { error: unknown }) => {
+		for (const entry of chunk) {
+			const result = results[entry.itemIndex];
+			if (!result.requests.includes(number)) result.requests.push(number);
+			result.requestSizes.set(number, chunk.length);
+			if ('error' in outcome) {
+				result.failed.push(entry);
+				result.error ??= outcome.error;
+			} else {
+				result.sent.push(entry);
+				result.answer = outcome.answer;
+				result.sandbox = outcome.sandbox;
 			}
 		}
+	};
+	const worker = async () => {
+		while (queue.length > 0) {
+			if (workers > parallel) break;
+			const chunk = queue.shift()!;
+			if (stoppedBy !== undefined && chunk.origin !== stoppedBy) continue;
+			const number = ++requestNumber;
+			try {
+				const { body, answer } = await plan.send(chunk.entries, chunk.fixed, { retry: options.retry, onThrottled, itemIndex: chunk.entries[0].itemIndex });
+				record(chunk.entries, number, { answer, sandbox: body.sandboxMode === true });
+			} catch (error) {
+				if (plan.refusedWhole(error) && chunk.entries.length > 1) {
+					const half = Math.ceil(chunk.entries.length / 2);
+					queue.unshift({ ...chunk, entries: chunk.entries.slice(0, half) }, { ...chunk, entries: chunk.entries.slice(half) });
+					continue;
+				}
+				record(chunk.entries, number, { error });
+				if (!continueOnFail) stoppedBy ??= chunk.origin;
+			}
+		}
+		workers--;
+	};
+	const running: Array<Promise<void>> = [];
+	for (let started = 0; started < Math.min(parallel, queue.length); started++) {
+		workers++;
+		running.push(worker());
 	}
-	return outputs.flat();
+	await Promise.all(running);
+
+	const failedItems = results.map((result, index) => (result.failed.length > 0 ? index : -1)).filter((index) => index >= 0);
+	if (!continueOnFail && failedItems.length > 0) {
+		const itemIndex = failedItems[0];
+		const error = results[itemIndex].error;
+		const sent = results.map((result, index) => (result.sent.length > 0 && result.failed.length === 0 ? index : -1)).filter((index) => index >= 0);
+		const notSent = results.map((_result, index) => index).filter((index) => !sent.includes(index));
+		const summary = `${whatWasSent(error)} Items sent: ${sent.length > 0 ? describeItems(sent) : 'none'}. Items not sent: ${describeItems(notSent)}.`;
+		const own = (error as { description?: string }).description;
+		throw errorForItem(context, error, itemIndex, {
+			message: `${(error as Error).message} (item ${itemIndex})`,
+			description: own ? `${own}\n${summary}` : summary,
+		});
+	}
+
+	return results.map((result, itemIndex) => {
+		if (prepareErrors.has(itemIndex)) return errorItem(prepareErrors.get(itemIndex), itemIndex);
+		const requests = result.requests.sort((a, b) => a - b);
+		const where: IDataObject = { request: requests[0], requestSize: result.requestSizes.get(requests[0]) };
+		if (requests.length > 1) where.requests = requests;
+		if (result.failed.length > 0) {
+			const partial = result.sent.length > 0 ? { sent: plan.describe(result.sent), notSent: plan.describe(result.failed) } : {};
+			const failure = errorItem(result.error, itemIndex, { ...where, ...partial });
+			failure.json.description = [failure.json.description, whatWasSent(result.error)].filter(Boolean).join(' ');
+			return failure;
+		}
+		const json: IDataObject = { success: true, ...(result.sandbox ? { sandboxMode: true } : {}), ...plan.describe(result.sent), ...where };
+		json.code = result.answer?.code;
+		json.message = result.answer?.message ?? '';
+		return { json, pairedItem: { item: itemIndex } };
+	});
 }

@@ -8,11 +8,6 @@ import { DateTime } from 'luxon';
 export const API_DATE_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ss'Z'";
 export const API_DAY_FORMAT = 'yyyy-MM-dd';
 
-/** UTC timestamp in the signature format, for `now` unless given. */
-export function formatApiTimestamp(date: Date = new Date()): string {
-	return DateTime.fromJSDate(date, { zone: 'utc' }).toFormat(API_DATE_TIME_FORMAT);
-}
-
 /**
  * Reads a date from n8n's date picker or an expression. Values without an offset are read in
  * `zone` (the workflow's time zone), which is how n8n's date picker values are meant.

@@ -1,3 +1,5 @@
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
 /**
  * English explanations of the platform's codes. Section 7 lists conditions for two operations; every
  * other operation gets the generic explanation of its code. The platform's own message (short, in
@@ -55,4 +57,18 @@ export function explainCode(path: string, code: number): string {
 			: `The platform answered code ${code}, which for this operation means one of: ${conditions.join('; ')}.`;
 	}
 	return GENERIC[code] ?? `The platform answered code ${code}, which it does not document.`;
+}
+
+/** Codes with which the platform refuses a request without doing any of it. */
+const NOT_PROCESSED = new Set([400, 401, 403, 404, 429]);
+
+/**
+ * Whether a failed request may still have had an effect, in one sentence: a refusal (4xx) did
+ * nothing; an internal error, a time-out or a broken connection may have come after mail went out.
+ */
+export function whatWasSent(error: unknown): string {
+	if (error instanceof NodeOperationError) return 'Nothing was sent: the item was refused before any request.';
+	const code = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+	if (NOT_PROCESSED.has(code)) return 'Nothing of that request was sent or changed.';
+	return 'The platform may still have processed that request (mail may have gone out): check before sending it again.';
 }

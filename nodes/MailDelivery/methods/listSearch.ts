@@ -2,7 +2,13 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import { apiRequest } from '../transport';
 
-/** One page per call: n8n asks for the next page with the token we hand back. */
+const SEARCH_PAGE_SIZE = 50;
+
+/**
+ * One page per call: n8n asks for the next page with the token we hand back, "<next page>:<records
+ * seen>". Like Return All, it trusts totalRecords (a platform may answer fewer than asked per page)
+ * and stops on an empty page.
+ */
 async function searchPaged(
 	this: ILoadOptionsFunctions,
 	path: string,
@@ -11,14 +17,14 @@ async function searchPaged(
 	nameOf: (record: IDataObject) => string,
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
-	const pageIndex = paginationToken ? Number(paginationToken) : 1;
-	const pageSize = 50;
-	const page = await apiRequest.call(this, path, { ...body, pageSize, pageIndex });
+	const [pageIndex, seenBefore] = (paginationToken ?? '1:0').split(':').map(Number);
+	const page = await apiRequest.call(this, path, { ...body, pageSize: SEARCH_PAGE_SIZE, pageIndex });
 	const records = (page[listKey] as IDataObject[] | undefined) ?? [];
-	const total = typeof page.totalRecords === 'number' ? page.totalRecords : 0;
+	const seen = seenBefore + records.length;
+	const total = typeof page.totalRecords === 'number' ? page.totalRecords : Infinity;
 	return {
 		results: records.map((record) => ({ name: nameOf(record), value: nameOf(record) })),
-		paginationToken: pageIndex * pageSize < total && records.length === pageSize ? String(pageIndex + 1) : undefined,
+		paginationToken: records.length > 0 && seen < total ? `${pageIndex + 1}:${seen}` : undefined,
 	};
 }
 

@@ -6,13 +6,33 @@ import type {
 	ILoadOptionsFunctions,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { type Authentication, credentialTypeOf } from '../helpers/authentication';
 import { explainCode } from '../helpers/errors';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
 
+/**
+ * Retries of answers that mean "not processed, try later": HTTP 429, and 503 with Retry-After.
+ * Nothing else is retried: other answers may come after the platform did the work.
+ */
+export interface RetryPolicy {
+	/** Tries in all, the first included. */
+	maxAttempts: number;
+	/** The most the node waits for one request, over all its retries. */
+	maxWaitMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, maxWaitMs: 60_000 };
+const BACKOFF_BASE_MS = 500;
+
+export interface RequestOptions {
+	itemIndex?: number;
+	retry?: RetryPolicy;
+	/** Called before each wait, so a batch can send fewer requests at once. */
+	onThrottled?: () => void;
+}
 
 export interface ApiResponse extends IDataObject {
 	code?: number;
@@ -53,29 +73,65 @@ function platformError(
 	});
 }
 
+/** Seconds or an HTTP date, as Retry-After may be written; undefined when absent or unreadable. */
+function retryAfterMs(value: unknown, now = Date.now()): number | undefined {
+	if (typeof value !== 'string' && typeof value !== 'number') return undefined;
+	const text = String(value).trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Number(text) * 1000;
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Exponential backoff with full jitter: up to 0.5 s, 1 s, 2 s, ... for attempts 1, 2, 3, ... */
+const backoffMs = (attempt: number) => Math.random() * BACKOFF_BASE_MS * 2 ** (attempt - 1);
+
+type HttpFailure = NodeApiError & { cause?: { response?: { status?: number; data?: unknown; headers?: Record<string, unknown> } } };
+
 /**
  * The one request function: POST JSON to the Base URL + path with the chosen credential.
- * A body `code` other than 200, or an HTTP 401/403/500 answer, becomes a NodeApiError carrying the
- * code, an English explanation and the platform's own message. HTTP errors are left to throw inside
- * n8n's helper first, so that its re-authentication after a 401 (preAuthentication) still happens.
+ * A body `code` other than 200, or an HTTP error answer, becomes a NodeApiError carrying the code,
+ * an English explanation and the platform's own message. HTTP errors are left to throw inside n8n's
+ * helper first, so that its re-authentication after a 401 (preAuthentication) still happens.
+ * 429, and 503 with Retry-After, are waited out and sent again within the retry policy.
  */
 export async function apiRequest(
 	this: ApiContext,
 	path: string,
 	body: IDataObject = {},
-	itemIndex?: number,
+	itemIndexOrOptions?: number | RequestOptions,
 ): Promise<ApiResponse> {
+	const { itemIndex, retry = DEFAULT_RETRY, onThrottled } =
+		typeof itemIndexOrOptions === 'number' ? { itemIndex: itemIndexOrOptions } : (itemIndexOrOptions ?? {});
 	const options: IHttpRequestOptions = { method: 'POST', url: path, body, json: true };
 	let response: unknown;
-	try {
-		response = await this.helpers.httpRequestWithAuthentication.call(this, credentialType(this), options);
-	} catch (error) {
-		const failed = error as NodeApiError & { cause?: { response?: { status?: number; data?: unknown } } };
-		const status = failed.cause?.response?.status ?? Number(failed.httpCode);
-		const answer = asObject(failed.cause?.response?.data);
-		const code = typeof answer?.code === 'number' && answer.code !== 200 ? answer.code : status;
-		if (Number.isFinite(code) && code > 0) throw platformError(this, path, code, answer, itemIndex);
-		throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
+	let waitedMs = 0;
+	for (let attempt = 1; ; attempt++) {
+		try {
+			response = await this.helpers.httpRequestWithAuthentication.call(this, credentialType(this), options);
+			break;
+		} catch (error) {
+			const failed = error as HttpFailure;
+			const status = failed.cause?.response?.status ?? Number(failed.httpCode);
+			const answer = asObject(failed.cause?.response?.data);
+			const code = typeof answer?.code === 'number' && answer.code !== 200 ? answer.code : status;
+			const retryAfter = retryAfterMs(failed.cause?.response?.headers?.['retry-after']);
+			const tryLater = status === 429 || (status === 503 && retryAfter !== undefined);
+			const delay = tryLater ? (retryAfter ?? backoffMs(attempt)) : 0;
+			if (tryLater && attempt < retry.maxAttempts && waitedMs + delay <= retry.maxWaitMs) {
+				onThrottled?.();
+				await sleep(delay);
+				waitedMs += delay;
+				continue;
+			}
+			if (Number.isFinite(code) && code > 0) {
+				const failure = platformError(this, path, code, answer, itemIndex);
+				if (tryLater) {
+					failure.description = `${failure.description ?? ''} The platform answered ${status} ("try later") to ${attempt} attempt${attempt === 1 ? '' : 's'}; the node waited ${(waitedMs / 1000).toFixed(1)} s in all and gave up. This request was not processed.`.trim();
+				}
+				throw failure;
+			}
+			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
+		}
 	}
 	const answer = asObject(response);
 	if (!answer) {
@@ -98,8 +154,10 @@ export interface PagingOptions {
 }
 
 /**
- * Follows pageSize/pageIndex pages. Return All stops at a short page or at totalRecords; Limit stops
- * as soon as it has enough. No page is fetched twice.
+ * Follows pageSize/pageIndex pages, each once. When the answer has totalRecords, paging goes on until
+ * that many records came (a platform may answer fewer than pageSize per page: its maximum is not
+ * documented); without it, until an empty page. Paging stops on an empty page in any case, and Limit
+ * stops as soon as it has enough.
  */
 export async function apiRequestPages(
 	this: ApiContext,
@@ -116,7 +174,7 @@ export async function apiRequestPages(
 		const list = Array.isArray(page[listKey]) ? (page[listKey] as IDataObject[]) : [];
 		records.push(...list);
 		const total = typeof page.totalRecords === 'number' ? page.totalRecords : Infinity;
-		if (list.length < pageSize || records.length >= total) break;
+		if (list.length === 0 || records.length >= total) break;
 	}
 	return returnAll ? records : records.slice(0, wanted);
 }

@@ -3,19 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, LIMITS, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
-import {
-	applySandboxMode,
-	attachmentField,
-	attachmentFromBinary,
-	dateTimeParam,
-	EDITOR_TYPE_OPTIONS,
-	LANGUAGE_OPTIONS,
-	locatorValue,
-	sandboxModeField,
-	senderLocator,
-	setIfPresent,
-	writeResult,
-} from '../common';
+import { attachmentField, EDITOR_TYPE_OPTIONS, LANGUAGE_OPTIONS, sandboxModeField, senderLocator } from '../common.descriptions';
+import { applySandboxMode, attachmentFromBinary, dateTimeParam, locatorValue, setIfPresent, writeResult } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	{
@@ -39,11 +28,9 @@ const properties: INodeProperties[] = [
 		name: 'sendListNames',
 		type: 'multiOptions',
 		typeOptions: { loadOptionsMethod: 'getListNames' },
-		required: true,
 		default: [],
 		description:
-			'Contact lists to send to. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-		displayOptions: { show: { onlySave: [false] } },
+			'Contact lists to send to; required unless Only Save is on (a saved draft keeps them). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 	},
 	{
 		displayName: 'Subject',
@@ -163,7 +150,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	setIfPresent(body, 'subject', this.getNodeParameter('subject', itemIndex, ''));
 	setIfPresent(body, 'content', this.getNodeParameter('content', itemIndex, ''));
 	if (onlySave) body.onlySave = true;
-	else body.sendListNames = this.getNodeParameter('sendListNames', itemIndex, []) as string[];
+	// 4.1: sendListNames is required unless onlySave; a draft may already name its lists.
+	const sendListNames = this.getNodeParameter('sendListNames', itemIndex, []) as string[];
+	if (onlySave) setIfPresent(body, 'sendListNames', sendListNames);
+	else body.sendListNames = sendListNames;
 	for (const key of ['senderName', 'replyTo', 'languageCode', 'marketName', 'subscriptName', 'projectCode', 'editorType']) {
 		setIfPresent(body, key, extra[key]);
 	}

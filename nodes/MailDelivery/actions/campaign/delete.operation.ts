@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
-import { applySandboxMode, locatorValue, sandboxModeField, writeResult } from '../common';
+import { sandboxModeField } from '../common.descriptions';
+import { applySandboxMode, locatorValue, writeResult } from '../../helpers/parameters';
 import { campaignNameLocator } from './shared';
 
 const properties: INodeProperties[] = [campaignNameLocator(), sandboxModeField];

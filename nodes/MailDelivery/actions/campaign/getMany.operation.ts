@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequestPages } from '../../transport';
-import { pagingOf, returnAllOrLimit, setIfPresent, TASK_TYPE_OPTIONS } from '../common';
+import { returnAllOrLimit, TASK_TYPE_OPTIONS } from '../common.descriptions';
+import { pagingOf, setIfPresent } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,

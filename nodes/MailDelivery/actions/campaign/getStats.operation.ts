@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
-import { dayRangeFields, readDayRange, setIfPresent, TASK_TYPE_OPTIONS } from '../common';
+import { dayRangeFields, TASK_TYPE_OPTIONS } from '../common.descriptions';
+import { readDayRange, setIfPresent } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	...dayRangeFields,

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { nameLocator } from '../common';
+import { nameLocator } from '../common.descriptions';
 
 export const campaignNameLocator = (description?: string): INodeProperties =>
 	nameLocator({

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../common';
+import type { OperationModule } from '../types';
 import * as deleteContact from './delete.operation';
 import * as get from './get.operation';
 import * as importContacts from './import.operation';

@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, inputError, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
-import { applySandboxMode, listLocator, locatorValue, sandboxModeField, setIfPresent, writeResult } from '../common';
+import { listLocator, sandboxModeField } from '../common.descriptions';
+import { applySandboxMode, locatorValue, setIfPresent, writeResult } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	{

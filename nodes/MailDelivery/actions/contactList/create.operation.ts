@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
-import { applySandboxMode, sandboxModeField, setIfPresent, writeResult } from '../common';
+import { sandboxModeField } from '../common.descriptions';
+import { applySandboxMode, setIfPresent, writeResult } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	{ displayName: 'List Name', name: 'listName', type: 'string', required: true, default: '' },

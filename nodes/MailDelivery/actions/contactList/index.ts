@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../common';
+import type { OperationModule } from '../types';
 import * as create from './create.operation';
 import * as deleteList from './delete.operation';
 import * as getMany from './getMany.operation';

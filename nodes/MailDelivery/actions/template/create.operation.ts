@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, LIMITS, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
-import { EDITOR_TYPE_OPTIONS, writeResult } from '../common';
+import { EDITOR_TYPE_OPTIONS } from '../common.descriptions';
+import { writeResult } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	{

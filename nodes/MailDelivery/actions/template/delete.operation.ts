@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
-import { locatorValue, templateLocator, writeResult } from '../common';
+import { templateLocator } from '../common.descriptions';
+import { locatorValue, writeResult } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [templateLocator()];
 

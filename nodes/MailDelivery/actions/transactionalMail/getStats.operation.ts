@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
-import { dayRangeFields, readDayRange } from '../common';
+import { dayRangeFields } from '../common.descriptions';
+import { readDayRange } from '../../helpers/parameters';
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['transactionalMail'], operation: ['getStats'] } },

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../common';
+import type { OperationModule } from '../types';
 import * as getStats from './getStats.operation';
 import * as send from './send.operation';
 

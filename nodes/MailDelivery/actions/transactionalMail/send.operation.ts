@@ -1,22 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { groupKey, runBatched } from '../../helpers/batching';
 import { assertValid, inputError, LIMITS, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
+import { attachmentField, batchThroughputOptions, sandboxModeField, senderLocator, templateLocator } from '../common.descriptions';
 import {
 	applySandboxMode,
-	attachmentField,
-	attachmentFromBinary,
+	type AttachmentReference,
+	attachmentReference,
+	batchOptionsOf,
 	dateTimeParam,
 	jsonParam,
 	locatorValue,
-	parseRecipients,
-	sandboxModeField,
-	senderLocator,
+	readAttachment,
 	setIfPresent,
-	templateLocator,
-} from '../common';
+} from '../../helpers/parameters';
+import { AddressListError, parseRecipients } from '../../helpers/recipients';
 
 const show = (messageSource: string) => ({ show: { messageSource: [messageSource] } });
 // Inside the Options collection a root parameter is named with a leading slash.
@@ -152,6 +152,7 @@ const properties: INodeProperties[] = [
 				description: `Whether to send up to ${LIMITS.messageVersionsPerRequest} input items in one request (items whose shared fields are equal); off sends one request per item`,
 				displayOptions: showInOptions('perItem'),
 			},
+			...batchThroughputOptions,
 			{ displayName: 'Reply To', name: 'replyTo', type: 'string', placeholder: 'name@email.com', default: '' },
 			{ displayName: 'Send Date', name: 'sendDate', type: 'dateTime', default: '', description: 'When to send; empty sends at once. Sent in UTC.' },
 			{ displayName: 'Sender Name', name: 'senderName', type: 'string', default: '', description: `At most ${LIMITS.transactionalSenderName} characters` },
@@ -194,6 +195,7 @@ const FIELD_RULES = {
 interface PreparedItem {
 	shared: IDataObject;
 	versions: IDataObject[];
+	attachment?: AttachmentReference;
 }
 
 function objectParam(this: IExecuteFunctions, field: string, value: unknown, itemIndex: number): IDataObject | undefined {
@@ -205,13 +207,36 @@ function objectParam(this: IExecuteFunctions, field: string, value: unknown, ite
 	return Object.keys(parsed).length ? (parsed as IDataObject) : undefined;
 }
 
+function recipientsOf(this: IExecuteFunctions, value: unknown, field: string, itemIndex: number) {
+	try {
+		return parseRecipients(value, field);
+	} catch (error) {
+		if (error instanceof AddressListError) throw inputError(this.getNode(), error.message, itemIndex);
+		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+	}
+}
+
 function readVersion(this: IExecuteFunctions, raw: IDataObject, itemIndex: number): IDataObject {
-	const version: IDataObject = { to: parseRecipients(raw.to), cc: parseRecipients(raw.cc), bcc: parseRecipients(raw.bcc) };
+	const version: IDataObject = {
+		to: recipientsOf.call(this, raw.to, 'To', itemIndex),
+		cc: recipientsOf.call(this, raw.cc, 'Cc', itemIndex),
+		bcc: recipientsOf.call(this, raw.bcc, 'Bcc', itemIndex),
+	};
 	setIfPresent(version, 'subject', raw.subject);
 	setIfPresent(version, 'content', raw.content);
 	setIfPresent(version, 'templateName', typeof raw.templateName === 'string' ? raw.templateName.trim() : raw.templateName);
 	setIfPresent(version, 'params', objectParam.call(this, 'Tag Values (JSON)', raw.params, itemIndex));
 	return version;
+}
+
+/**
+ * Where a version's body comes from. A request never mixes the two kinds: with a request-level
+ * templateName the platform would use the template over a version's own HTML (4.6).
+ */
+export function contentSourceOf(version: IDataObject, shared: IDataObject): 'template' | 'content' {
+	if (version.templateName) return 'template';
+	if (version.content) return 'content';
+	return shared.templateName ? 'template' : 'content';
 }
 
 async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<PreparedItem> {
@@ -254,64 +279,91 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 		shared.__item = itemIndex;
 	}
 
-	const check = { ...shared, messageVersions: versions };
-	assertValid(this.getNode(), check, FIELD_RULES, itemIndex);
+	assertValid(this.getNode(), { ...shared, messageVersions: versions }, FIELD_RULES, itemIndex);
 	versions.forEach((version, index) => {
-		if (!version.content && !version.templateName && !shared.content && !shared.templateName) {
+		const source = contentSourceOf(version, shared);
+		if (source === 'content' && !version.content && !shared.content) {
 			throw inputError(this.getNode(), `Field "content" or "templateName" is required (message version ${index})`, itemIndex);
 		}
+		// HTML has no subject of its own: only a template can supply one (4.6).
+		if (source === 'content' && !version.subject && !shared.subject) {
+			throw inputError(this.getNode(), `Field "subject" is required when the content is HTML rather than a template (message version ${index})`, itemIndex);
+		}
 	});
-	const attachment = await attachmentFromBinary.call(this, itemIndex, String(options.attachmentBinaryProperty ?? ''));
-	if (attachment) shared.attachment = attachment;
-	return { shared, versions };
+	const attachment = attachmentReference.call(this, itemIndex, String(options.attachmentBinaryProperty ?? ''));
+	return { shared, versions, attachment };
+}
+
+/** The value most versions share (the first of equals on a tie), or undefined when none has one. */
+function mostShared(versions: IDataObject[], key: string): unknown {
+	const counts = new Map<unknown, number>();
+	for (const version of versions) if (version[key] !== undefined) counts.set(version[key], (counts.get(version[key]) ?? 0) + 1);
+	let best: unknown;
+	let bestCount = 0;
+	for (const [value, count] of counts) if (count > bestCount) [best, bestCount] = [value, count];
+	return best;
 }
 
 /**
- * Builds one request. Content, template and subject that every version shares move to the request
- * level, so the request always carries the top-level content or templateName the platform requires.
+ * The request-level body of a chunk, chosen once and kept when a refused request is split: the
+ * shared fields, and the template or HTML most versions use (the API wants one at the request level;
+ * versions that use another keep their own, which overrides it).
  */
-export function buildRequest(shared: IDataObject, versions: IDataObject[]): IDataObject {
-	const { __item: _ignored, ...body } = shared;
-	const messageVersions = versions.map((version) => ({ ...version }));
-	for (const key of ['templateName', 'content', 'subject']) {
-		if (body[key] !== undefined) continue;
-		const first = messageVersions[0]?.[key];
-		if (first === undefined) continue;
-		if (messageVersions.every((version) => version[key] === first)) {
-			body[key] = first;
-			for (const version of messageVersions) delete version[key];
-		} else if (key !== 'subject') {
-			body[key] = first;
-		}
+export function requestLevel(shared: IDataObject, versions: IDataObject[]): IDataObject {
+	const { __item: _groupingOnly, ...body } = shared;
+	const source = contentSourceOf(versions[0], shared);
+	const key = source === 'template' ? 'templateName' : 'content';
+	delete body[source === 'template' ? 'content' : 'templateName'];
+	body[key] ??= mostShared(versions, key) as string;
+	if (body.subject === undefined && versions.every((version) => version.subject !== undefined && version.subject === versions[0].subject)) {
+		body.subject = versions[0].subject;
 	}
-	return { ...body, messageVersions };
+	return body;
+}
+
+/** One request: the request-level body, and each version without what it shares with it. */
+export function buildRequest(level: IDataObject, versions: IDataObject[]): IDataObject {
+	const messageVersions = versions.map((version) => {
+		const own = { ...version };
+		for (const key of ['templateName', 'content', 'subject']) if (own[key] !== undefined && own[key] === level[key]) delete own[key];
+		return own;
+	});
+	return { ...level, messageVersions };
 }
 
 interface VersionEntry {
 	itemIndex: number;
 	shared: IDataObject;
 	version: IDataObject;
+	attachment?: AttachmentReference;
 }
 
 export async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
-	return await runBatched<VersionEntry>(this, items.length, {
-		maxPerRequest: LIMITS.messageVersionsPerRequest,
-		keyOf: (entry) => groupKey(entry.shared),
-		prepare: async (itemIndex) => {
-			const { shared, versions } = await prepare.call(this, itemIndex);
-			return versions.map((version) => ({ itemIndex, shared, version }));
+	const path = '/v5/transactional/mail/sends_customised';
+	return await runBatched<VersionEntry, IDataObject>(
+		this,
+		items.length,
+		{
+			maxPerRequest: LIMITS.messageVersionsPerRequest,
+			// Equal request-level fields, the same kind of content, the same attachment file.
+			keyOf: (entry) => groupKey([entry.shared, contentSourceOf(entry.version, entry.shared), entry.attachment?.identity ?? null]),
+			prepare: async (itemIndex) => {
+				const { shared, versions, attachment } = await prepare.call(this, itemIndex);
+				return versions.map((version) => ({ itemIndex, shared, version, attachment }));
+			},
+			fix: (chunk) => requestLevel(chunk[0].shared, chunk.map((entry) => entry.version)),
+			send: async (chunk, level, options) => {
+				const body = buildRequest(level, chunk.map((entry) => entry.version));
+				// The file is read now, request by request, so memory holds one request's attachment at a time.
+				if (chunk[0].attachment) body.attachment = await readAttachment.call(this, chunk[0].attachment);
+				return { body, answer: await apiRequest.call(this, path, body, options) };
+			},
+			// 7.2: every 400 is a refusal of the whole request before anything is sent.
+			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
+			describe: (entries) => ({
+				recipients: entries.flatMap((entry) => ['to', 'cc', 'bcc'].flatMap((field) => (entry.version[field] as IDataObject[]).map((recipient) => recipient.email as string))),
+			}),
 		},
-		send: async (chunk, firstItemIndex) => {
-			const body = buildRequest(chunk[0].shared, chunk.map((entry) => entry.version));
-			return { body, answer: await apiRequest.call(this, '/v5/transactional/mail/sends_customised', body, firstItemIndex) };
-		},
-		output: (entry, request, previous) => ({
-			recipients: [
-				...((previous?.recipients as string[]) ?? []),
-				...['to', 'cc', 'bcc'].flatMap((field) => (entry.version[field] as IDataObject[]).map((recipient) => recipient.email as string)),
-			],
-			request: request.number,
-			versionsInRequest: request.size,
-		}),
-	});
+		batchOptionsOf.call(this, this.getNodeParameter('options', 0, {}) as IDataObject),
+	);
 }

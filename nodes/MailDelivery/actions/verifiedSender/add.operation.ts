@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
-import { applySandboxMode, sandboxModeField, writeResult } from '../common';
+import { sandboxModeField } from '../common.descriptions';
+import { applySandboxMode, writeResult } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	{

@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
-import { applySandboxMode, locatorValue, sandboxModeField, senderLocator, writeResult } from '../common';
+import { sandboxModeField, senderLocator } from '../common.descriptions';
+import { applySandboxMode, locatorValue, writeResult } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [senderLocator('senderEmail', 'Sender'), sandboxModeField];
 

@@ -2,7 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequest } from '../../transport';
-import { pagingOf, returnAllOrLimit } from '../common';
+import { returnAllOrLimit } from '../common.descriptions';
+import { pagingOf } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../common';
+import type { OperationModule } from '../types';
 import * as add from './add.operation';
 import * as deleteSender from './delete.operation';
 import * as getMany from './getMany.operation';

@@ -3,7 +3,8 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
-import { locatorValue, senderLocator } from '../common';
+import { senderLocator } from '../common.descriptions';
+import { locatorValue } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	senderLocator('fromDomain', 'Sender'),

@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../common';
+import type { OperationModule } from '../types';
 import * as get from './get.operation';
 import * as save from './save.operation';
 

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { SWITCHABLE_KINDS, transEventFor } from '../../helpers/events';
 import { assertValid, inputError, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
-import { writeResult } from '../common';
+import { writeResult } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,0 +1,179 @@
+/** Field descriptions that several operations share. The helpers that read them are in helpers/parameters.ts. */
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+/** The sandbox toggle, placed only on the operations whose table lists `sandboxMode`. */
+export const sandboxModeField: INodeProperties = {
+	displayName: 'Sandbox Mode',
+	name: 'sandboxMode',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether the platform should only check the request and answer success, without sending mail or changing any data',
+};
+
+export const returnAllOrLimit: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+/** A resource locator over a named platform object: pick from a searchable list, or type the name. */
+export function nameLocator(options: {
+	displayName: string;
+	name: string;
+	searchMethod: string;
+	placeholder: string;
+	description?: string;
+	required?: boolean;
+}): INodeProperties {
+	return {
+		displayName: options.displayName,
+		name: options.name,
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
+		required: options.required ?? true,
+		description: options.description,
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				typeOptions: { searchListMethod: options.searchMethod, searchable: true },
+			},
+			{
+				displayName: 'By Name',
+				name: 'name',
+				type: 'string',
+				placeholder: options.placeholder,
+			},
+		],
+	};
+}
+
+export const senderLocator = (name = 'senderMail', displayName = 'Sender Email') =>
+	nameLocator({
+		displayName,
+		name,
+		searchMethod: 'searchSenders',
+		placeholder: 'sender@example.com',
+		description: 'A verified sender of the account',
+	});
+
+export const templateLocator = (required = true) =>
+	nameLocator({
+		displayName: 'Template',
+		name: 'templateName',
+		searchMethod: 'searchTemplates',
+		placeholder: 'welcome',
+		required,
+	});
+
+export const listLocator = (displayName = 'Contact List', required = true) =>
+	nameLocator({
+		displayName,
+		name: 'listName',
+		searchMethod: 'searchLists',
+		placeholder: 'newsletter',
+		required,
+	});
+
+export const attachmentField: INodeProperties = {
+	displayName: 'Attachment Binary Property',
+	name: 'attachmentBinaryProperty',
+	type: 'string',
+	default: '',
+	placeholder: 'data',
+	description:
+		'Name of the binary property of the input item to attach (one file; the platform allows one attachment per mail)',
+};
+
+export const LANGUAGE_OPTIONS: INodePropertyOptions[] = [
+	['Arabic', 'ar'],
+	['Chinese (Simplified)', 'zh-cn'],
+	['Chinese (Traditional)', 'zh-tw'],
+	['English', 'en'],
+	['French', 'fr'],
+	['German', 'de'],
+	['Indonesian', 'id'],
+	['Japanese', 'ja'],
+	['Korean', 'ko'],
+	['Portuguese (Brazil)', 'pt-br'],
+	['Spanish', 'es'],
+	['Tatar', 'tt'],
+	['Thai', 'th'],
+	['Vietnamese', 'vi'],
+].map(([name, value]) => ({ name, value }));
+
+export const EDITOR_TYPE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Classic', value: 'CLASSIC' },
+	{ name: 'Drag and Drop', value: 'DRAG' },
+];
+
+export const TASK_TYPE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'A/B Test', value: 'ABTest' },
+	{ name: 'Ordinary (Mail List)', value: 'MailList' },
+];
+
+/** Start and end day of a report, days included, sent as YYYY-MM-DD. */
+export const dayRangeFields: INodeProperties[] = [
+	{
+		displayName: 'Start Date',
+		name: 'startDate',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description: 'First day of the report (included)',
+	},
+	{
+		displayName: 'End Date',
+		name: 'endDate',
+		type: 'dateTime',
+		required: true,
+		default: '',
+		description: 'Last day of the report (included)',
+	},
+];
+
+/** Options of the batch operations (Send, Import): how many requests at once, and how long to wait out "try later". */
+export const DEFAULT_PARALLEL_REQUESTS = 4;
+export const MAX_PARALLEL_REQUESTS = 16;
+
+export const batchThroughputOptions: INodeProperties[] = [
+	{
+		displayName: 'Requests in Parallel',
+		name: 'parallelRequests',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+		default: DEFAULT_PARALLEL_REQUESTS,
+		description: `How many requests to send at once (1 to ${MAX_PARALLEL_REQUESTS}). Output order and pairing stay the same; when the platform answers "too many requests" the node halves this for the rest of the run.`,
+	},
+	{
+		displayName: 'Retry Attempts',
+		name: 'retryAttempts',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 20 },
+		default: 6, // DEFAULT_RETRY.maxAttempts (the linter wants a literal)
+		description: 'Tries in all for a request the platform answers 429, or 503 with Retry-After (not processed). Other failures are never retried.',
+	},
+	{
+		displayName: 'Max Retry Wait (Seconds)',
+		name: 'retryMaxWaitSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0 },
+		default: 60, // DEFAULT_RETRY.maxWaitMs in seconds
+		description: 'The longest the node waits for one request over all its retries, honouring Retry-After',
+	},
+];
