@@ -1,0 +1,87 @@
+/**
+ * Several requests at once against a distant, rate-limited platform: the output is the same as one
+ * request at a time, every message is sent exactly once, and "try later" answers are waited out.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { useEmulator } from '../harness/emulator';
+import { actionWorkflow, runWorkflow } from '../harness/n8n';
+
+const env = useEmulator();
+const TX = '/v5/transactional/mail/sends_customised';
+const rl = (value: string) => ({ __rl: true, mode: 'name', value });
+const send = (options: IDataObject) => ({
+	resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: '={{ $json.email }}',
+	contentSource: 'template', templateName: { __rl: true, mode: 'name', value: '={{ $json.template ?? "welcome" }}' },
+	params: '={{ JSON.stringify({ name: $json.name }) }}', options: { category: '={{ $json.category }}', ...options },
+});
+const people = (count: number): INodeExecutionData[] =>
+	Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org`, name: `P${i}`, category: i % 3 === 0 ? 'a' : 'b' } }));
+const accepted = () => env.emulator.platform.mails.map((mail) => mail.email).sort();
+const everyoneOnce = (count: number, except: number[] = []) =>
+	Array.from({ length: count }, (_, i) => i).filter((i) => !except.includes(i)).map((i) => `p${i}@example.org`).sort();
+/** The output without request numbers, which depend on which request went first. */
+const comparable = (out: INodeExecutionData[]) =>
+	out.map(({ json, pairedItem }) => {
+		const { request: _request, requests: _requests, ...rest } = json;
+		return { json: rest, pairedItem };
+	});
+
+test('16 requests at once give the same output as 1 at a time, item for item, pairing included (with a refused request split)', async () => {
+	const items = people(1200);
+	items[777].json.template = 'missing';
+	await env.control('POST', 'settings', { latencyMs: 5, latencyJitterMs: 20 });
+	const sequential = await runWorkflow({ ...actionWorkflow(send({ parallelRequests: 1 }), { continueOnFail: true }), credentials: env.credentials(), items });
+	const sequentialMails = accepted();
+	env.emulator.reset();
+	await env.control('POST', 'settings', { latencyMs: 5, latencyJitterMs: 20 });
+	const parallel = await runWorkflow({ ...actionWorkflow(send({ parallelRequests: 16 }), { continueOnFail: true }), credentials: env.credentials(), items });
+	expect(comparable(parallel.output('Mail Delivery'))).toEqual(comparable(sequential.output('Mail Delivery')));
+	expect(accepted()).toEqual(sequentialMails);
+	expect(accepted()).toEqual(everyoneOnce(1200, [777]));
+});
+
+test('under a rate limit every message is sent exactly once and the node finishes', async () => {
+	await env.control('POST', 'settings', { rateLimitPerSecond: 5, unavailableEvery: 7 });
+	const result = await runWorkflow({ ...actionWorkflow(send({ parallelRequests: 8 })), credentials: env.credentials(), items: people(1500) });
+	expect(result.error()).toBeUndefined();
+	expect(result.output('Mail Delivery').every((item) => item.json.success === true)).toBe(true);
+	expect(accepted()).toEqual(everyoneOnce(1500));
+	const { throttled } = await env.control('GET', 'requests');
+	expect(throttled[429]).toBeGreaterThan(0);
+	expect(throttled[503]).toBeGreaterThan(0);
+});
+
+test('with the retry budget exhausted, the items of the refused requests fail with an explanation and the rest succeed', async () => {
+	await env.control('POST', 'settings', { rateLimitPerSecond: 2 });
+	const result = await runWorkflow({
+		...actionWorkflow(send({ parallelRequests: 4, retryAttempts: 1 }), { continueOnFail: true }),
+		credentials: env.credentials(),
+		items: people(600),
+	});
+	const out = result.output('Mail Delivery');
+	const failed = out.filter((item) => item.json.error);
+	const sent = out.filter((item) => item.json.success === true);
+	expect(failed.length).toBeGreaterThan(0);
+	expect(sent.length).toBeGreaterThan(0);
+	expect(failed.length + sent.length).toBe(600);
+	expect(failed[0].json).toMatchObject({ code: 429 });
+	expect(failed[0].json.description).toContain('answered 429 ("try later") to 1 attempt; the node waited 0.0 s in all and gave up. This request was not processed.');
+	expect(accepted()).toEqual(sent.map((item) => item.json.recipients as string[]).flat().sort());
+});
+
+test('Retry-After is honoured', async () => {
+	await env.control('POST', 'settings', { rateLimitPerSecond: 1 });
+	const started = Date.now();
+	const result = await runWorkflow({ ...actionWorkflow(send({ parallelRequests: 2 })), credentials: env.credentials(), items: people(300) });
+	expect(result.error()).toBeUndefined();
+	// Three requests at one per second: the node waited out the answers' Retry-After (1 s each) instead of failing.
+	expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+	expect(accepted()).toEqual(everyoneOnce(300));
+});
+
+test('Requests in Parallel outside 1 to 16 is a clear error before any request', async () => {
+	const result = await runWorkflow({ ...actionWorkflow(send({ parallelRequests: 17 })), credentials: env.credentials(), items: people(2) });
+	expect(result.error()?.message).toBe('Field "Requests in Parallel" must be a whole number from 1 to 16 (it is 17) (item 0)');
+	expect(env.emulator.requests.filter((r) => r.path === TX)).toHaveLength(0);
+});
