@@ -27,6 +27,8 @@ export interface EmulatorOptions {
 	clientSecret?: string;
 	/** Redirect URIs registered for the OAuth client; the emulator's own /oauth/callback always is. */
 	redirectUris?: string[];
+	/** Keep request bodies in the request log (default true); a memory benchmark turns it off. */
+	recordBodies?: boolean;
 }
 
 /** A distant, rate-limited platform, all off by default. */
@@ -210,7 +212,7 @@ export class Emulator {
 	}
 
 	private answer(res: http.ServerResponse, path: string, auth: RequestRecord['auth'], body: unknown, answer: { code: number; message: string }, httpStatus?: number) {
-		this.requests.push({ path, auth, code: answer.code, body, at: new Date(this.platform.now()).toISOString() });
+		this.requests.push({ path, auth, code: answer.code, body: this.options.recordBodies === false ? undefined : body, at: new Date(this.platform.now()).toISOString() });
 		const status = httpStatus ?? (this.settings.errorHttpStatus === 'mirror' ? answer.code : 200);
 		send(res, status, answer);
 	}

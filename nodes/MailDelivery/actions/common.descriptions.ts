@@ -158,7 +158,7 @@ export const batchThroughputOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
 		default: DEFAULT_PARALLEL_REQUESTS,
-		description: `How many requests to send at once (1 to ${MAX_PARALLEL_REQUESTS}). Output order and pairing stay the same; when the platform answers "too many requests" the node halves this for the rest of the run.`,
+		description: `How many requests to send at once (1 to ${MAX_PARALLEL_REQUESTS}). Output order and pairing stay the same; each time the platform answers "too many requests" the node sends one fewer at once for the rest of the run.`,
 	},
 	{
 		displayName: 'Retry Attempts',

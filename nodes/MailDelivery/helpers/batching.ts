@@ -74,7 +74,7 @@ export interface BatchPlan<T extends BatchEntry, Fixed> {
 }
 
 export interface BatchOptions {
-	/** Requests under way at once; halved (down to 1) for the rest of the run when the platform says "try later". */
+	/** Requests under way at once; one fewer (down to 1) for the rest of the run each time the platform says "try later". */
 	parallel: number;
 	retry: RetryPolicy;
 }
@@ -140,8 +140,13 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 	let requestNumber = 0;
 	/** Without continue-on-fail: the request whose failure stops the run; only its own halves still go. */
 	let stoppedBy: number | undefined;
+	// One fewer request at once per "try later", at most once a second: the answers to requests
+	// already under way were sent before the platform saw the step down.
+	let lastStepDown = 0;
 	const onThrottled = () => {
-		parallel = Math.max(1, Math.floor(parallel / 2));
+		if (Date.now() - lastStepDown < 1000) return;
+		lastStepDown = Date.now();
+		parallel = Math.max(1, parallel - 1);
 	};
 	const record = (chunk: T[], number: number, outcome: { answer: IDataObject; sandbox: boolean } | { error: unknown }) => {
 		for (const entry of chunk) {
