@@ -170,14 +170,14 @@ function kindsOn(config: Config, events: string[]): boolean {
 	return Object.entries(transEventFor(events)).every(([key, on]) => !on || current[key] === true);
 }
 
-function describe(address: Address) {
+function addressName(address: Address) {
 	return address.kind === 'default' ? "the account's default push address" : `the push address of sender ${address.sender}`;
 }
 
 function takenError(context: IHookFunctions, address: Address, holder: string, ownUrl: string): NodeOperationError {
 	const isTest = context.getMode() === 'manual';
 	const holderIsThisWorkflow = triggerSecret(holder) === triggerSecret(ownUrl);
-	const where = `${describe(address)} is held by ${holderIsThisWorkflow ? "this workflow's other" : 'another'} Mail Delivery Trigger (${withoutSecret(holder)})`;
+	const where = `${addressName(address)} is held by ${holderIsThisWorkflow ? "this workflow's other" : 'another'} Mail Delivery Trigger (${withoutSecret(holder)})`;
 	if (isTest) {
 		return new NodeOperationError(context.getNode(), `Cannot listen for test events: ${where}`, {
 			description:

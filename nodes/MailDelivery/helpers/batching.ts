@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { RequestOptions, RetryPolicy } from '../transport';
 import { whatWasSent } from './errors';
+import { writeResult } from './parameters';
 
 /** Stable text key of a value, for grouping items whose request-level fields are identical. */
 export function groupKey(value: unknown): string {
@@ -216,9 +217,7 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 			failure.json.description = [failure.json.description, whatWasSent(result.error)].filter(Boolean).join(' ');
 			return failure;
 		}
-		const json: IDataObject = { success: true, ...(result.sandbox ? { sandboxMode: true } : {}), ...plan.describe(result.sent), ...where };
-		json.code = result.answer?.code;
-		json.message = result.answer?.message ?? '';
+		const json = writeResult({ sandboxMode: result.sandbox }, result.answer ?? {}, { ...plan.describe(result.sent), ...where });
 		return { json, pairedItem: { item: itemIndex } };
 	});
 }
