@@ -113,7 +113,7 @@ async function benchTrigger() {
 	const trigger = new MailDeliveryTrigger();
 	registerNodeType('n8n-nodes-mail-delivery.mailDeliveryTrigger', trigger);
 	const node: INode = {
-		id: 't', name: 'Trigger', type: 'n8n-nodes-mail-delivery.mailDeliveryTrigger', typeVersion: 1, position: [0, 0], webhookId: 'w',
+		id: 't', name: 'Trigger', type: 'n8n-nodes-mail-delivery.mailDeliveryTrigger', typeVersion: 2, position: [0, 0], webhookId: 'w',
 		parameters: { registration: 'manual', requireSecret: false, outputMode: 'perKind', options: { addIsoTimes: true } },
 	};
 	const workflow = new Workflow({ id: 'b', nodes: [node], connections: {}, active: true, nodeTypes, staticData: {}, settings: {} });

@@ -58,7 +58,7 @@ export function exampleWorkflows(credential) {
 		{
 			name: 'Mail Delivery: events by kind',
 			nodes: [
-				node('Mail Delivery Trigger', TRIGGER, 1, [0, 0], {
+				node('Mail Delivery Trigger', TRIGGER, 2, [0, 0], {
 					authentication: 'signature', registration: 'automatic', registerFor: 'default', outputMode: 'perKind',
 					options: { addIsoTimes: true, eventTimeZone: 'UTC' },
 				}, { credentials, webhookId: randomUUID() }),

@@ -20,7 +20,7 @@ export function linkPackage(userFolder) {
 	if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: '*' } }));
 }
 
-export async function startN8n({ line, userFolder, port, brokerPort, log = () => {} }) {
+export async function startN8n({ line, userFolder, port, brokerPort, log = () => {}, nodeArgs = [], extraEnv = {} }) {
 	const p = installN8n(line);
 	mkdirSync(userFolder, { recursive: true });
 	linkPackage(userFolder);
@@ -53,8 +53,9 @@ export async function startN8n({ line, userFolder, port, brokerPort, log = () =>
 		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 		EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+		...extraEnv,
 	};
-	const child = spawn(p.nodeBin, [p.n8nBin, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(p.nodeBin, [...nodeArgs, p.n8nBin, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 	const output = [];
 	const collect = (chunk) => {
 		const text = chunk.toString();

@@ -41,7 +41,9 @@ export class MailDeliveryTrigger implements INodeType {
 		name: 'mailDeliveryTrigger',
 		icon: { light: 'file:mailDelivery.svg', dark: 'file:mailDelivery.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// Version 2 behaves as 1; n8n 2.x evaluates an expression for every push to a version-1 webhook node.
+		version: [1, 2],
+		defaultVersion: 2,
 		subtitle: '={{ $parameter["outputMode"] === "perKind" ? "One output per event kind" : "Delivery events" }}',
 		description: 'Starts the workflow when the mail delivery platform pushes delivery, bounce, open, click and other events',
 		defaults: { name: 'Mail Delivery Trigger' },
@@ -208,7 +210,9 @@ export class MailDeliveryTrigger implements INodeType {
 		}
 		if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
 		const raw = request.rawBody ? request.rawBody.toString('utf8') : JSON.stringify(request.body ?? null);
-		const push = parsePush(raw);
+		// n8n has parsed a JSON body already: reuse it unless that lost something (see parsePush).
+		const isJson = String(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
+		const push = parsePush(raw, isJson ? request.body : undefined);
 		if (!push.ok) return reject(this, 400, push.problem);
 
 		const events = this.getNodeParameter('events', ALL_KINDS) as string[];

@@ -48,15 +48,56 @@ export function quoteUnsafeIntegers(text: string): string {
 
 export type ParsedPush = { ok: true; events: IDataObject[] } | { ok: false; problem: string };
 
-/** Reads a push body: a JSON array of event objects, or one event object alone. */
-export function parsePush(rawBody: string): ParsedPush {
+const isEvent = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+/** A MailSeqId key and its value as written; a key cannot stand like this inside a JSON string. */
+const MAIL_SEQ_ID = /"MailSeqId"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*"|true|false|null)/g;
+
+/**
+ * The fast path: n8n has already parsed the JSON body (losing the last digits of MailSeqId), so the
+ * node takes the events from it and only the digits of each MailSeqId from the raw text, in order.
+ * Taken only when that is exact: flat events, one MailSeqId key per event that has one, no other
+ * integer beyond 2^53. Otherwise undefined, and the body is parsed again exactly.
+ */
+export function eventsFromParsedBody(body: unknown, rawBody: string): IDataObject[] | undefined {
+	const events = isEvent(body) ? [body] : Array.isArray(body) ? body : undefined;
+	if (!events) return undefined;
+	let withSeqId = 0;
+	for (const event of events) {
+		if (!isEvent(event)) return undefined;
+		for (const key in event) {
+			const value = event[key];
+			if (value !== null && typeof value === 'object') return undefined;
+			if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value) && key !== 'MailSeqId') return undefined;
+		}
+		if (event.MailSeqId !== undefined) withSeqId++;
+	}
+	if (withSeqId === 0) return events;
+	const written: string[] = [];
+	MAIL_SEQ_ID.lastIndex = 0;
+	for (let match = MAIL_SEQ_ID.exec(rawBody); match; match = MAIL_SEQ_ID.exec(rawBody)) written.push(match[1]);
+	if (written.length !== withSeqId) return undefined;
+	let next = 0;
+	for (const event of events) {
+		if (event.MailSeqId === undefined) continue;
+		const literal = written[next++];
+		if (typeof event.MailSeqId === 'number') event.MailSeqId = /^-?\d+$/.test(literal) ? literal : String(event.MailSeqId);
+	}
+	return events;
+}
+
+/**
+ * Reads a push body: a JSON array of event objects, or one event object alone. `parsedBody` is the
+ * body as n8n already parsed it (JSON requests), used when that loses nothing.
+ */
+export function parsePush(rawBody: string, parsedBody?: unknown): ParsedPush {
+	const reused = parsedBody === undefined ? undefined : eventsFromParsedBody(parsedBody, rawBody);
+	if (reused) return { ok: true, events: reused };
 	let parsed: unknown;
 	try {
-		parsed = JSON.parse(quoteUnsafeIntegers(rawBody));
+		parsed = JSON.parse(quoteUnsafeIntegers(rawBody.charCodeAt(0) === 0xfeff ? rawBody.slice(1) : rawBody));
 	} catch {
 		return { ok: false, problem: 'The body is not valid JSON' };
 	}
-	const isEvent = (value: unknown) => !!value && typeof value === 'object' && !Array.isArray(value);
 	const events = isEvent(parsed) ? [parsed as IDataObject] : parsed;
 	if (!Array.isArray(events)) return { ok: false, problem: 'The body must be a JSON array of event objects, or one event object' };
 	const wrong = events.findIndex((entry) => !isEvent(entry));

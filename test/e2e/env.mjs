@@ -102,7 +102,7 @@ export function triggerWorkflow({ name, credential, parameters = {} }) {
 		name,
 		nodes: [
 			{
-				id: randomUUID(), name: 'Mail Delivery Trigger', type: TRIGGER, typeVersion: 1, position: [0, 0], webhookId: randomUUID(),
+				id: randomUUID(), name: 'Mail Delivery Trigger', type: TRIGGER, typeVersion: 2, position: [0, 0], webhookId: randomUUID(),
 				parameters: { authentication: AUTHENTICATION_OF[credential.type], ...parameters },
 				credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 			},

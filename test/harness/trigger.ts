@@ -46,7 +46,7 @@ export async function startTriggerHost(
 		id: `trigger-${webhookId}`,
 		name: 'Mail Delivery Trigger',
 		type: TRIGGER_NODE_TYPE,
-		typeVersion: 1,
+		typeVersion: 2,
 		position: [0, 0],
 		webhookId,
 		parameters: { authentication: 'signature', ...parameters } as INode['parameters'],

@@ -1,0 +1,137 @@
+// Trigger speed the way a user feels it: a real n8n (the one the tests install) with two active
+// workflows, this package's trigger and n8n's Webhook + Split Out, receiving the same pushes.
+// Prints answer time, push-to-execution-end (from n8n's own execution records) and their ratio.
+// `node bench/n8n-trigger.mjs [--cpu-prof DIR]` alone; `npm run bench` runs it after the in-process figures.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+
+import { activate, eventually, freePort, TRIGGER } from '../test/e2e/env.mjs';
+import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
+
+const profileDir = process.argv.includes('--cpu-prof') ? process.argv[process.argv.indexOf('--cpu-prof') + 1] : undefined;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const KINDS = ['Delivered', 'Bounced', 'Dropped', 'Opened', 'Clicked'];
+
+/** A push as the platform writes it: MailSeqId a bare 19-digit integer. */
+function pushBody(count, offset = 0) {
+	const events = [];
+	for (let i = 0; i < count; i++) {
+		const kind = KINDS[i % KINDS.length];
+		events.push(
+			`{"EventCode":"${kind}","Email":"r${i}@example.org","EventType":"3","SentMailListName":"welcome||spring","TriggeredDateTimeV2":"2026-11-20 12:00:00","SubmitDateTimeV2":"2026-11-20 11:59:58","UniqueMsgID":"u-${i}","Guid":"a4b7c2d1-0000-4000-8000-000000000000","MailName":"spring","SenderEmail":"sender@example.com","MailSeqId":${2505070900222412710n + BigInt(offset + i)}}`,
+		);
+	}
+	return `[${events.join(',')}]`;
+}
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function main() {
+	// n8n takes an expression isolate for every push to a trigger other than its own Webhook node, from a
+	// pool of one by default; the second configuration shows what that costs.
+	for (const [label, env] of [
+		['n8n defaults', {}],
+		['N8N_EXPRESSION_ENGINE_POOL_SIZE=2', { N8N_EXPRESSION_ENGINE_POOL_SIZE: '2' }],
+	]) {
+		await measure(label, env);
+	}
+}
+
+async function measure(label, extraEnv) {
+	const userFolder = mkdtempSync(path.join(tmpdir(), 'mail-delivery-bench-n8n-'));
+	const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+	const n8n = await startN8n({ line: '2', userFolder, port: await freePort(), brokerPort: await freePort(), nodeArgs, extraEnv: { N8N_LOG_LEVEL: 'warn', ...extraEnv } });
+	try {
+		const session = await setupOwner(n8n.baseUrl);
+		const triggerHook = randomUUID();
+		const triggerId = await activate(session, {
+			name: 'bench: Mail Delivery Trigger',
+			nodes: [{ id: randomUUID(), name: 'Mail Delivery Trigger', type: TRIGGER, typeVersion: 2, position: [0, 0], webhookId: triggerHook, parameters: { registration: 'manual', requireSecret: false } }],
+			connections: {},
+			settings: { executionOrder: 'v1' },
+		});
+		const webhookPath = `bench-${randomUUID()}`;
+		const webhookId = await activate(session, {
+			name: 'bench: Webhook + Split Out',
+			nodes: [
+				{ id: randomUUID(), name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomUUID(), parameters: { httpMethod: 'POST', path: webhookPath, options: {} } },
+				{ id: randomUUID(), name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [200, 0], parameters: { fieldToSplitOut: 'body', options: {} } },
+			],
+			connections: { Webhook: { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] } },
+			settings: { executionOrder: 'v1' },
+		});
+		const targets = {
+			trigger: { url: `${n8n.baseUrl}/webhook/${triggerHook}/events`, id: triggerId, lastNode: 'Mail Delivery Trigger' },
+			webhook: { url: `${n8n.baseUrl}/webhook/${webhookPath}`, id: webhookId, lastNode: 'Split Out' },
+		};
+		for (const target of Object.values(targets)) {
+			await eventually(async () => (await fetch(target.url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '[]' })).status !== 404, 'the webhook to be live', 30_000);
+		}
+		const executions = async (id) => (await session.api('GET', `/executions?workflowId=${id}&limit=250`)).data ?? [];
+		/** Waits until `count` executions newer than `afterId` have ended; returns them, newest first. */
+		const finished = async (id, afterId, count) =>
+			await eventually(async () => {
+				const newer = (await executions(id)).filter((e) => Number(e.id) > afterId);
+				return newer.length >= count && newer.every((e) => e.stoppedAt) ? newer : false;
+			}, 'executions to end', 120_000);
+		const newestId = async (id) => {
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			return Math.max(0, ...(await executions(id)).map((e) => Number(e.id)));
+		};
+
+		/** One push; waits for its execution to end so pushes never overlap. */
+		async function push(name, body) {
+			const target = targets[name];
+			const sentAt = Date.now();
+			const answer = await fetch(target.url, { method: 'POST', headers: { 'Content-Type': 'application/json; charset=utf-8', 'User-Agent': 'YiyeWebhooks' }, body });
+			await answer.text();
+			const answeredMs = Date.now() - sentAt;
+			const [latest] = await finished(target.id, target.lastId, 1);
+			target.lastId = Number(latest.id);
+			return { answeredMs, endMs: new Date(latest.stoppedAt).getTime() - sentAt, executionId: latest.id };
+		}
+
+		for (const target of Object.values(targets)) target.lastId = await newestId(target.id);
+		console.log(`Trigger inside a real n8n 2.41.1, ${label} (one process, SQLite, execution data saved), median of ${ROUNDS} pushes each, sent alternately:`);
+		console.log('  events | trigger: answered / push→end | Webhook + Split Out: answered / push→end | ratio (Webhook ÷ trigger, push→end)');
+		for (const count of [100, 1000, 5000]) {
+			const body = pushBody(count);
+			const times = { trigger: [], webhook: [] };
+			for (let round = 0; round < ROUNDS + 1; round++) {
+				for (const name of ['trigger', 'webhook']) {
+					const result = await push(name, body);
+					if (round > 0) times[name].push(result); // the first round warms both up
+				}
+			}
+			const figure = (name, key) => median(times[name].map((t) => t[key]));
+			const ratio = figure('webhook', 'endMs') / figure('trigger', 'endMs');
+			console.log(`  ${String(count).padStart(6)} | ${String(figure('trigger', 'answeredMs')).padStart(4)} ms / ${String(figure('trigger', 'endMs')).padStart(4)} ms | ${String(figure('webhook', 'answeredMs')).padStart(4)} ms / ${String(figure('webhook', 'endMs')).padStart(4)} ms | ${ratio.toFixed(2)}`);
+			// Every event an item, MailSeqId exact (checked on the last trigger execution).
+			const last = times.trigger.at(-1);
+			const data = await session.api('GET', `/executions/${last.executionId}?includeData=true`);
+			const items = data.data.resultData.runData['Mail Delivery Trigger'][0].data.main.flat();
+			const exact = items.length === count && items.every((item, i) => item.json.MailSeqId === String(2505070900222412710n + BigInt(i)));
+			if (!exact) throw new Error(`trigger: expected ${count} items with exact MailSeqId`);
+		}
+
+		for (const name of ['trigger', 'webhook']) {
+			const started = Date.now();
+			await Promise.all(Array.from({ length: 20 }, (_, i) => fetch(targets[name].url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: pushBody(1000, i * 1000) }).then((r) => r.text())));
+			const list = await finished(targets[name].id, targets[name].lastId, 20);
+			const end = Math.max(...list.map((e) => new Date(e.stoppedAt).getTime()));
+			console.log(`  20 pushes of 1,000 fired at once, ${name === 'trigger' ? 'trigger            ' : 'Webhook + Split Out'}: ${((20_000 / (end - started)) * 1000).toFixed(0)} events/s (${end - started} ms to the last execution end)`);
+		}
+	} finally {
+		await n8n.stop();
+	}
+}
+
+main().then(
+	() => process.exit(0),
+	(error) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
