@@ -116,15 +116,18 @@ export function readDayRange(this: IExecuteFunctions, itemIndex: number): IDataO
 	return { startDate, endDate };
 }
 
+/** A whole-number option of a batch operation (read once, for item 0), checked against its range. */
+export function wholeNumberOption(this: IExecuteFunctions, label: string, value: unknown, fallback: number, min: number, max: number): number {
+	const read = value === undefined || value === '' ? fallback : Number(value);
+	if (!Number.isInteger(read) || read < min || read > max) {
+		throw inputError(this.getNode(), `Field "${label}" must be a whole number from ${min} to ${max} (it is ${String(value)})`, 0);
+	}
+	return read;
+}
+
 /** Parallelism and retry policy of a batch operation, from its Options collection, checked. */
 export function batchOptionsOf(this: IExecuteFunctions, options: IDataObject) {
-	const number = (label: string, value: unknown, fallback: number, min: number, max: number) => {
-		const read = value === undefined || value === '' ? fallback : Number(value);
-		if (!Number.isInteger(read) || read < min || read > max) {
-			throw inputError(this.getNode(), `Field "${label}" must be a whole number from ${min} to ${max} (it is ${String(value)})`, 0);
-		}
-		return read;
-	};
+	const number = wholeNumberOption.bind(this);
 	return {
 		parallel: number('Requests in Parallel', options.parallelRequests, DEFAULT_PARALLEL_REQUESTS, 1, MAX_PARALLEL_REQUESTS),
 		retry: {

@@ -5,7 +5,7 @@ import { groupKey, runBatched } from '../../helpers/batching';
 import { findProblems, inputError, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
 import { batchThroughputOptions, listLocator, sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, batchOptionsOf, locatorValue, setIfPresent } from '../../helpers/parameters';
+import { applySandboxMode, batchOptionsOf, locatorValue, setIfPresent, wholeNumberOption } from '../../helpers/parameters';
 
 const DEFAULT_ROWS_PER_REQUEST = 1000;
 const MAX_ROWS_PER_REQUEST = 10000;
@@ -98,10 +98,7 @@ const isEmpty = (value: unknown) => value === '' || value === undefined;
 
 export async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const batchSize = options.batchSize === undefined ? DEFAULT_ROWS_PER_REQUEST : Number(options.batchSize);
-	if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > MAX_ROWS_PER_REQUEST) {
-		throw inputError(this.getNode(), `Field "Rows per Request" must be a whole number from 1 to ${MAX_ROWS_PER_REQUEST} (it is ${String(options.batchSize)})`, 0);
-	}
+	const batchSize = wholeNumberOption.call(this, 'Rows per Request', options.batchSize, DEFAULT_ROWS_PER_REQUEST, 1, MAX_ROWS_PER_REQUEST);
 	return await runBatched<Row, undefined>(
 		this,
 		items.length,
