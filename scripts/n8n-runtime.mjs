@@ -20,10 +20,14 @@ export function linkPackage(userFolder) {
 	if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: '*' } }));
 }
 
-export async function startN8n({ line, userFolder, port, brokerPort, log = () => {}, nodeArgs = [], extraEnv = {} }) {
+/**
+ * Starts `n8n start` and waits until it is ready. `linkWorkingTree: false` leaves the user folder's nodes
+ * as they are (the install suite puts the published package there itself).
+ */
+export async function startN8n({ line, userFolder, port, brokerPort, log = () => {}, nodeArgs = [], extraEnv = {}, linkWorkingTree = true }) {
 	const p = installN8n(line);
 	mkdirSync(userFolder, { recursive: true });
-	linkPackage(userFolder);
+	if (linkWorkingTree) linkPackage(userFolder);
 	const baseUrl = `http://127.0.0.1:${port}`;
 	const env = {
 		...process.env,

@@ -1,4 +1,5 @@
-// Runs the end-to-end suite against each n8n line (default: 2 then 1; E2E_LINES=2 for one).
+// Runs the end-to-end suites: for each n8n line (default: 2 then 1; E2E_LINES=2 for one) its suites in turn
+// (E2E_SUITES=install for some). Line 2 also runs the install suite (the package from a registry).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -6,26 +7,30 @@ import path from 'node:path';
 import { root } from '../../scripts/ensure-deps.mjs';
 import { installN8n } from '../../scripts/n8n-install.mjs';
 
+const SUITES = { 2: ['suite', 'install'], 1: ['suite'] };
 const lines = (process.env.E2E_LINES ?? '2,1').split(',').map((line) => line.trim()).filter(Boolean);
+const chosen = process.env.E2E_SUITES?.split(',').map((suite) => suite.trim());
 const totals = { passed: 0, failed: 0 };
 mkdirSync(path.join(root, '.tmp'), { recursive: true });
 for (const line of lines) {
 	const installStarted = Date.now();
 	installN8n(line);
 	console.log(`n8n line ${line}: install ready in ${Math.round((Date.now() - installStarted) / 1000)} s`);
-	const started = Date.now();
-	const tap = path.join(root, '.tmp', `e2e-${line}.tap`);
-	try {
-		execFileSync(
-			process.execPath,
-			['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, path.join(root, 'test', 'e2e', 'suite.e2e.mjs')],
-			{ cwd: root, stdio: 'inherit', env: { ...process.env, N8N_LINE: line } },
-		);
-	} finally {
-		const text = readFileSync(tap, 'utf8');
-		totals.passed += Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
-		totals.failed += Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0);
-		if (process.env.E2E_SUMMARY) writeFileSync(process.env.E2E_SUMMARY, JSON.stringify(totals));
+	for (const suite of SUITES[line].filter((name) => !chosen || chosen.includes(name))) {
+		const started = Date.now();
+		const tap = path.join(root, '.tmp', `e2e-${line}-${suite}.tap`);
+		try {
+			execFileSync(
+				process.execPath,
+				['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, path.join(root, 'test', 'e2e', `${suite}.e2e.mjs`)],
+				{ cwd: root, stdio: 'inherit', env: { ...process.env, N8N_LINE: line } },
+			);
+		} finally {
+			const text = readFileSync(tap, 'utf8');
+			totals.passed += Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
+			totals.failed += Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0);
+			if (process.env.E2E_SUMMARY) writeFileSync(process.env.E2E_SUMMARY, JSON.stringify(totals));
+		}
+		console.log(`n8n line ${line}: ${suite} suite passed in ${Math.round((Date.now() - started) / 1000)} s`);
 	}
-	console.log(`n8n line ${line}: end-to-end suite passed in ${Math.round((Date.now() - started) / 1000)} s`);
 }
