@@ -99,7 +99,8 @@ for (const [way, { label, install }] of Object.entries(WAYS)) {
 		await startInstance(way);
 		const get = async (route) => (await fetch(`${instance.n8n.baseUrl}${route}`, { headers: { cookie: instance.session.cookie } })).json();
 		const nodes = (await get('/types/nodes.json')).map((type) => type.name);
-		for (const name of ['mailDelivery', 'mailDeliveryTrigger']) assert.ok(nodes.includes(`${PACKAGE_NAME}.${name}`), `${name} not loaded:\n${instance.n8n.output.join('').slice(-2000)}`);
+		const said = instance.n8n.output.join('').split('\n').filter((text) => text.includes(PACKAGE_NAME)).join('\n') || 'nothing about the package';
+		for (const name of ['mailDelivery', 'mailDeliveryTrigger']) assert.ok(nodes.includes(`${PACKAGE_NAME}.${name}`), `n8n did not load ${name}; n8n said: ${said}`);
 		const credentialTypes = (await get('/types/credentials.json')).map((type) => type.name);
 		for (const name of ['mailDeliverySignatureApi', 'mailDeliveryClientCredentialsOAuth2Api', 'mailDeliveryAuthCodeOAuth2Api']) assert.ok(credentialTypes.includes(name), name);
 	});
