@@ -7,25 +7,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 
-import { activate, eventually, freePort, TRIGGER } from '../test/e2e/env.mjs';
+import { activate, eventually, freePort, pushBody, TRIGGER } from '../test/e2e/env.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 
 const profileDir = process.argv.includes('--cpu-prof') ? process.argv[process.argv.indexOf('--cpu-prof') + 1] : undefined;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const KINDS = ['Delivered', 'Bounced', 'Dropped', 'Opened', 'Clicked'];
-
-/** A push as the platform writes it: MailSeqId a bare 19-digit integer. */
-function pushBody(count, offset = 0) {
-	const events = [];
-	for (let i = 0; i < count; i++) {
-		const kind = KINDS[i % KINDS.length];
-		events.push(
-			`{"EventCode":"${kind}","Email":"r${i}@example.org","EventType":"3","SentMailListName":"welcome||spring","TriggeredDateTimeV2":"2026-11-20 12:00:00","SubmitDateTimeV2":"2026-11-20 11:59:58","UniqueMsgID":"u-${i}","Guid":"a4b7c2d1-0000-4000-8000-000000000000","MailName":"spring","SenderEmail":"sender@example.com","MailSeqId":${2505070900222412710n + BigInt(offset + i)}}`,
-		);
-	}
-	return `[${events.join(',')}]`;
-}
-
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {

@@ -1,6 +1,7 @@
 // Starts a real n8n with this package loaded, and sets it up headlessly through its own APIs.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import path from 'node:path';
 
 import { root } from './ensure-deps.mjs';
@@ -8,6 +9,17 @@ import { installN8n, LINES } from './n8n-install.mjs';
 
 export const PACKAGE_NAME = 'n8n-nodes-mail-delivery';
 export const OWNER = { email: 'owner@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'Owner' };
+
+/** A free loopback port. */
+export async function freePort() {
+	return await new Promise((resolve) => {
+		const server = net.createServer();
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = server.address();
+			server.close(() => resolve(port));
+		});
+	});
+}
 
 /** Links the built package where n8n looks for community packages. */
 export function linkPackage(userFolder) {
@@ -21,10 +33,11 @@ export function linkPackage(userFolder) {
 }
 
 /**
- * Starts `n8n start` and waits until it is ready. `linkWorkingTree: false` leaves the user folder's nodes
+ * Starts `n8n <command>` (start, worker or webhook) and waits until `port` answers /healthz/readiness (a
+ * worker's health port, QUEUE_HEALTH_CHECK_PORT, in queue mode). `linkWorkingTree: false` leaves the user folder's nodes
  * as they are (the install suite puts the published package there itself).
  */
-export async function startN8n({ line, userFolder, port, brokerPort, log = () => {}, nodeArgs = [], extraEnv = {}, linkWorkingTree = true }) {
+export async function startN8n({ line, userFolder, port, brokerPort, log = () => {}, nodeArgs = [], extraEnv = {}, linkWorkingTree = true, command = 'start' }) {
 	const p = installN8n(line);
 	mkdirSync(userFolder, { recursive: true });
 	if (linkWorkingTree) linkPackage(userFolder);
@@ -59,7 +72,7 @@ export async function startN8n({ line, userFolder, port, brokerPort, log = () =>
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 		...extraEnv,
 	};
-	const child = spawn(p.nodeBin, [...nodeArgs, p.n8nBin, 'start'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(p.nodeBin, [...nodeArgs, p.n8nBin, command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
 	const output = [];
 	const collect = (chunk) => {
 		const text = chunk.toString();
@@ -71,7 +84,7 @@ export async function startN8n({ line, userFolder, port, brokerPort, log = () =>
 	child.stderr.on('data', collect);
 	const started = Date.now();
 	while (true) {
-		if (child.exitCode !== null) throw new Error(`n8n exited with code ${child.exitCode}:\n${output.join('').slice(-4000)}`);
+		if (child.exitCode !== null) throw new Error(`n8n ${command} exited with code ${child.exitCode}:\n${output.join('').slice(-4000)}`);
 		try {
 			const response = await fetch(`${baseUrl}/healthz/readiness`);
 			if (response.ok) break;
@@ -87,6 +100,7 @@ export async function startN8n({ line, userFolder, port, brokerPort, log = () =>
 	return {
 		baseUrl,
 		child,
+		pid: child.pid,
 		output,
 		startupMs: Date.now() - started,
 		async stop() {

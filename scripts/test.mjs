@@ -18,6 +18,8 @@ run(`npx jest --ci --json --outputFile="${jestReport}"`);
 const jest = JSON.parse(readFileSync(jestReport, 'utf8'));
 let passed = jest.numPassedTests;
 let failed = jest.numFailedTests;
+let skipped = jest.numPendingTests;
+const skips = [];
 
 if (!unitOnly) {
 	const e2eReport = path.join(reports, 'e2e-summary.json');
@@ -26,8 +28,11 @@ if (!unitOnly) {
 		const e2e = JSON.parse(readFileSync(e2eReport, 'utf8'));
 		passed += e2e.passed;
 		failed += e2e.failed;
+		skipped += e2e.skipped ?? 0;
+		skips.push(...(e2e.skips ?? []));
 	}
 }
 console.log(`\nAll suites (jest${unitOnly ? '' : ' and end-to-end'}):`);
-console.log(`${passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+for (const skip of skips) console.log(`  ${skip}`);
 if (failed > 0) process.exit(1);

@@ -2,27 +2,33 @@
 // package loaded, driven only through their HTTP interfaces.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import net from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 
 import { root } from '../../scripts/ensure-deps.mjs';
-import { PACKAGE_NAME, setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
+import { freePort, PACKAGE_NAME, setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
+
+export { freePort };
 
 export const ACTION = `${PACKAGE_NAME}.mailDelivery`;
 export const TRIGGER = `${PACKAGE_NAME}.mailDeliveryTrigger`;
 
-export async function freePort() {
-	return await new Promise((resolve) => {
-		const server = net.createServer();
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
+const EVENT_KINDS = ['Delivered', 'Bounced', 'Dropped', 'Opened', 'Clicked'];
+
+/** A push as the platform writes it: MailSeqId a bare 19-digit integer (2505070900222412710 + offset + i). */
+export function pushBody(count, offset = 0) {
+	const events = [];
+	for (let i = 0; i < count; i++) {
+		const kind = EVENT_KINDS[i % EVENT_KINDS.length];
+		events.push(
+			`{"EventCode":"${kind}","Email":"r${i}@example.org","EventType":"3","SentMailListName":"welcome||spring","TriggeredDateTimeV2":"2026-11-20 12:00:00","SubmitDateTimeV2":"2026-11-20 11:59:58","UniqueMsgID":"u-${i}","Guid":"a4b7c2d1-0000-4000-8000-000000000000","MailName":"spring","SenderEmail":"sender@example.com","MailSeqId":${2505070900222412710n + BigInt(offset + i)}}`,
+		);
+	}
+	return `[${events.join(',')}]`;
 }
+
 
 export async function startEmulatorProcess(port = 0) {
 	const child = spawn(process.execPath, [path.join(root, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', path.join(root, 'emulator', 'cli.ts')], {

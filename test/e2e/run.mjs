@@ -7,10 +7,10 @@ import path from 'node:path';
 import { root } from '../../scripts/ensure-deps.mjs';
 import { installN8n } from '../../scripts/n8n-install.mjs';
 
-const SUITES = { 2: ['suite', 'install'], 1: ['suite'] };
+const SUITES = { 2: ['suite', 'install', 'queue'], 1: ['suite'] };
 const lines = (process.env.E2E_LINES ?? '2,1').split(',').map((line) => line.trim()).filter(Boolean);
 const chosen = process.env.E2E_SUITES?.split(',').map((suite) => suite.trim());
-const totals = { passed: 0, failed: 0 };
+const totals = { passed: 0, failed: 0, skipped: 0, skips: [] };
 mkdirSync(path.join(root, '.tmp'), { recursive: true });
 for (const line of lines) {
 	const installStarted = Date.now();
@@ -29,8 +29,10 @@ for (const line of lines) {
 			const text = readFileSync(tap, 'utf8');
 			totals.passed += Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
 			totals.failed += Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0);
+			totals.skipped += Number(/^# skipped (\d+)/m.exec(text)?.[1] ?? 0);
+			totals.skips.push(...[...text.matchAll(/^# SKIPPED (.+)$/gm)].map((match) => match[1]));
 			if (process.env.E2E_SUMMARY) writeFileSync(process.env.E2E_SUMMARY, JSON.stringify(totals));
 		}
-		console.log(`n8n line ${line}: ${suite} suite passed in ${Math.round((Date.now() - started) / 1000)} s`);
+		console.log(`n8n line ${line}: ${suite} suite finished in ${Math.round((Date.now() - started) / 1000)} s`);
 	}
 }

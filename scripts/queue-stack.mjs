@@ -1,0 +1,209 @@
+// n8n's queue mode on one machine: PostgreSQL and Redis on loopback ports, one main, workers and one webhook
+// processor (n8n 2.41.1), each with its own user folder and this package linked in. Used by the queue-mode
+// suite and by `npm run start:queue`. Everything started is stopped by pid, also when start-up fails.
+import { execFileSync, execSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
+import path from 'node:path';
+
+import { freePort, startN8n } from './n8n-runtime.mjs';
+
+export class StackUnavailable extends Error {}
+
+
+const isRoot = () => userInfo().uid === 0;
+const hasCommand = (command) => {
+	try {
+		execSync(`command -v ${command}`, { stdio: 'ignore', shell: '/bin/sh' });
+		return true;
+	} catch {
+		return false;
+	}
+};
+
+/** Runs apt-get as root or through passwordless sudo; false when the machine does not allow it. */
+function aptInstall(packages) {
+	if (!hasCommand('apt-get')) return false;
+	let prefix = '';
+	if (!isRoot()) {
+		try {
+			execSync('sudo -n true', { stdio: 'ignore' });
+			prefix = 'sudo -n ';
+		} catch {
+			return false;
+		}
+	}
+	console.log(`Installing ${packages.join(', ')} from Debian's packages...`);
+	execSync(`${prefix}apt-get update -qq && ${prefix}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`, { stdio: 'inherit', shell: '/bin/sh' });
+	return true;
+}
+
+function postgresBin() {
+	const base = '/usr/lib/postgresql';
+	const newest = () => (existsSync(base) ? readdirSync(base).filter((v) => existsSync(path.join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))[0] : undefined);
+	let version = newest();
+	if (!version && aptInstall(['postgresql'])) version = newest();
+	if (!version) throw new StackUnavailable('PostgreSQL server binaries are not installed (no /usr/lib/postgresql/<version>/bin/initdb) and this machine cannot install them with apt-get');
+	return path.join(base, version, 'bin');
+}
+
+function redisBin() {
+	if (!hasCommand('redis-server') && !aptInstall(['redis-server'])) {
+		throw new StackUnavailable('redis-server is not installed and this machine cannot install it with apt-get (needs root or passwordless sudo)');
+	}
+	return execSync('command -v redis-server', { encoding: 'utf8', shell: '/bin/sh' }).trim();
+}
+
+/** Checks (and installs when missing and allowed) what the stack needs; throws StackUnavailable otherwise. */
+export function ensureQueueDependencies() {
+	return { postgres: postgresBin(), redis: redisBin() };
+}
+
+/** PostgreSQL in a temporary data folder, run by the `postgres` user when this is root (initdb refuses root). */
+async function startPostgres(bin, folder) {
+	const port = await freePort();
+	const data = path.join(folder, 'pgdata');
+	mkdirSync(data, { recursive: true });
+	const asOwner = isRoot() ? ['runuser', '-u', 'postgres', '--'] : [];
+	if (isRoot()) {
+		const uid = Number(execSync('id -u postgres', { encoding: 'utf8' }));
+		const gid = Number(execSync('id -g postgres', { encoding: 'utf8' }));
+		chownSync(folder, uid, gid);
+		chownSync(data, uid, gid);
+	}
+	const run = (args) => execFileSync(asOwner[0] ?? args[0], asOwner.length ? [...asOwner.slice(1), ...args] : args.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], cwd: folder, encoding: 'utf8' });
+	run([path.join(bin, 'initdb'), '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
+	run([path.join(bin, 'pg_ctl'), '-D', data, '-l', path.join(folder, 'postgres.log'), '-w', '-o', `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+	const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+	run([path.join(bin, 'createdb'), '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'n8n']);
+	return {
+		port,
+		pid,
+		stop: () => {
+			try {
+				run([path.join(bin, 'pg_ctl'), '-D', data, '-m', 'fast', '-w', 'stop']);
+			} catch {
+				killPid(pid);
+			}
+		},
+	};
+}
+
+async function startRedis(bin, folder) {
+	const port = await freePort();
+	const pidFile = path.join(folder, 'redis.pid');
+	execFileSync(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes', '--pidfile', pidFile, '--dir', folder, '--logfile', path.join(folder, 'redis.log')]);
+	for (let attempt = 0; attempt < 50 && !existsSync(pidFile); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+	const pid = Number(readFileSync(pidFile, 'utf8').trim());
+	return { port, pid, stop: () => killPid(pid) };
+}
+
+function killPid(pid) {
+	try {
+		process.kill(pid, 'SIGTERM');
+	} catch {
+		// already gone
+	}
+}
+
+/**
+ * The environment every n8n process of the stack gets (the README's queue-mode section lists the same):
+ * shared database, queue and encryption key, and WEBHOOK_URL of the webhook processor (main registers
+ * triggers with it).
+ */
+export function queueEnvironment({ postgresPort, redisPort, webhookUrl, encryptionKey }) {
+	return {
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: '127.0.0.1',
+		DB_POSTGRESDB_PORT: String(postgresPort),
+		DB_POSTGRESDB_DATABASE: 'n8n',
+		DB_POSTGRESDB_USER: 'postgres',
+		DB_POSTGRESDB_PASSWORD: '',
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
+		QUEUE_BULL_REDIS_PORT: String(redisPort),
+		N8N_ENCRYPTION_KEY: encryptionKey,
+		WEBHOOK_URL: webhookUrl,
+		N8N_WEBHOOK_URL: webhookUrl,
+		// Production webhooks go to the webhook processor only.
+		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
+		// The workers' offload of manual executions: the editor's manual runs go to workers too.
+		OFFLOAD_MANUAL_EXECUTIONS_TO_WORKERS: 'true',
+	};
+}
+
+/**
+ * Starts PostgreSQL, Redis, main, `workers` workers and one webhook processor. Returns the processes, their
+ * addresses and stop(), which stops everything it started (n8n processes first, then Redis and PostgreSQL)
+ * and removes the temporary folders.
+ */
+export async function startQueueStack({ workers = 2, log = () => {}, encryptionKey = 'mail-delivery-queue-key', keepFolder } = {}) {
+	const timings = {};
+	const started = Date.now();
+	const { postgres: pgBin, redis: redisPath } = ensureQueueDependencies();
+	const folder = keepFolder ?? mkdtempSync(path.join(tmpdir(), 'mail-delivery-queue-'));
+	mkdirSync(folder, { recursive: true });
+	const stoppers = [];
+	const stack = { folder, timings, processes: {}, workers: [] };
+	stack.stop = async () => {
+		for (const stop of stoppers.reverse()) await stop();
+		stoppers.length = 0;
+		if (!keepFolder) rmSync(folder, { recursive: true, force: true });
+	};
+	try {
+		const dataFolder = path.join(folder, 'services');
+		mkdirSync(dataFolder, { recursive: true });
+		// The postgres user must reach its data folder inside this one (mkdtemp makes it 0700).
+		chmodSync(folder, 0o711);
+		const postgres = await startPostgres(pgBin, dataFolder);
+		stoppers.push(async () => postgres.stop());
+		const redis = await startRedis(redisPath, dataFolder);
+		stoppers.push(async () => redis.stop());
+		stack.postgres = postgres;
+		stack.redis = redis;
+		timings.databases = Date.now() - started;
+
+		const webhookPort = await freePort();
+		const webhookUrl = `http://127.0.0.1:${webhookPort}/`;
+		const env = queueEnvironment({ postgresPort: postgres.port, redisPort: redis.port, webhookUrl, encryptionKey });
+		const n8n = async (name, command, port, extraEnv = {}) => {
+			const processStarted = Date.now();
+			const instance = await startN8n({
+				line: '2',
+				command,
+				userFolder: path.join(folder, name),
+				port,
+				brokerPort: await freePort(),
+				extraEnv: { ...env, ...extraEnv },
+				log: (text) => log(name, text),
+			});
+			stoppers.push(() => instance.stop());
+			instance.name = name;
+			timings[name] = Date.now() - processStarted;
+			return instance;
+		};
+		// Main first: it runs the database migrations.
+		stack.main = await n8n('main', 'start', await freePort());
+		const healthPorts = await Promise.all(Array.from({ length: workers }, () => freePort()));
+		stack.workers = await Promise.all(
+			healthPorts.map((port, index) => n8n(`worker-${index + 1}`, 'worker', port, { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) })),
+		);
+		stack.webhook = await n8n('webhook', 'webhook', webhookPort);
+		stack.webhookUrl = webhookUrl.replace(/\/$/, '');
+		timings.total = Date.now() - started;
+		return stack;
+	} catch (error) {
+		await stack.stop();
+		throw error;
+	}
+}
+
+/** Resident memory of a process, in MiB (Linux). */
+export function residentMiB(pid) {
+	try {
+		const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((text) => text.startsWith('VmRSS:'));
+		return Math.round(Number(line.split(/\s+/)[1]) / 1024);
+	} catch {
+		return undefined;
+	}
+}
