@@ -51,8 +51,8 @@ export async function startN8n({ line, userFolder, port, brokerPort, log = () =>
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: '127.0.0.1',
 		N8N_PROTOCOL: 'http',
-		WEBHOOK_URL: `${baseUrl}/`,
-		N8N_WEBHOOK_URL: `${baseUrl}/`,
+		// n8n 2.x reads N8N_WEBHOOK_URL (WEBHOOK_URL is deprecated there); n8n 1.x only WEBHOOK_URL.
+		...(line === '1' ? { WEBHOOK_URL: `${baseUrl}/` } : { N8N_WEBHOOK_URL: `${baseUrl}/` }),
 		N8N_EDITOR_BASE_URL: `${baseUrl}/`,
 		N8N_ENCRYPTION_KEY: 'mail-delivery-local-demo-key',
 		N8N_SECURE_COOKIE: 'false',

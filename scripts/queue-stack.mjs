@@ -2,7 +2,7 @@
 // processor (n8n 2.41.1), each with its own user folder and this package linked in. Used by the queue-mode
 // suite and by `npm run start:queue`. Everything started is stopped by pid, also when start-up fails.
 import { execFileSync, execSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 
@@ -108,7 +108,7 @@ function killPid(pid) {
 
 /**
  * The environment every n8n process of the stack gets (the README's queue-mode section lists the same):
- * shared database, queue and encryption key, and WEBHOOK_URL of the webhook processor (main registers
+ * shared database, queue and encryption key, and N8N_WEBHOOK_URL of the webhook processor (main registers
  * triggers with it).
  */
 export function queueEnvironment({ postgresPort, redisPort, webhookUrl, encryptionKey }) {
@@ -123,7 +123,6 @@ export function queueEnvironment({ postgresPort, redisPort, webhookUrl, encrypti
 		QUEUE_BULL_REDIS_HOST: '127.0.0.1',
 		QUEUE_BULL_REDIS_PORT: String(redisPort),
 		N8N_ENCRYPTION_KEY: encryptionKey,
-		WEBHOOK_URL: webhookUrl,
 		N8N_WEBHOOK_URL: webhookUrl,
 		// Production webhooks go to the webhook processor only.
 		N8N_DISABLE_PRODUCTION_MAIN_PROCESS: 'true',
@@ -133,11 +132,12 @@ export function queueEnvironment({ postgresPort, redisPort, webhookUrl, encrypti
 }
 
 /**
- * Starts PostgreSQL, Redis, main, `workers` workers and one webhook processor. Returns the processes, their
- * addresses and stop(), which stops everything it started (n8n processes first, then Redis and PostgreSQL)
- * and removes the temporary folders.
+ * Starts PostgreSQL, Redis, main, `workers` workers and one webhook processor, all on free loopback ports
+ * (main on `mainPort` when given). Returns the processes, their addresses and stop(), which stops everything
+ * it started (n8n processes first, then Redis and PostgreSQL) and removes the temporary folders (the n8n
+ * user folders and logs stay when they are in `keepFolder`).
  */
-export async function startQueueStack({ workers = 2, log = () => {}, encryptionKey = 'mail-delivery-queue-key', keepFolder } = {}) {
+export async function startQueueStack({ workers = 2, log = () => {}, encryptionKey = 'mail-delivery-queue-key', keepFolder, mainPort } = {}) {
 	const timings = {};
 	const started = Date.now();
 	const { postgres: pgBin, redis: redisPath } = ensureQueueDependencies();
@@ -145,20 +145,26 @@ export async function startQueueStack({ workers = 2, log = () => {}, encryptionK
 	mkdirSync(folder, { recursive: true });
 	const stoppers = [];
 	const stack = { folder, timings, processes: {}, workers: [] };
+	// Redis and PostgreSQL run detached: if this process ends without stop() (a crash), kill them by pid.
+	const pids = [];
+	const killLeftovers = () => pids.forEach((pid) => killPid(pid));
+	process.once('exit', killLeftovers);
 	stack.stop = async () => {
 		for (const stop of stoppers.reverse()) await stop();
 		stoppers.length = 0;
+		process.off('exit', killLeftovers);
 		if (!keepFolder) rmSync(folder, { recursive: true, force: true });
 	};
 	try {
-		const dataFolder = path.join(folder, 'services');
-		mkdirSync(dataFolder, { recursive: true });
-		// The postgres user must reach its data folder inside this one (mkdtemp makes it 0700).
-		chmodSync(folder, 0o711);
+		// Database files in their own temporary folder, which the postgres user owns and can reach.
+		const dataFolder = mkdtempSync(path.join(tmpdir(), 'mail-delivery-services-'));
+		stoppers.push(async () => rmSync(dataFolder, { recursive: true, force: true }));
 		const postgres = await startPostgres(pgBin, dataFolder);
 		stoppers.push(async () => postgres.stop());
+		pids.push(postgres.pid);
 		const redis = await startRedis(redisPath, dataFolder);
 		stoppers.push(async () => redis.stop());
+		pids.push(redis.pid);
 		stack.postgres = postgres;
 		stack.redis = redis;
 		timings.databases = Date.now() - started;
@@ -178,12 +184,13 @@ export async function startQueueStack({ workers = 2, log = () => {}, encryptionK
 				log: (text) => log(name, text),
 			});
 			stoppers.push(() => instance.stop());
+			pids.push(instance.pid);
 			instance.name = name;
 			timings[name] = Date.now() - processStarted;
 			return instance;
 		};
 		// Main first: it runs the database migrations.
-		stack.main = await n8n('main', 'start', await freePort());
+		stack.main = await n8n('main', 'start', mainPort ?? (await freePort()));
 		const healthPorts = await Promise.all(Array.from({ length: workers }, () => freePort()));
 		stack.workers = await Promise.all(
 			healthPorts.map((port, index) => n8n(`worker-${index + 1}`, 'worker', port, { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) })),
