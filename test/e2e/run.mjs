@@ -1,5 +1,6 @@
 // Runs the end-to-end suites: for each n8n line (default: 2 then 1; E2E_LINES=2 for one) its suites in turn
-// (E2E_SUITES=main,install,queue picks some). Line 2 also runs the install suite (the package from a registry).
+// (E2E_SUITES=main,install,queue picks some). Line 2 also runs the install suite (the package from a registry)
+// and the queue-mode suite.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
