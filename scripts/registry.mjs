@@ -9,8 +9,6 @@ import path from 'node:path';
 import { root } from './ensure-deps.mjs';
 import { cleanNpmEnv, ensureNodeBinary } from './n8n-install.mjs';
 
-export { cleanNpmEnv };
-
 const VERDACCIO = '6.10.4';
 const base = path.join(root, '.n8n-local', 'verdaccio');
 const bin = path.join(base, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
