@@ -3,7 +3,7 @@
 // real n8n against the emulator, then updated to a patch version both ways with n8n restarted.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -162,7 +162,7 @@ for (const [way, { label, install }] of Object.entries(WAYS)) {
 test('a patch version, updated both ways with n8n restarted: the saved workflows still run on it', async () => {
 	// The same package with the next patch version, published as a release would be.
 	const unpacked = path.join(scratch, 'next');
-	execFileSync('mkdir', ['-p', unpacked]);
+	mkdirSync(unpacked, { recursive: true });
 	execFileSync('tar', ['-xzf', packed.file, '-C', unpacked, '--strip-components=1']);
 	const next = JSON.parse(readFileSync(path.join(unpacked, 'package.json'), 'utf8'));
 	const [major, minor, patch] = next.version.split('.').map(Number);

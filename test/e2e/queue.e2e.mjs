@@ -81,7 +81,7 @@ async function callWebhook(hookPath, body = {}) {
 	return await eventually(async () => {
 		const answer = await fetch(`${stack.webhookUrl}/webhook/${hookPath}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 		const text = await answer.text();
-		return answer.status === 404 ? false : { status: answer.status, data: text ? JSON.parse(text) : text, executionId: undefined };
+		return answer.status === 404 ? false : { status: answer.status, data: text ? JSON.parse(text) : text };
 	}, `the webhook ${hookPath} on the webhook processor`, 30_000);
 }
 
