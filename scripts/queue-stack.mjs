@@ -10,7 +10,6 @@ import { freePort, startN8n } from './n8n-runtime.mjs';
 
 export class StackUnavailable extends Error {}
 
-
 const isRoot = () => userInfo().uid === 0;
 const hasCommand = (command) => {
 	try {
