@@ -7,36 +7,11 @@ import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 
 import { freePort, startN8n } from './n8n-runtime.mjs';
+import { aptInstall, hasCommand } from './system-packages.mjs';
 
 export class StackUnavailable extends Error {}
 
 const isRoot = () => userInfo().uid === 0;
-const hasCommand = (command) => {
-	try {
-		execSync(`command -v ${command}`, { stdio: 'ignore', shell: '/bin/sh' });
-		return true;
-	} catch {
-		return false;
-	}
-};
-
-/** Runs apt-get as root or through passwordless sudo; false when the machine does not allow it. */
-function aptInstall(packages) {
-	if (!hasCommand('apt-get')) return false;
-	let prefix = '';
-	if (!isRoot()) {
-		try {
-			execSync('sudo -n true', { stdio: 'ignore' });
-			prefix = 'sudo -n ';
-		} catch {
-			return false;
-		}
-	}
-	console.log(`Installing ${packages.join(', ')} from Debian's packages...`);
-	execSync(`${prefix}apt-get update -qq && ${prefix}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`, { stdio: 'inherit', shell: '/bin/sh' });
-	return true;
-}
-
 function postgresBin() {
 	const base = '/usr/lib/postgresql';
 	const newest = () => (existsSync(base) ? readdirSync(base).filter((v) => existsSync(path.join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))[0] : undefined);

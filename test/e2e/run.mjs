@@ -1,6 +1,6 @@
 // Runs the end-to-end suites: for each n8n line (default: 2 then 1; E2E_LINES=2 for one) its suites in turn
-// (E2E_SUITES=main,install,queue picks some). Line 2 also runs the install suite (the package from a registry)
-// and the queue-mode suite.
+// (E2E_SUITES=main,browser,install,queue picks some). Line 2 also runs the browser suite (the editor in Chromium),
+// the install suite (the package from a registry) and the queue-mode suite.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import path from 'node:path';
 import { root } from '../../scripts/ensure-deps.mjs';
 import { installN8n } from '../../scripts/n8n-install.mjs';
 
-const SUITES = { 2: ['main', 'install', 'queue'], 1: ['main'] };
+const SUITES = { 2: ['main', 'browser', 'install', 'queue'], 1: ['main'] };
 const lines = (process.env.E2E_LINES ?? '2,1').split(',').map((line) => line.trim()).filter(Boolean);
 const chosen = process.env.E2E_SUITES?.split(',').map((suite) => suite.trim());
 const totals = { passed: 0, failed: 0, skipped: 0, skips: [] };

@@ -157,7 +157,10 @@ export interface WorkflowOptions {
 let nodeCounter = 0;
 
 /** An action-node workflow: Test Source → Mail Delivery, with the given parameters. */
-export function actionWorkflow(parameters: IDataObject, options: { authentication?: string; continueOnFail?: boolean } = {}) {
+export function actionWorkflow(
+	parameters: IDataObject,
+	options: { authentication?: string; continueOnFail?: boolean; onError?: 'continueRegularOutput' | 'continueErrorOutput' } = {},
+) {
 	const authentication = options.authentication ?? 'signature';
 	const credentialName = credentialTypeOf(authentication as Authentication);
 	const action: INode = {
@@ -169,6 +172,7 @@ export function actionWorkflow(parameters: IDataObject, options: { authenticatio
 		parameters: { authentication, ...parameters } as INode['parameters'],
 		credentials: { [credentialName]: { id: '1', name: 'test' } },
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
+		...(options.onError ? { onError: options.onError } : {}),
 	};
 	const source: INode = { id: `node-${++nodeCounter}`, name: 'Source', type: 'test.source', typeVersion: 1, position: [0, 0], parameters: {} };
 	return {

@@ -16,6 +16,8 @@ const send = (extra: IDataObject = {}) => ({
 	params: '={{ JSON.stringify({ name: $json.name }) }}', ...extra,
 });
 const people = (count: number): INodeExecutionData[] => Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org`, name: `P${i}` } }));
+/** What a failed item's output says beside its error. */
+const details = (item: INodeExecutionData) => item.json.details as IDataObject;
 const txRequests = () => env.emulator.requests.filter((r) => r.path === TX);
 /** How often each address was accepted by the platform. */
 const acceptedCounts = () => {
@@ -32,9 +34,9 @@ test('250 items with item 137\'s template missing: 249 sent once each, item 137 
 	expect(out).toHaveLength(250);
 	const failed = out.filter((item) => item.json.error).map((item) => (item.pairedItem as { item: number }).item);
 	expect(failed).toEqual([137]);
-	expect(out[137].json).toMatchObject({ error: 'Mail Delivery API error 400 on transactional/mail/sends_customised', code: 400 });
-	expect(out[137].json.description).toContain("a version's templateName matches no template");
-	expect(out[137].json.description).toContain('Nothing of that request was sent');
+	expect(out[137].json).toMatchObject({ error: 'The platform refused the request as invalid (code 400)', details: { code: 400 } });
+	expect(details(out[137]).description).toContain("a version's templateName matches no template");
+	expect(details(out[137]).description).toContain('Nothing of that request was sent');
 	const counts = acceptedCounts();
 	expect(counts.size).toBe(249);
 	expect([...counts.values()].every((count) => count === 1)).toBe(true);
@@ -51,9 +53,9 @@ test('without continue-on-fail the node stops with an error naming item 137 and 
 	items[137].json.template = 'missing';
 	const result = await runWorkflow({ ...actionWorkflow(send({ options: { parallelRequests: 1 } })), credentials: env.credentials(), items });
 	const error = result.error() as Error & { description?: string };
-	expect(error.message).toBe('Mail Delivery API error 400 on transactional/mail/sends_customised (item 137)');
-	expect(error.description).toContain('Items sent: 0–136, 138–199.');
-	expect(error.description).toContain('Items not sent: 137, 200–249.');
+	expect(error.message).toBe('51 of 250 items not sent: the platform refused the request as invalid (code 400)');
+	expect(error.description).toContain('Items 0–136 and 138–199 were sent; items 137 and 200–249 were not sent.');
+	expect(error.description).toContain('Item 137 (the 138th input item) failed first.');
 	// The good neighbours of item 137 went out once; nothing after the failing request was started.
 	expect(acceptedCounts().size).toBe(199);
 });
@@ -64,8 +66,8 @@ test('a refusal that concerns the whole account (403: too few credits) is never 
 	const result = await runWorkflow({ ...actionWorkflow(send({ options: { parallelRequests: 1 } }), { continueOnFail: true }), credentials: env.credentials(), items });
 	const out = result.output('Mail Delivery');
 	expect(out.slice(0, 100).every((item) => item.json.success === true)).toBe(true);
-	expect(out.slice(100).every((item) => item.json.code === 403)).toBe(true);
-	expect(out[120].json.description).toContain('Nothing of that request was sent');
+	expect(out.slice(100).every((item) => details(item).code === 403)).toBe(true);
+	expect(details(out[120]).description).toContain('Nothing of that request was sent');
 	expect(txRequests()).toHaveLength(2);
 });
 
@@ -75,8 +77,8 @@ test('an internal error answered after the mail went out is neither split nor re
 	const result = await runWorkflow({ ...actionWorkflow(send({ options: { parallelRequests: 1 } }), { continueOnFail: true }), credentials: env.credentials(), items });
 	const out = result.output('Mail Delivery');
 	// The first request (100 items) was processed and then answered 500: its mail is out, reported as failed, never resent.
-	expect(out.slice(0, 100).every((item) => item.json.code === 500)).toBe(true);
-	expect(out[0].json.description).toContain('may still have processed that request');
+	expect(out.slice(0, 100).every((item) => details(item).code === 500)).toBe(true);
+	expect(details(out[0]).description).toContain('may still have processed that request');
 	expect(out.slice(100).every((item) => item.json.success === true)).toBe(true);
 	expect(txRequests()).toHaveLength(2);
 	expect([...acceptedCounts().values()]).toEqual(Array(120).fill(1));
@@ -87,7 +89,7 @@ test('a network failure after sending is not retried and says mail may have gone
 	const result = await runWorkflow({ ...actionWorkflow(send(), { continueOnFail: true }), credentials: env.credentials(), items: people(3) });
 	const out = result.output('Mail Delivery');
 	expect(out.map((item) => item.json.success ?? 'failed')).toEqual(['failed', 'failed', 'failed']);
-	expect(out[0].json.description).toContain('may still have processed that request');
+	expect(details(out[0]).description).toContain('may still have processed that request');
 	expect(txRequests()).toHaveLength(0);
 });
 
@@ -102,11 +104,11 @@ test('an item whose versions span requests reports exactly which recipients were
 		items: [{ json: {} }],
 	});
 	const [item] = result.output('Mail Delivery');
-	expect(item.json.code).toBe(400);
-	expect((item.json.sent as IDataObject).recipients).toEqual(versions.filter((_, i) => i !== 120).map((v) => v.to[0].email));
-	expect((item.json.notSent as IDataObject).recipients).toEqual(['v120@example.org']);
+	expect(details(item).code).toBe(400);
+	expect((details(item).sent as IDataObject).recipients).toEqual(versions.filter((_, i) => i !== 120).map((v) => v.to[0].email));
+	expect((details(item).notSent as IDataObject).recipients).toEqual(['v120@example.org']);
 	expect(acceptedCounts().size).toBe(149);
-	expect((item.json.requests as number[]).length).toBeGreaterThan(1);
+	expect((details(item).requests as number[]).length).toBeGreaterThan(1);
 });
 
 test('template-based and HTML versions never share a request; each message gets the content it asked for', async () => {
@@ -189,7 +191,7 @@ describe('contact import', () => {
 		});
 		const out = result.output('Mail Delivery');
 		expect(out.filter((item) => item.json.error).map((item) => (item.pairedItem as { item: number }).item)).toEqual([17]);
-		expect(out[17].json.code).toBe(400);
+		expect(details(out[17]).code).toBe(400);
 		expect(env.emulator.platform.contacts.size).toBe(2 + 39);
 	});
 

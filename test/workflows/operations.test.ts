@@ -250,7 +250,7 @@ describe('section 8 limits fail before any request', () => {
 			[{ item: 0 }, true],
 			[{ item: 1 }, 'Field "templateName" is 300 characters long; the limit is 250 characters (item 1)'],
 			[{ item: 2 }, true],
-			[{ item: 3 }, 'Mail Delivery API error 400 on campaign/mail/template/add'],
+			[{ item: 3 }, 'The platform refused the request as invalid (code 400)'],
 		]);
 		expect(paths()).toHaveLength(3);
 	});

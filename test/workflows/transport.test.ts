@@ -14,9 +14,9 @@ describe('error mapping', () => {
 			credentials: env.credentials(),
 		});
 		const error = result.error() as NodeApiError;
-		expect(error.message).toBe('Mail Delivery API error 403 on lists/delete');
+		expect(error.message).toBe('The platform refused the request (code 403)');
 		expect(error.description).toBe(
-			'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits. Platform message: 列表不存在',
+			'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits. (/v5/lists/delete) Platform message: 列表不存在',
 		);
 		expect(error.httpCode).toBe('403');
 	});
@@ -26,7 +26,7 @@ describe('error mapping', () => {
 		credentials.stored.mailDeliverySignatureApi.apiSecret = 'not-the-secret';
 		const result = await runWorkflow({ ...actionWorkflow({ resource: 'webhook', operation: 'get' }), credentials });
 		const error = result.error() as NodeApiError;
-		expect(error.message).toBe('Mail Delivery API error 401 on webhook/get');
+		expect(error.message).toBe('The platform did not accept the credentials (code 401)');
 		expect(error.description).toMatch(/^Authentication failed: the API key or signature is wrong/);
 		expect(error.description).toContain('Platform message: 认证失败');
 		expect(JSON.stringify(result.run)).not.toContain('not-the-secret');

@@ -30,13 +30,18 @@ export function chunkByKey<T>(entries: T[], keyOf: (entry: T) => string, max: nu
 	return chunks;
 }
 
-/** The error output of one item, as n8n's continue-on-fail shows it. */
+/**
+ * A failed item as n8n expects it: `error` (the message) and `details`, and no other key, so that with
+ * On Error = "Continue (using error output)" n8n moves it to the error output and puts the input
+ * item's fields back beside it (n8n-core's handleNodeErrorOutput). Everything else goes in details,
+ * where it cannot overwrite an input field of the same name.
+ */
 export function errorItem(error: unknown, itemIndex: number, extra: IDataObject = {}): INodeExecutionData {
 	const failed = error as NodeApiError & { description?: string };
-	const json: IDataObject = { error: failed.message };
-	if (failed.description) json.description = failed.description;
-	if (failed instanceof NodeApiError && failed.httpCode) json.code = Number(failed.httpCode) || failed.httpCode;
-	return { json: { ...json, ...extra }, pairedItem: { item: itemIndex } };
+	const details: IDataObject = {};
+	if (failed.description) details.description = failed.description;
+	if (failed instanceof NodeApiError && failed.httpCode) details.code = Number(failed.httpCode) || failed.httpCode;
+	return { json: { error: failed.message, details: { ...details, ...extra } }, pairedItem: { item: itemIndex } };
 }
 
 /** Re-throws `error` for the given item, keeping its kind, so n8n points at the right item. */
@@ -97,15 +102,35 @@ interface ItemResult<T> {
 	error?: unknown;
 }
 
-/** "0–136, 138, 140–199" for a sorted list of item indexes. */
+const ORDINAL_SUFFIXES: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
+const ordinal = (n: number) => `${n}${ORDINAL_SUFFIXES[new Intl.PluralRules('en', { type: 'ordinal' }).select(n)]}`;
+
+/**
+ * Item indexes in words, unambiguous for people who count from 1: "item 3 (the 4th input item)",
+ * "items 0–136, 138 and 140–199" (n8n numbers items from 0). Indexes sorted ascending.
+ */
 export function describeItems(indexes: number[]): string {
+	if (indexes.length === 1) return `item ${indexes[0]} (the ${ordinal(indexes[0] + 1)} input item)`;
 	const runs: string[] = [];
 	for (let i = 0; i < indexes.length; i++) {
 		const start = indexes[i];
 		while (i + 1 < indexes.length && indexes[i + 1] === indexes[i] + 1) i++;
 		runs.push(start === indexes[i] ? String(start) : `${start}–${indexes[i]}`);
 	}
-	return runs.join(', ');
+	const list = runs.length > 1 ? `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1]}` : runs[0];
+	return `items ${list}`;
+}
+
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** "Items 0–2 and 4 were sent; item 3 (the 4th input item) was not sent." */
+function sentSummary(sent: number[], notSent: number[]): string {
+	const were = (indexes: number[]) => (indexes.length === 1 ? 'was' : 'were');
+	const parts: string[] = [];
+	if (sent.length > 0) parts.push(`${describeItems(sent)} ${were(sent)} sent`);
+	else parts.push('no item was sent');
+	if (notSent.length > 0) parts.push(`${describeItems(notSent)} ${were(notSent)} not sent`);
+	return `${capitalized(parts.join('; '))}.`;
 }
 
 /**
@@ -198,11 +223,12 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 		const error = results[itemIndex].error;
 		const sent = results.map((result, index) => (result.sent.length > 0 && result.failed.length === 0 ? index : -1)).filter((index) => index >= 0);
 		const notSent = results.map((_result, index) => index).filter((index) => !sent.includes(index));
-		const summary = `${whatWasSent(error)} Items sent: ${sent.length > 0 ? describeItems(sent) : 'none'}. Items not sent: ${describeItems(notSent)}.`;
+		const reason = (error as Error).message;
 		const own = (error as { description?: string }).description;
+		// n8n shows the message as the node's error title: it says what happened to the whole batch.
 		throw errorForItem(context, error, itemIndex, {
-			message: `${(error as Error).message} (item ${itemIndex})`,
-			description: own ? `${own}\n${summary}` : summary,
+			message: `${notSent.length} of ${itemCount} items not sent: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
+			description: [sentSummary(sent, notSent), `${capitalized(describeItems([itemIndex]))} failed first. ${own ?? ''}`.trim(), whatWasSent(error)].join('\n'),
 		});
 	}
 
@@ -214,7 +240,8 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 		if (result.failed.length > 0) {
 			const partial = result.sent.length > 0 ? { sent: plan.describe(result.sent), notSent: plan.describe(result.failed) } : {};
 			const failure = errorItem(result.error, itemIndex, { ...where, ...partial });
-			failure.json.description = [failure.json.description, whatWasSent(result.error)].filter(Boolean).join(' ');
+			const details = failure.json.details as IDataObject;
+			details.description = [details.description, whatWasSent(result.error)].filter(Boolean).join(' ');
 			return failure;
 		}
 		const json = writeResult({ sandboxMode: result.sandbox }, result.answer ?? {}, { ...plan.describe(result.sent), ...where });

@@ -56,6 +56,17 @@ function asObject(value: unknown): ApiResponse | undefined {
 	return undefined;
 }
 
+/** The title of a platform error, in words: n8n shows it where a person first looks. */
+function whatCodeMeans(code: number): string {
+	if (code === 400) return 'The platform refused the request as invalid';
+	if (code === 401) return 'The platform did not accept the credentials';
+	if (code === 403) return 'The platform refused the request';
+	if (code === 404) return 'The platform address was not found';
+	if (code === 429) return 'The platform asked to slow down';
+	if (code >= 500) return 'The platform failed to process the request';
+	return 'The platform answered with an error';
+}
+
 function platformError(
 	context: ApiContext,
 	path: string,
@@ -64,9 +75,9 @@ function platformError(
 	itemIndex?: number,
 ): NodeApiError {
 	const platformMessage = body?.message ? String(body.message) : '';
-	const explanation = explainCode(path, code);
+	const explanation = `${explainCode(path, code)} (${path})`;
 	return new NodeApiError(context.getNode(), (body ?? { code }) as JsonObject, {
-		message: `Mail Delivery API error ${code} on ${path.replace('/v5/', '')}`,
+		message: `${whatCodeMeans(code)} (code ${code})`,
 		description: platformMessage ? `${explanation} Platform message: ${platformMessage}` : explanation,
 		httpCode: String(code),
 		itemIndex,
