@@ -18,7 +18,6 @@ import { isRegistered, register, SECRET_PARAMETER, unregister, type Registration
 
 const ALL_KINDS = EVENT_KINDS.map((kind) => kind.code) as string[];
 const OTHER_OUTPUT = 'Other';
-const automaticOnly = { show: { registration: ['automatic'] } };
 
 /** Manual registration sends nothing to the platform, so only automatic registration needs a credential. */
 const triggerCredentials = nodeCredentials.map((credential) => ({
@@ -63,7 +62,9 @@ export class MailDeliveryTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{ ...authenticationProperty, displayOptions: automaticOnly },
+			// No displayOptions here: n8n's editor hides from the panel whatever an authentication field depends on,
+			// so Authentication depending on Registration would make Registration vanish.
+			authenticationProperty,
 			{
 				displayName: 'Registration',
 				name: 'registration',

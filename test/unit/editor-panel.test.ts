@@ -1,0 +1,32 @@
+/**
+ * n8n's editor leaves out of a node's panel every parameter that an "authentication field" shows or
+ * hides by (editor-ui nodeTypesUtils: getNodeAuthFields + isAuthRelatedParameter): the fields the
+ * credentials depend on are drawn in the credential area, and what they depend on vanishes. This
+ * applies that rule to both nodes, so a parameter can never silently disappear from the panel again.
+ * The browser suite checks the real panel; this fails in a second.
+ */
+import type { INodeProperties, INodeTypeDescription } from 'n8n-workflow';
+
+import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
+import { MailDeliveryTrigger } from '../../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node';
+
+function hiddenAsAuthenticationRelated(description: INodeTypeDescription): string[] {
+	const dependencies = new Set((description.credentials ?? []).flatMap((credential) => Object.keys(credential.displayOptions?.show ?? {})));
+	const authFields = description.properties.filter((property) => dependencies.has(property.name));
+	const related = (parameter: INodeProperties) => authFields.some((field) => parameter.name in (field.displayOptions?.show ?? {}));
+	return [...new Set(description.properties.filter(related).map((property) => property.name))];
+}
+
+test.each([
+	['Mail Delivery', new MailDelivery().description],
+	['Mail Delivery Trigger', new MailDeliveryTrigger().description],
+])('%s: no parameter is hidden from the panel as authentication-related', (_name, description) => {
+	expect(hiddenAsAuthenticationRelated(description)).toEqual([]);
+});
+
+test('the trigger shows its credential only for automatic registration, and Registration itself in the panel', () => {
+	const { credentials, properties } = new MailDeliveryTrigger().description;
+	for (const credential of credentials ?? []) expect(credential.displayOptions?.show?.registration).toEqual(['automatic']);
+	const registration = properties.find((property) => property.name === 'registration');
+	expect(registration?.displayOptions).toBeUndefined();
+});
