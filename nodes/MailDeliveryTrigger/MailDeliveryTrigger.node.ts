@@ -14,7 +14,8 @@ import { authenticationProperty, nodeCredentials } from '../MailDelivery/helpers
 import { EVENT_KINDS } from '../MailDelivery/helpers/events';
 import { listSearch, loadOptions } from '../MailDelivery/methods';
 import { enrichEvent, parsePush } from './events';
-import { isRegistered, register, SECRET_PARAMETER, unregister, type RegistrationSettings } from './registration';
+import { SECRET_PARAMETER } from '../MailDelivery/helpers/triggerAddresses';
+import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
 
 const ALL_KINDS = EVENT_KINDS.map((kind) => kind.code) as string[];
 const OTHER_OUTPUT = 'Other';

@@ -3,6 +3,7 @@ import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { SWITCHABLE_KINDS, transEventFor } from '../MailDelivery/helpers/events';
+import { parseUrl, RELEASED_TOKEN, SECRET_PARAMETER, TOKEN_PREFIX, triggerSecret, withoutSecret } from '../MailDelivery/helpers/triggerAddresses';
 import { apiRequest } from '../MailDelivery/transport';
 
 /**
@@ -10,8 +11,8 @@ import { apiRequest } from '../MailDelivery/transport';
  * address per sender, seven kind switches and transEnable, shared by every workflow and by the user.
  *
  * Rules (also in the README):
- * - A trigger's registered URL carries a secret starting with TOKEN_PREFIX, so any trigger can tell
- *   "another Mail Delivery trigger holds this address" from "the user's own receiver holds it".
+ * - A trigger's registered URL carries a secret starting with TOKEN_PREFIX (helpers/triggerAddresses), so
+ *   any trigger can tell "another Mail Delivery trigger holds this address" from "the user's own receiver holds it".
  * - A trigger never takes an address another trigger holds (test URL or production URL alike): it
  *   refuses with an explanation. So "what was there before" is never another trigger's URL.
  * - A user's own receiver is taken over and put back exactly on removal.
@@ -20,11 +21,7 @@ import { apiRequest } from '../MailDelivery/transport';
  *   first trigger came; that prior state travels in each trigger's URL (PRIOR_PARAMETER), because the
  *   configuration is the only state the workflows share.
  */
-export const SECRET_PARAMETER = 'token';
-export const TOKEN_PREFIX = 'mdt1';
 const PRIOR_PARAMETER = 'prior';
-/** Left at an address a platform would not let us clear with null: marks it free, accepts no push. */
-const RELEASED_TOKEN = `${TOKEN_PREFIX}-released`;
 
 type Address = { kind: 'default' } | { kind: 'sender'; sender: string };
 
@@ -59,31 +56,10 @@ interface Config {
 
 // ---- URLs of triggers ----------------------------------------------------------------------------
 
-function parseUrl(url: unknown): URL | undefined {
-	if (typeof url !== 'string') return undefined;
-	try {
-		return new URL(url);
-	} catch {
-		return undefined;
-	}
-}
-
-/** The secret of a Mail Delivery trigger's URL, or undefined for any other URL. */
-function triggerSecret(url: unknown): string | undefined {
-	const token = parseUrl(url)?.searchParams.get(SECRET_PARAMETER);
-	return token && token.startsWith(TOKEN_PREFIX) && token !== RELEASED_TOKEN ? token : undefined;
-}
-
 /** Same workflow (secret) and same kind of URL (test or production path); the host may have moved. */
 function sameTrigger(url: unknown, own: string): boolean {
 	const secret = triggerSecret(url);
 	return secret !== undefined && secret === triggerSecret(own) && parseUrl(url)!.pathname === parseUrl(own)!.pathname;
-}
-
-/** A URL as it may be shown: without its query, so no secret is ever printed. */
-function withoutSecret(url: string): string {
-	const parsed = parseUrl(url);
-	return parsed ? `${parsed.origin}${parsed.pathname}` : '(an address that cannot be read)';
 }
 
 const SWITCH_KEYS = SWITCHABLE_KINDS.map((kind) => kind.transEventKey as string);
@@ -174,23 +150,32 @@ function addressName(address: Address) {
 	return address.kind === 'default' ? "the account's default push address" : `the push address of sender ${address.sender}`;
 }
 
+/**
+ * The refusal, remedy included: n8n 2.x shows only an activation error's message, not its description.
+ */
 function takenError(context: IHookFunctions, address: Address, holder: string, ownUrl: string): NodeOperationError {
 	const isTest = context.getMode() === 'manual';
 	const holderIsThisWorkflow = triggerSecret(holder) === triggerSecret(ownUrl);
 	const where = `${addressName(address)} is held by ${holderIsThisWorkflow ? "this workflow's other" : 'another'} Mail Delivery Trigger (${withoutSecret(holder)})`;
 	if (isTest) {
-		return new NodeOperationError(context.getNode(), `Cannot listen for test events: ${where}`, {
-			description:
-				'The platform keeps one push address per account (and one per sender). Listening here would move the pushes away from that production trigger, which would miss events until the test ends. ' +
-				'To test safely: register this trigger for a sender you use only for tests (Register For: Chosen Senders), or deactivate the production workflow while you test, or use Manual registration and post sample pushes to the test URL yourself.',
-		});
+		return new NodeOperationError(
+			context.getNode(),
+			`Cannot listen for test events: ${where}. To test, deactivate that workflow while you test, or set Register For to Chosen Senders with a sender you use only for tests, or set Registration to Manual and post sample pushes to the test URL.`,
+			{
+				description:
+					'The platform keeps one push address per account (and one per sender). Listening here would move the pushes away from that production trigger, which would miss events until the test ends.',
+			},
+		);
 	}
-	return new NodeOperationError(context.getNode(), `Cannot register this workflow: ${where}`, {
-		description:
-			'The platform keeps one push address per account (and one per sender), so two workflows cannot both receive the same events. ' +
-			'Use one trigger workflow with Output set to One Output per Event Kind and branch there, or register this trigger for chosen senders only (Register For: Chosen Senders), or deactivate the other workflow first. ' +
-			"If that workflow no longer exists, save another address with the Mail Delivery node's Webhook → Save operation, then activate again.",
-	});
+	return new NodeOperationError(
+		context.getNode(),
+		`Cannot register this workflow: ${where}. Deactivate that workflow first, or set Register For to Chosen Senders, or handle every event kind in one workflow (Output: One Output per Event Kind).`,
+		{
+			description:
+				'The platform keeps one push address per account (and one per sender), so two workflows cannot both receive the same events. ' +
+				"If the workflow holding the address no longer exists, save another address with the Mail Delivery node's Webhook → Save operation (option Replace Settings a Trigger Uses), then activate again.",
+		},
+	);
 }
 
 // ---- lifecycle -----------------------------------------------------------------------------------

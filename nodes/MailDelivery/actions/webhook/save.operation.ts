@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { SWITCHABLE_KINDS, transEventFor } from '../../helpers/events';
+import { triggerSecret, withoutSecret } from '../../helpers/triggerAddresses';
 import { assertValid, inputError, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
 import { writeResult } from '../../helpers/parameters';
@@ -73,6 +74,23 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Replace Settings a Trigger Uses',
+				name: 'replaceTriggerSettings',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to save even where an active Mail Delivery Trigger workflow holds the address, or needs the switch, being changed. That workflow then stops receiving those events while it still shows as active.',
+			},
+		],
+	},
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['webhook'], operation: ['save'] } }, properties);
@@ -103,6 +121,66 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		},
 		itemIndex,
 	);
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	if (options.replaceTriggerSettings !== true && touchesTriggers(body)) {
+		const current = (await apiRequest.call(this, '/v5/webhook/get', {}, itemIndex)) as WebhookConfig;
+		const conflicts = triggerConflicts(current, body);
+		if (conflicts.length > 0) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Not saved: ${conflicts.join('; ')}. Saving would silently disconnect that trigger workflow, which would still show as active. Deactivate it first, or turn on Options → Replace Settings a Trigger Uses.`,
+				{ itemIndex },
+			);
+		}
+	}
 	const answer = await apiRequest.call(this, '/v5/webhook/save', body, itemIndex);
 	return writeResult(body, answer, { saved: body });
+}
+
+interface WebhookConfig {
+	transCallbackUrl?: string | null;
+	transEvent?: Record<string, boolean> | null;
+	transEnable?: boolean | null;
+	transCallbackUrlExtra?: Array<{ sender: string; url: string }> | null;
+}
+
+/** Whether the save could take pushes away from a trigger; only then is the configuration read first. */
+function touchesTriggers(body: IDataObject): boolean {
+	return body.transCallbackUrl !== undefined || body.transCallbackUrlExtra !== undefined || body.transEnable === false || body.transEvent !== undefined;
+}
+
+/**
+ * What the save would take away from Mail Delivery Triggers (recognised by their URLs): an address
+ * one holds, pushes as a whole, or a kind that is on while one is registered (which kinds each
+ * trigger needs is not recorded on the platform, so every kind that is on counts).
+ */
+function triggerConflicts(current: WebhookConfig, body: IDataObject): string[] {
+	const held = (url: unknown) => triggerSecret(url) !== undefined;
+	const conflicts: string[] = [];
+	if (body.transCallbackUrl !== undefined && held(current.transCallbackUrl) && body.transCallbackUrl !== current.transCallbackUrl) {
+		conflicts.push(`the account's default push address is held by a Mail Delivery Trigger (${withoutSecret(current.transCallbackUrl!)})`);
+	}
+	const entries = current.transCallbackUrlExtra ?? [];
+	const newEntries = (body.transCallbackUrlExtra as Array<{ sender: string; url: string }> | undefined) ?? undefined;
+	if (newEntries !== undefined) {
+		const replacing = body.transCallbackUrlExtraUpdateMode === 'replace';
+		for (const entry of entries.filter((candidate) => held(candidate.url))) {
+			const next = newEntries.find((candidate) => candidate.sender.toLowerCase() === entry.sender.toLowerCase());
+			if (next ? next.url !== entry.url : replacing) {
+				conflicts.push(`the push address of sender ${entry.sender} is held by a Mail Delivery Trigger (${withoutSecret(entry.url)})`);
+			}
+		}
+	}
+	const triggerUrls = [current.transCallbackUrl, ...entries.map((entry) => entry.url)].filter(held) as string[];
+	if (triggerUrls.length > 0 && body.transEnable === false && current.transEnable === true) {
+		conflicts.push(`turning pushes off would stop every Mail Delivery Trigger on the account (${triggerUrls.map(withoutSecret).join(', ')})`);
+	}
+	if (triggerUrls.length > 0 && body.transEvent) {
+		const next = body.transEvent as Record<string, boolean>;
+		const switchedOff = SWITCHABLE_KINDS.filter((kind) => current.transEvent?.[kind.transEventKey] === true && next[kind.transEventKey] === false);
+		if (switchedOff.length > 0) {
+			conflicts.push(`the change would switch off ${switchedOff.map((kind) => kind.code).join(', ')}, which the Mail Delivery Triggers on the account may receive`);
+		}
+	}
+	return conflicts;
 }
