@@ -13,13 +13,33 @@ import {
 	CODE_EXCHANGE_ENDPOINT,
 	CREDENTIAL_TEST,
 	fetchAccessToken,
+	GRANT_ENDPOINT,
 	oauthHeader,
 	trimBaseUrl,
 	withAuthentication,
 } from './common';
 
-const NEW_CODE_HELP =
-	'Authorization codes are valid for 5 minutes and can be used once. Open the authorize URL shown in this credential, approve access, copy the "code" parameter of the page you are sent to, paste it into Authorization Code and save.';
+/** The page where the user approves access and gets a code (5.3 step 1), from the credential's own values. */
+export function authorizeUrl(credentials: ICredentialDataDecryptedObject): string {
+	const query = [
+		`client_id=${encodeURIComponent(String(credentials.clientId ?? '').trim())}`,
+		'response_type=code',
+		`redirect_uri=${encodeURIComponent(String(credentials.redirectUri ?? '').trim())}`,
+		'scope=All',
+	].join('&');
+	return `${trimBaseUrl(credentials.baseUrl)}${GRANT_ENDPOINT}?${query}`;
+}
+
+/** How to get a code; n8n shows this in the credential dialog when the test after Save fails. */
+const newCodeHelp = (credentials: ICredentialDataDecryptedObject) =>
+	`To get a code, open ${authorizeUrl(credentials)} in your browser, approve access, copy the "code" parameter of the page you are sent to into Authorization Code and save again (a code is valid for 5 minutes and can be used once).`;
+
+/**
+ * Exchanges in progress or done, by code: the editor loads several lists at once when a node opens,
+ * and a code can be used only once, so requests that start together share one exchange.
+ */
+const exchanges = new Map<string, Promise<string>>();
+const MAX_REMEMBERED_EXCHANGES = 100;
 
 /**
  * OAuth 2 authorization code for third-party applications (section 5.3). The code is exchanged by a
@@ -62,8 +82,9 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 			description: 'The redirect URI configured for this application on the platform',
 		},
 		{
+			// n8n shows a credential notice as plain text; the address built from these fields comes with the test.
 			displayName:
-				'To get a code, open this URL in your browser, approve access, and copy the "code" parameter of the page you are sent to (valid 5 minutes, usable once): {{$self.baseUrl.replace(/\\/+$/, "")}}/v5/auth/oauth/authorize?client_id={{encodeURIComponent($self.clientId)}}&response_type=code&redirect_uri={{encodeURIComponent($self.redirectUri)}}&scope=All',
+				'Fill in the fields above and click Save: the connection test then shows the address to open in your browser. Approve access there, copy the "code" parameter of the page you are sent to into Authorization Code, and save again. A code is valid for 5 minutes and can be used once.',
 			name: 'authorizeUrlNotice',
 			type: 'notice',
 			default: '',
@@ -73,7 +94,8 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 			name: 'authorizationCode',
 			type: 'string',
 			default: '',
-			required: true,
+			// Not required: n8n tests a credential on Save only when its required fields are filled, and that test gives the address.
+			description: 'The "code" parameter of the page the platform sends you to after you approve access',
 		},
 		accessTokenProperty,
 		{
@@ -91,18 +113,26 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 			return { accessToken: credentials.accessToken };
 		}
 		if (!code) {
-			throw new Error(`No authorization code is set. ${NEW_CODE_HELP}`);
+			throw new Error(`No authorization code yet. ${newCodeHelp(credentials)}`);
 		}
-		const accessToken = await fetchAccessToken(
-			this.helpers,
-			{
-				url: `${trimBaseUrl(credentials.baseUrl)}${CODE_EXCHANGE_ENDPOINT}`,
-				qs: { grant_type: 'authorization_code', client_id: credentials.clientId, client_secret: credentials.clientSecret, code },
-			},
-			'The authorization code was not accepted (it has expired or was already used, or the client ID or secret is wrong)',
-			NEW_CODE_HELP,
-		);
-		return { accessToken, exchangedCode: code };
+		const key = `${trimBaseUrl(credentials.baseUrl)} ${String(credentials.clientId)} ${code}`;
+		let exchange = exchanges.get(key);
+		if (!exchange) {
+			exchange = fetchAccessToken(
+				this.helpers,
+				{
+					url: `${trimBaseUrl(credentials.baseUrl)}${CODE_EXCHANGE_ENDPOINT}`,
+					qs: { grant_type: 'authorization_code', client_id: credentials.clientId, client_secret: credentials.clientSecret, code },
+				},
+				'The authorization code was not accepted (it has expired or was already used, or the client ID or secret is wrong)',
+				newCodeHelp(credentials),
+			);
+			if (exchanges.size >= MAX_REMEMBERED_EXCHANGES) exchanges.delete(exchanges.keys().next().value!);
+			exchanges.set(key, exchange);
+			// A refused code is not remembered: the same code is refused again, but the client secret may be corrected.
+			exchange.catch(() => exchanges.delete(key));
+		}
+		return { accessToken: await exchange, exchangedCode: code };
 	}
 
 	async authenticate(

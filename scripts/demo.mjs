@@ -52,6 +52,10 @@ export async function setupDemo(session, emulator) {
 		{ baseUrl: emulator.url, clientId: account.clientId, clientSecret: account.clientSecret, redirectUri: emulator.redirectUri, authorizationCode: code },
 		{ replace: true },
 	);
+	// n8n gives a new node the credential saved last (the editor sorts by updatedAt): make that the signature
+	// one, which needs nothing renewed, rather than the authorization-code credential recreated above.
+	const signatureData = { baseUrl: emulator.url, apiKey: account.apiKey, apiSecret: account.apiSecret };
+	await session.rest('PATCH', `/credentials/${signature.id}`, { name: signature.name, type: 'mailDeliverySignatureApi', data: signatureData });
 
 	const workflows = (await session.api('GET', '/workflows?limit=250')).data ?? [];
 	for (const { active, ...workflow } of exampleWorkflows(signature)) {

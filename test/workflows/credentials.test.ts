@@ -1,3 +1,5 @@
+import axios from 'axios';
+
 import { useEmulator } from '../harness/emulator';
 import { actionWorkflow, runWorkflow } from '../harness/n8n';
 
@@ -56,10 +58,16 @@ test('authorization code: exchanged once, the token reused across executions', a
 
 test('authorization code already used: the error says how to get a new one', async () => {
 	const code = await env.authorizationCode();
-	await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials: env.credentials('authCode', code) });
+	// Spent elsewhere (another n8n, a script): within one n8n process a code already exchanged gives its token again.
+	const { url, account } = env.emulator;
+	await axios.get(`${url}/v5/auth/oauth/token`, { params: { grant_type: 'authorization_code', client_id: account.clientId, client_secret: account.clientSecret, code } });
 	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials: env.credentials('authCode', code) });
 	expect(result.error()?.message).toContain('The authorization code was not accepted');
-	expect(result.error()?.message).toContain('Open the authorize URL shown in this credential');
+	// The address to get a new code, built from the credential's own values (n8n shows no computed notice).
+	const { redirectUri } = env.emulator;
+	expect(result.error()?.message).toContain(
+		`${url}/v5/auth/oauth/authorize?client_id=${account.clientId}&response_type=code&redirect_uri=${encodeURIComponent(redirectUri)}&scope=All`,
+	);
 });
 
 test('authorization code expired after 5 minutes: the same clear error', async () => {
@@ -78,4 +86,27 @@ test('the authorization-code credential test never spends a used code: the store
 		{ authorizationCode: 'abc', exchangedCode: 'abc', accessToken: 'tok' },
 	);
 	expect(output).toEqual({ accessToken: 'tok' });
+});
+
+test('authorization code not entered yet: the error (which n8n shows when the credential is saved) gives the authorize address to open', async () => {
+	const { MailDeliveryAuthCodeOAuth2Api } = await import('../../credentials/MailDeliveryAuthCodeOAuth2Api.credentials');
+	const credential = new MailDeliveryAuthCodeOAuth2Api();
+	// Saved without a code, n8n tests the credential: the code must not be required for that test to run.
+	expect(credential.properties.find((property) => property.name === 'authorizationCode')?.required).not.toBe(true);
+	expect(credential.properties.filter((property) => property.type === 'notice').map((notice) => notice.displayName).join(' ')).not.toMatch(/\{\{|\$self/);
+	const request = credential.preAuthentication.call({ helpers: { httpRequest: async () => ({}) } } as never, {
+		baseUrl: 'https://api.platform.example/', clientId: 'my app', clientSecret: 's', redirectUri: 'https://me.example/cb?x=1', authorizationCode: '',
+	});
+	await expect(request).rejects.toThrow(
+		'https://api.platform.example/v5/auth/oauth/authorize?client_id=my%20app&response_type=code&redirect_uri=https%3A%2F%2Fme.example%2Fcb%3Fx%3D1&scope=All',
+	);
+});
+
+test('authorization code: requests that start at once (the editor loads several lists) exchange the code once and all succeed', async () => {
+	const credentials = env.credentials('authCode', await env.authorizationCode());
+	const runs = await Promise.all(
+		[0, 1, 2].map(async () => await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials })),
+	);
+	expect(runs.map((run) => run.error()?.message)).toEqual([undefined, undefined, undefined]);
+	expect(env.emulator.requests.filter((request) => request.path === '/v5/webhook/get').map((request) => request.code)).toEqual([200, 200, 200]);
 });
