@@ -109,3 +109,42 @@ test('contact import splits very large inputs into several requests', async () =
 	expect(env.emulator.requests.map((r) => ((r.body as IDataObject).contactData as unknown[]).length)).toEqual([1000, 1000, 500]);
 	expect(env.emulator.platform.contacts.size).toBe(2 + 2500);
 });
+
+describe('version 1.1: tag values as name/value pairs, versions one way at a time', () => {
+	const v11 = { typeVersion: 1.1 };
+	const bodies = () => txRequests().map((request) => request.body as IDataObject);
+
+	test('tag values given as pairs with expressions become each message\'s params', async () => {
+		const parameters = send({ params: undefined, tagValues: { values: [{ name: 'firstName', value: '={{ $json.name }}' }, { name: 'shop', value: 'Example' }] } });
+		const result = await runWorkflow({ ...actionWorkflow(parameters, v11), credentials: env.credentials(), items: people(2) });
+		expect(result.error()).toBeUndefined();
+		expect((bodies()[0].messageVersions as IDataObject[]).map((version) => version.params)).toEqual([
+			{ firstName: 'P0', shop: 'Example' },
+			{ firstName: 'P1', shop: 'Example' },
+		]);
+	});
+
+	test('a tag value without a name is refused before any request, naming the field', async () => {
+		const parameters = send({ params: undefined, tagValues: { values: [{ name: ' ', value: 'x' }] } });
+		const result = await runWorkflow({ ...actionWorkflow(parameters, v11), credentials: env.credentials(), items: people(1) });
+		expect(result.error()?.message).toContain('Field "Tag Values": tag value 1 has no name');
+		expect(txRequests()).toHaveLength(0);
+	});
+
+	test('JSON mode still reads Tag Values (JSON); version 1 nodes keep reading it without a mode', async () => {
+		await runWorkflow({ ...actionWorkflow(send({ tagValuesMode: 'json' }), v11), credentials: env.credentials(), items: people(1) });
+		await runWorkflow({ ...actionWorkflow(send()), credentials: env.credentials(), items: people(1) });
+		expect(bodies().map((body) => (body.messageVersions as IDataObject[])[0].params)).toEqual([{ name: 'P0' }, { name: 'P0' }]);
+	});
+
+	test('versions defined with fields use only the fields, even when old JSON is still stored', async () => {
+		const parameters = send({
+			to: undefined, params: undefined, messageSource: 'definedHere', versionsMode: 'fields',
+			messageVersionsUi: { versions: [{ to: 'ada@example.org', templateName: 'welcome' }] },
+			messageVersionsJson: '[{"to": [{"email": "json@example.org"}]}]',
+		});
+		const result = await runWorkflow({ ...actionWorkflow(parameters, v11), credentials: env.credentials(), items: people(1) });
+		expect(result.error()).toBeUndefined();
+		expect((bodies()[0].messageVersions as IDataObject[]).map((version) => (version.to as IDataObject[])[0].email)).toEqual(['ada@example.org']);
+	});
+});

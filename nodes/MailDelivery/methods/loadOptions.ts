@@ -20,3 +20,13 @@ export async function getSenderAddresses(this: ILoadOptionsFunctions): Promise<I
 		.filter(Boolean)
 		.map((address) => ({ name: address, value: address }));
 }
+
+/** All template names, for the per-version template of the transactional send (a list inside a list). */
+export async function getTemplateNames(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+	const templates = await apiRequestPages.call(this, '/v5/campaign/mail/template/get', {}, 'templateList', { returnAll: true, limit: 0 });
+	return templates
+		.map((template: IDataObject) => String(template.templateName ?? ''))
+		.filter(Boolean)
+		.sort((a, b) => a.localeCompare(b))
+		.map((name) => ({ name, value: name }));
+}

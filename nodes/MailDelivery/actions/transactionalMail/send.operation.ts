@@ -19,6 +19,8 @@ import {
 import { AddressListError, parseRecipients } from '../../helpers/recipients';
 
 const show = (messageSource: string) => ({ show: { messageSource: [messageSource] } });
+/** Version 1.1 takes tag values as name/value pairs, and versions as fields or JSON, one way at a time. */
+const FROM_VERSION_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
 // Inside the Options collection a root parameter is named with a leading slash.
 const showInOptions = (messageSource: string) => ({ show: { '/messageSource': [messageSource] } });
 
@@ -86,6 +88,46 @@ const properties: INodeProperties[] = [
 		type: 'json',
 		default: '{}',
 		description: 'Values of the personalization tags, e.g. {"name": "Ada"}. Per message, they win over shared tag values.',
+		displayOptions: { show: { '@version': [1] } },
+	},
+	{
+		displayName: 'Define Tag Values',
+		name: 'tagValuesMode',
+		type: 'options',
+		options: [
+			{ name: 'Using Fields Below', value: 'fields', description: 'One name and value per tag; drag input fields into the values' },
+			{ name: 'Using JSON', value: 'json', description: 'One JSON object, e.g. {"firstName": "Ada"}' },
+		],
+		default: 'fields',
+		displayOptions: { show: FROM_VERSION_1_1 },
+	},
+	{
+		displayName: 'Tag Values',
+		name: 'tagValues',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Tag Value',
+		default: {},
+		description: 'Values of the personalization tags ({{name}} in the template, subject or HTML). Per message, they win over shared tag values.',
+		displayOptions: { show: { ...FROM_VERSION_1_1, tagValuesMode: ['fields'] } },
+		options: [
+			{
+				displayName: 'Tag Value',
+				name: 'values',
+				values: [
+					{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'firstName', description: 'The tag, as written between {{ }} in the content' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'Ada' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Tag Values (JSON)',
+		name: 'params',
+		type: 'json',
+		default: '{}',
+		description: 'Values of the personalization tags, e.g. {"firstName": "Ada"}. Per message, they win over shared tag values.',
+		displayOptions: { show: { ...FROM_VERSION_1_1, tagValuesMode: ['json'] } },
 	},
 	{
 		displayName: 'Message Versions',
@@ -94,7 +136,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Version',
 		default: {},
-		displayOptions: show('definedHere'),
+		displayOptions: { show: { messageSource: ['definedHere'], '@version': [1] } },
 		options: [
 			{
 				displayName: 'Version',
@@ -117,7 +159,66 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: '[{"to": [{"email": "ada@example.org", "name": "Ada"}], "params": {"name": "Ada"}}]',
 		description: 'Versions in the API\'s own shape; used instead of the list above when set',
-		displayOptions: show('definedHere'),
+		displayOptions: { show: { messageSource: ['definedHere'], '@version': [1] } },
+	},
+	{
+		displayName: 'Define Versions',
+		name: 'versionsMode',
+		type: 'options',
+		options: [
+			{ name: 'Using Fields Below', value: 'fields' },
+			{ name: 'Using JSON', value: 'json', description: "A JSON array of versions in the API's own shape" },
+		],
+		default: 'fields',
+		displayOptions: { show: { ...FROM_VERSION_1_1, messageSource: ['definedHere'] } },
+	},
+	{
+		displayName: 'Message Versions',
+		name: 'messageVersionsUi',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Version',
+		default: {},
+		displayOptions: { show: { ...FROM_VERSION_1_1, messageSource: ['definedHere'], versionsMode: ['fields'] } },
+		options: [
+			{
+				// Addresses first, as people write a mail (n8n's lint allows this order for address fields).
+				displayName: 'Addresses and Content',
+				name: 'versions',
+				values: [
+					{
+						displayName: 'To',
+						name: 'to',
+						type: 'string',
+						default: '',
+						placeholder: 'ada@example.org, Grace <grace@example.org>',
+						description: `Recipients, separated by commas; "Name &lt;address&gt;" sets a name. At most ${LIMITS.recipientsPerField}.`,
+					},
+					{ displayName: 'Cc', name: 'cc', type: 'string', default: '' },
+					{ displayName: 'Bcc', name: 'bcc', type: 'string', default: '' },
+					{ displayName: 'Subject', name: 'subject', type: 'string', default: '', description: "Empty uses the subject above, or the template's" },
+					{
+						displayName: 'Template Name or ID',
+						name: 'templateName',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getTemplateNames' },
+						default: '',
+						description:
+							'Overrides the template above for this version. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{ displayName: 'Tag Values (JSON)', name: 'params', type: 'json', default: '{}', description: 'Tag values of this version; they win over the ones above' },
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Message Versions (JSON)',
+		name: 'messageVersionsJson',
+		type: 'json',
+		default: '',
+		placeholder: '[{"to": [{"email": "ada@example.org", "name": "Ada"}], "params": {"name": "Ada"}}]',
+		description: "Versions in the API's own shape",
+		displayOptions: { show: { ...FROM_VERSION_1_1, messageSource: ['definedHere'], versionsMode: ['json'] } },
 	},
 	sandboxModeField,
 	{
@@ -207,6 +308,21 @@ function objectParam(this: IExecuteFunctions, field: string, value: unknown, ite
 	return Object.keys(parsed).length ? (parsed as IDataObject) : undefined;
 }
 
+/** The item's tag values: name/value pairs (version 1.1 default) or one JSON object (version 1). */
+function tagValuesOf(this: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
+	if (this.getNodeParameter('tagValuesMode', itemIndex, 'json') === 'json') {
+		return objectParam.call(this, 'Tag Values (JSON)', this.getNodeParameter('params', itemIndex, '{}'), itemIndex);
+	}
+	const pairs = (this.getNodeParameter('tagValues.values', itemIndex, []) as IDataObject[]) ?? [];
+	const values: IDataObject = {};
+	pairs.forEach((pair, index) => {
+		const name = String(pair.name ?? '').trim();
+		if (!name) throw inputError(this.getNode(), `Field "Tag Values": tag value ${index + 1} has no name`, itemIndex);
+		values[name] = pair.value as IDataObject[keyof IDataObject];
+	});
+	return Object.keys(values).length > 0 ? values : undefined;
+}
+
 function recipientsOf(this: IExecuteFunctions, value: unknown, field: string, itemIndex: number) {
 	try {
 		return parseRecipients(value, field);
@@ -247,7 +363,7 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 	if (contentSource === 'template') setIfPresent(content, 'templateName', locatorValue.call(this, 'templateName', itemIndex));
 	else setIfPresent(content, 'content', this.getNodeParameter('content', itemIndex, ''));
 	setIfPresent(content, 'subject', this.getNodeParameter('subject', itemIndex, ''));
-	const params = objectParam.call(this, 'Tag Values (JSON)', this.getNodeParameter('params', itemIndex, '{}'), itemIndex);
+	const params = tagValuesOf.call(this, itemIndex);
 
 	const shared: IDataObject = { senderMail: locatorValue.call(this, 'senderMail', itemIndex) };
 	for (const key of ['senderName', 'replyTo', 'category', 'campaign', 'uniqueMsgID']) {
@@ -269,8 +385,11 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 		Object.assign(shared, content);
 		const merged = { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) };
 		if (Object.keys(merged).length > 0) shared.params = merged;
-		const json = jsonParam.call(this, 'Message Versions (JSON)', this.getNodeParameter('messageVersionsJson', itemIndex, ''), itemIndex);
-		const fromUi = (this.getNodeParameter('messageVersionsUi.versions', itemIndex, []) as IDataObject[]) ?? [];
+		// Version 1 has no versionsMode: its JSON, when set, wins over the list.
+		const versionsMode = this.getNodeParameter('versionsMode', itemIndex, 'either') as 'fields' | 'json' | 'either';
+		const json =
+			versionsMode === 'fields' ? undefined : jsonParam.call(this, 'Message Versions (JSON)', this.getNodeParameter('messageVersionsJson', itemIndex, ''), itemIndex);
+		const fromUi = versionsMode === 'json' ? [] : ((this.getNodeParameter('messageVersionsUi.versions', itemIndex, []) as IDataObject[]) ?? []);
 		if (json !== undefined && !Array.isArray(json)) {
 			throw inputError(this.getNode(), 'Field "Message Versions (JSON)" must be a JSON array of versions', itemIndex);
 		}
