@@ -151,7 +151,7 @@ test('HTML content with no subject anywhere is refused before any request, namin
 		credentials: env.credentials(),
 		items: people(2),
 	});
-	expect(result.output('Mail Delivery')[1].json.error).toBe('Field "subject" is required when the content is HTML rather than a template (message version 0) (item 1)');
+	expect(result.output('Mail Delivery')[1].json.error).toBe('Field "Subject" is required when the content is HTML rather than a template (message version 1), in item 1 (the 2nd input item)');
 	expect(txRequests()).toHaveLength(0);
 });
 
@@ -172,7 +172,7 @@ test('recipients from an expression as arrays and objects, and a malformed entry
 	const result = await runWorkflow({ ...actionWorkflow(send(), { continueOnFail: true }), credentials: env.credentials(), items });
 	const out = result.output('Mail Delivery');
 	expect(out[0].json.recipients).toEqual(['a@example.org', 'b@example.org']);
-	expect(out[1].json.error).toBe('Field "To" entry 2 (" \\"Unclosed <x@example.org>") has a quote that is never closed (item 1)');
+	expect(out[1].json.error).toBe('Field "To" entry 2 (" \\"Unclosed <x@example.org>") has a quote that is never closed, in item 1 (the 2nd input item)');
 });
 
 describe('contact import', () => {
@@ -205,8 +205,8 @@ describe('contact import', () => {
 	});
 
 	test.each([
-		['a property mapped twice', [{ propertyName: 'email', value: 'a@example.org' }, { propertyName: 'email', value: 'b@example.org' }], {}, 'Field "Fields to Import" maps the property "email" more than once; map each property once (item 0)'],
-		['Rows per Request below 1', [{ propertyName: 'email', value: 'a@example.org' }], { batchSize: '={{ 0 }}' }, 'Field "Rows per Request" must be a whole number from 1 to 10000 (it is 0) (item 0)'],
+		['a property mapped twice', [{ propertyName: 'email', value: 'a@example.org' }, { propertyName: 'email', value: 'b@example.org' }], {}, 'Field "Fields to Import" maps the property "email" more than once; map each property once, in item 0 (the 1st input item)'],
+		['Rows per Request below 1', [{ propertyName: 'email', value: 'a@example.org' }], { batchSize: '={{ 0 }}' }, 'Field "Rows per Request" must be a whole number from 1 to 10000 (it is 0), in item 0 (the 1st input item)'],
 	])('%s is a clear error before any request', async (_name, fields, options, message) => {
 		const result = await runWorkflow({ ...actionWorkflow(importParameters(fields, options)), credentials: env.credentials(), items: people(1) });
 		expect(result.error()?.message).toBe(message);

@@ -218,19 +218,19 @@ test('credentials have no Base URL default: a published credential never points 
 
 describe('section 8 limits fail before any request', () => {
 	const failing: Array<[string, IDataObject, string]> = [
-		['campaign mailName', { resource: 'campaign', operation: 'create', mailName: 'm'.repeat(201), senderMail: rl('news@example.com'), sendListNames: ['newsletter'] }, 'Field "mailName" is 201 characters long; the limit is 200 characters (item 0)'],
-		['campaign subject', { resource: 'campaign', operation: 'create', mailName: 'm', senderMail: rl('news@example.com'), sendListNames: ['newsletter'], subject: 's'.repeat(401) }, 'Field "subject" is 401 characters long; the limit is 400 characters (item 0)'],
-		['template name', { resource: 'template', operation: 'create', templateName: 't'.repeat(251), templateSubject: 's', templateContent: 'c' }, 'Field "templateName" is 251 characters long; the limit is 250 characters (item 0)'],
-		['sender name', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { senderName: 'n'.repeat(201) } }, 'Field "senderName" is 201 characters long; the limit is 200 characters (item 0)'],
-		['recipient name', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: `${'n'.repeat(101)} <a@example.org>`, contentSource: 'html', content: 'c' }, 'Field "messageVersions[0].to[0].name" is 101 characters long; the limit is 100 characters (item 0)'],
-		['21 recipients', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: Array.from({ length: 21 }, (_, i) => `r${i}@example.org`).join(','), contentSource: 'html', content: 'c' }, 'Field "messageVersions[0].to" has 21 entries; the limit is 20 (item 0)'],
-		['category bytes', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { category: 'c'.repeat(101) } }, 'Field "category" is 101 bytes long (UTF-8); the limit is 100 bytes (item 0)'],
-		['campaign label characters', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { campaign: 'spring-sale' } }, 'Field "campaign" may contain only letters and digits (A-Z, a-z, 0-9) (item 0)'],
-		['uniqueMsgID bytes', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { uniqueMsgID: 'é'.repeat(26) } }, 'Field "uniqueMsgID" is 52 bytes long (UTF-8); the limit is 50 bytes (item 0)'],
-		['no recipient', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: ' ', contentSource: 'html', content: 'c' }, 'Field "messageVersions[0].to" needs at least one entry (item 0)'],
-		['bad date', { resource: 'transactionalMail', operation: 'getStats', startDate: 'someday', endDate: '2026-01-01' }, 'Field "Start Date" is not a day that can be read: "someday" (item 0)'],
-		['webhook url', { resource: 'webhook', operation: 'save', updateFields: { transCallbackUrl: 'hooks.example' } }, 'Field "transCallbackUrl" "hooks.example" must start with http:// or https:// (item 0)'],
-		['contact without email or phone', { resource: 'contact', operation: 'upsert', email: '' }, 'Field "email" or "phoneNumber" is required: the contact needs one of them (item 0)'],
+		['campaign mailName', { resource: 'campaign', operation: 'create', mailName: 'm'.repeat(201), senderMail: rl('news@example.com'), sendListNames: ['newsletter'] }, 'Field "mailName" is 201 characters long; the limit is 200 characters, in item 0 (the 1st input item)'],
+		['campaign subject', { resource: 'campaign', operation: 'create', mailName: 'm', senderMail: rl('news@example.com'), sendListNames: ['newsletter'], subject: 's'.repeat(401) }, 'Field "subject" is 401 characters long; the limit is 400 characters, in item 0 (the 1st input item)'],
+		['template name', { resource: 'template', operation: 'create', templateName: 't'.repeat(251), templateSubject: 's', templateContent: 'c' }, 'Field "templateName" is 251 characters long; the limit is 250 characters, in item 0 (the 1st input item)'],
+		['sender name', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { senderName: 'n'.repeat(201) } }, 'Field "Sender Name" is 201 characters long; the limit is 200 characters, in item 0 (the 1st input item)'],
+		['recipient name', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: `${'n'.repeat(101)} <a@example.org>`, contentSource: 'html', content: 'c' }, 'Field "To (a recipient\'s name)" is 101 characters long; the limit is 100 characters, in item 0 (the 1st input item)'],
+		['21 recipients', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: Array.from({ length: 21 }, (_, i) => `r${i}@example.org`).join(','), contentSource: 'html', content: 'c' }, 'Field "To" has 21 entries; the limit is 20, in item 0 (the 1st input item)'],
+		['category bytes', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { category: 'c'.repeat(101) } }, 'Field "Category" is 101 bytes long (UTF-8); the limit is 100 bytes, in item 0 (the 1st input item)'],
+		['campaign label characters', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { campaign: 'spring-sale' } }, 'Field "Campaign Label" may contain only letters and digits (A-Z, a-z, 0-9), in item 0 (the 1st input item)'],
+		['uniqueMsgID bytes', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { uniqueMsgID: 'é'.repeat(26) } }, 'Field "Unique Message ID" is 52 bytes long (UTF-8); the limit is 50 bytes, in item 0 (the 1st input item)'],
+		['no recipient', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: ' ', contentSource: 'html', content: 'c' }, 'Field "To" needs at least one entry, in item 0 (the 1st input item)'],
+		['bad date', { resource: 'transactionalMail', operation: 'getStats', startDate: 'someday', endDate: '2026-01-01' }, 'Field "Start Date" is not a day that can be read: "someday", in item 0 (the 1st input item)'],
+		['webhook url', { resource: 'webhook', operation: 'save', updateFields: { transCallbackUrl: 'hooks.example' } }, 'Field "transCallbackUrl" "hooks.example" must start with http:// or https://, in item 0 (the 1st input item)'],
+		['contact without email or phone', { resource: 'contact', operation: 'upsert', email: '' }, 'Field "email" or "phoneNumber" is required: the contact needs one of them, in item 0 (the 1st input item)'],
 	];
 
 	test.each(failing)('%s', async (_name, parameters, message) => {
@@ -248,7 +248,7 @@ describe('section 8 limits fail before any request', () => {
 		const out = result.output('Mail Delivery');
 		expect(out.map((item) => [item.pairedItem, item.json.success ?? item.json.error])).toEqual([
 			[{ item: 0 }, true],
-			[{ item: 1 }, 'Field "templateName" is 300 characters long; the limit is 250 characters (item 1)'],
+			[{ item: 1 }, 'Field "templateName" is 300 characters long; the limit is 250 characters, in item 1 (the 2nd input item)'],
 			[{ item: 2 }, true],
 			[{ item: 3 }, 'The platform refused the request as invalid (code 400)'],
 		]);

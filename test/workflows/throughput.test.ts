@@ -86,6 +86,6 @@ test('Retry-After is honoured', async () => {
 
 test('Requests in Parallel outside 1 to 16 is a clear error before any request', async () => {
 	const result = await runWorkflow({ ...actionWorkflow(send({ parallelRequests: 17 })), credentials: env.credentials(), items: people(2) });
-	expect(result.error()?.message).toBe('Field "Requests in Parallel" must be a whole number from 1 to 16 (it is 17) (item 0)');
+	expect(result.error()?.message).toBe('Field "Requests in Parallel" must be a whole number from 1 to 16 (it is 17), in item 0 (the 1st input item)');
 	expect(env.emulator.requests.filter((r) => r.path === TX)).toHaveLength(0);
 });

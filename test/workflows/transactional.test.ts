@@ -48,7 +48,7 @@ test('an invalid item fails alone before any request; the rest are sent', async 
 	items[1].json.email = 'not-an-address';
 	const result = await runWorkflow({ ...actionWorkflow(send(), { continueOnFail: true }), credentials: env.credentials(), items });
 	const out = result.output('Mail Delivery');
-	expect(out.map((item) => item.json.success ?? item.json.error)).toEqual([true, 'Field "messageVersions[0].to[0].email" "not-an-address" is not a valid email address (item 1)', true]);
+	expect(out.map((item) => item.json.success ?? item.json.error)).toEqual([true, 'Field "To" "not-an-address" is not a valid email address, in item 1 (the 2nd input item)', true]);
 	expect(txRequests()).toHaveLength(1);
 });
 

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { RequestOptions, RetryPolicy } from '../transport';
 import { whatWasSent } from './errors';
+import { capitalized, describeItems } from './itemNames';
 import { writeResult } from './parameters';
 
 /** Stable text key of a value, for grouping items whose request-level fields are identical. */
@@ -101,27 +102,6 @@ interface ItemResult<T> {
 	sandbox: boolean;
 	error?: unknown;
 }
-
-const ORDINAL_SUFFIXES: Record<string, string> = { one: 'st', two: 'nd', few: 'rd', other: 'th' };
-const ordinal = (n: number) => `${n}${ORDINAL_SUFFIXES[new Intl.PluralRules('en', { type: 'ordinal' }).select(n)]}`;
-
-/**
- * Item indexes in words, unambiguous for people who count from 1: "item 3 (the 4th input item)",
- * "items 0–136, 138 and 140–199" (n8n numbers items from 0). Indexes sorted ascending.
- */
-export function describeItems(indexes: number[]): string {
-	if (indexes.length === 1) return `item ${indexes[0]} (the ${ordinal(indexes[0] + 1)} input item)`;
-	const runs: string[] = [];
-	for (let i = 0; i < indexes.length; i++) {
-		const start = indexes[i];
-		while (i + 1 < indexes.length && indexes[i + 1] === indexes[i] + 1) i++;
-		runs.push(start === indexes[i] ? String(start) : `${start}–${indexes[i]}`);
-	}
-	const list = runs.length > 1 ? `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1]}` : runs[0];
-	return `items ${list}`;
-}
-
-const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** "Items 0–2 and 4 were sent; item 3 (the 4th input item) was not sent." */
 function sentSummary(sent: number[], notSent: number[]): string {

@@ -1,6 +1,8 @@
 import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { describeItems } from './itemNames';
+
 /** Section 8 of the platform API: the one place for limits. */
 export const LIMITS = {
 	campaignMailName: 200,
@@ -71,9 +73,17 @@ export const rules = {
 
 /**
  * Field paths to rules. `[]` walks every entry of an array, so `messageVersions[].to[].name`
- * checks each recipient name of each version, and errors name the exact entry.
+ * checks each recipient name of each version. A path may carry the label the panel shows for it
+ * ("To"): errors then name the field as the user sees it, and the API path goes to the description.
  */
-export type FieldRules = Record<string, Rule[]>;
+export type FieldRules = Record<string, Rule[] | { label: string; rules: Rule[] }>;
+
+export interface Problem {
+	/** "Field "To" "x" is not a valid email address" */
+	text: string;
+	/** The field in the request, e.g. messageVersions[0].to[0].email */
+	apiPath: string;
+}
 
 function collect(value: unknown, segments: string[], label: string, out: Array<[string, unknown]>) {
 	if (segments.length === 0) {
@@ -93,17 +103,18 @@ function collect(value: unknown, segments: string[], label: string, out: Array<[
 	child.forEach((entry, index) => collect(entry, rest, `${childLabel}[${index}]`, out));
 }
 
-/** Returns every problem of `body` against `fieldRules`, as "field problem" sentences. */
-export function findProblems(body: object, fieldRules: FieldRules): string[] {
-	const problems: string[] = [];
-	for (const [path, pathRules] of Object.entries(fieldRules)) {
+/** Returns every problem of `body` against `fieldRules`. */
+export function findProblems(body: object, fieldRules: FieldRules): Problem[] {
+	const problems: Problem[] = [];
+	for (const [path, entry] of Object.entries(fieldRules)) {
+		const { label, rules: pathRules } = Array.isArray(entry) ? { label: undefined, rules: entry } : entry;
 		const found: Array<[string, unknown]> = [];
 		collect(body, path.split('.'), '', found);
-		for (const [label, value] of found) {
+		for (const [apiPath, value] of found) {
 			for (const rule of pathRules) {
 				const problem = rule(value);
 				if (problem) {
-					problems.push(`Field "${label}" ${problem}`);
+					problems.push({ text: `Field "${label ?? apiPath}" ${problem}`, apiPath });
 					break;
 				}
 			}
@@ -116,18 +127,20 @@ export function findProblems(body: object, fieldRules: FieldRules): string[] {
 export function assertValid(node: INode, body: object, fieldRules: FieldRules, itemIndex: number) {
 	const problems = findProblems(body, fieldRules);
 	if (problems.length === 0) return;
-	throw new NodeOperationError(node, `${problems[0]} (item ${itemIndex})`, {
+	const [first] = problems;
+	const where = first.text.includes(`"${first.apiPath}"`) ? '' : ` (request field ${first.apiPath})`;
+	throw new NodeOperationError(node, `${first.text}, in ${describeItems([itemIndex])}`, {
 		itemIndex,
 		description:
 			problems.length > 1
-				? `All problems found before sending:\n${problems.join('\n')}`
-				: 'Nothing was sent to the platform.',
+				? `Nothing was sent to the platform. All problems found before sending:\n${problems.map((problem) => `${problem.text} (request field ${problem.apiPath})`).join('\n')}`
+				: `Nothing was sent to the platform${where}.`,
 	});
 }
 
 /** An input error found while building a request (not a field rule), e.g. a date that cannot be read. */
 export function inputError(node: INode, message: string, itemIndex: number) {
-	return new NodeOperationError(node, `${message} (item ${itemIndex})`, {
+	return new NodeOperationError(node, `${message}, in ${describeItems([itemIndex])}`, {
 		itemIndex,
 		description: 'Nothing was sent to the platform.',
 	});

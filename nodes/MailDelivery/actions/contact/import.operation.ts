@@ -123,7 +123,7 @@ export async function executeBatch(this: IExecuteFunctions, items: INodeExecutio
 					throw inputError(this.getNode(), 'Field "email" or "phoneNumber" has no value for this item', itemIndex);
 				}
 				const problems = findProblems(values, { email: [rules.email] });
-				if (problems.length) throw inputError(this.getNode(), problems[0], itemIndex);
+				if (problems.length) throw inputError(this.getNode(), problems[0].text, itemIndex);
 				const itemOptions = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 				const request: IDataObject = {
 					contactDataMapping: names.map((propertyName, columnNum) => ({ columnNum, propertyName })),

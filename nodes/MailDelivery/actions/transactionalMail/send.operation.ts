@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { groupKey, runBatched } from '../../helpers/batching';
-import { assertValid, inputError, LIMITS, rules } from '../../helpers/limits';
+import { assertValid, type FieldRules, inputError, LIMITS, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
 import { attachmentField, batchThroughputOptions, sandboxModeField, senderLocator, templateLocator } from '../common.descriptions';
 import {
@@ -273,20 +273,24 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions({ show: { resource: ['transactionalMail'], operation: ['send'] } }, properties);
 
-const recipientRules = (field: 'to' | 'cc' | 'bcc') => ({
-	[`messageVersions[].${field}`]: field === 'to' ? [rules.nonEmptyList, rules.maxItems(LIMITS.recipientsPerField)] : [rules.maxItems(LIMITS.recipientsPerField)],
-	[`messageVersions[].${field}[].email`]: [rules.required, rules.email],
-	[`messageVersions[].${field}[].name`]: [rules.maxChars(LIMITS.recipientName)],
-});
+const RECIPIENT_LABELS = { to: 'To', cc: 'Cc', bcc: 'Bcc' } as const;
+const recipientRules = (field: 'to' | 'cc' | 'bcc') => {
+	const label = RECIPIENT_LABELS[field];
+	return {
+		[`messageVersions[].${field}`]: { label, rules: field === 'to' ? [rules.nonEmptyList, rules.maxItems(LIMITS.recipientsPerField)] : [rules.maxItems(LIMITS.recipientsPerField)] },
+		[`messageVersions[].${field}[].email`]: { label, rules: [rules.required, rules.email] },
+		[`messageVersions[].${field}[].name`]: { label: `${label} (a recipient's name)`, rules: [rules.maxChars(LIMITS.recipientName)] },
+	};
+};
 
-const FIELD_RULES = {
-	senderMail: [rules.required, rules.email],
-	senderName: [rules.maxChars(LIMITS.transactionalSenderName)],
-	replyTo: [rules.email],
-	category: [rules.maxBytes(LIMITS.categoryBytes), rules.lettersAndDigits],
-	campaign: [rules.maxBytes(LIMITS.campaignBytes), rules.lettersAndDigits],
-	uniqueMsgID: [rules.maxBytes(LIMITS.uniqueMsgIdBytes)],
-	messageVersions: [rules.nonEmptyList],
+const FIELD_RULES: FieldRules = {
+	senderMail: { label: 'Sender Email', rules: [rules.required, rules.email] },
+	senderName: { label: 'Sender Name', rules: [rules.maxChars(LIMITS.transactionalSenderName)] },
+	replyTo: { label: 'Reply To', rules: [rules.email] },
+	category: { label: 'Category', rules: [rules.maxBytes(LIMITS.categoryBytes), rules.lettersAndDigits] },
+	campaign: { label: 'Campaign Label', rules: [rules.maxBytes(LIMITS.campaignBytes), rules.lettersAndDigits] },
+	uniqueMsgID: { label: 'Unique Message ID', rules: [rules.maxBytes(LIMITS.uniqueMsgIdBytes)] },
+	messageVersions: { label: 'Message Versions', rules: [rules.nonEmptyList] },
 	...recipientRules('to'),
 	...recipientRules('cc'),
 	...recipientRules('bcc'),
@@ -402,11 +406,11 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 	versions.forEach((version, index) => {
 		const source = contentSourceOf(version, shared);
 		if (source === 'content' && !version.content && !shared.content) {
-			throw inputError(this.getNode(), `Field "content" or "templateName" is required (message version ${index})`, itemIndex);
+			throw inputError(this.getNode(), `Field "Template" or "HTML Content" is required (message version ${index + 1})`, itemIndex);
 		}
 		// HTML has no subject of its own: only a template can supply one (4.6).
 		if (source === 'content' && !version.subject && !shared.subject) {
-			throw inputError(this.getNode(), `Field "subject" is required when the content is HTML rather than a template (message version ${index})`, itemIndex);
+			throw inputError(this.getNode(), `Field "Subject" is required when the content is HTML rather than a template (message version ${index + 1})`, itemIndex);
 		}
 	});
 	const attachment = attachmentReference.call(this, itemIndex, String(options.attachmentBinaryProperty ?? ''));
