@@ -95,7 +95,7 @@ describe('every operation succeeds on good input', () => {
 		const sent = await run({ resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'Ada <ada@example.org>', contentSource: 'template', templateName: rl('welcome'), params: '{"name":"Ada"}' });
 		expect(sent).toEqual([expect.objectContaining({ success: true, recipients: ['ada@example.org'], request: 1 })]);
 		expect(env.emulator.requests[0].body).toEqual({
-			senderMail: 'sender@example.com', templateName: 'welcome',
+			senderMail: 'sender@example.com', templateName: 'welcome', uniqueMsgID: expect.any(String),
 			messageVersions: [{ to: [{ email: 'ada@example.org', name: 'Ada' }], cc: [], bcc: [], params: { name: 'Ada' } }],
 		});
 		const today = new Date().toISOString().slice(0, 10);

@@ -20,10 +20,10 @@ const people = (count: number): INodeExecutionData[] =>
 const accepted = () => env.emulator.platform.mails.map((mail) => mail.email).sort();
 const everyoneOnce = (count: number, except: number[] = []) =>
 	Array.from({ length: count }, (_, i) => i).filter((i) => !except.includes(i)).map((i) => `p${i}@example.org`).sort();
-/** The output without request numbers, which depend on which request went first. */
+/** The output without request numbers and generated IDs, which depend on which request went first. */
 const comparable = (out: INodeExecutionData[]) =>
 	out.map(({ json, pairedItem }) => {
-		const { request: _request, requests: _requests, ...rest } = json;
+		const { request: _request, requests: _requests, uniqueMsgID: _uniqueMsgID, ...rest } = json;
 		if (rest.details) {
 			const { request: _failedRequest, requests: _failedRequests, ...details } = rest.details as IDataObject;
 			rest.details = details;

@@ -11,6 +11,7 @@ const send = (extra: IDataObject = {}) => ({
 });
 const people = (count: number, email = (i: number) => `p${i}@example.org`): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({ json: { email: email(i), name: `P${i}` } }));
+const GENERATED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const txRequests = () => env.emulator.requests.filter((r) => r.path === '/v5/transactional/mail/sends_customised');
 
 test('250 items become 3 requests (100/100/50), each item paired with its result', async () => {
@@ -61,6 +62,7 @@ test('per-item content that differs stays in the versions; shared content moves 
 	});
 	expect(txRequests()[0].body).toEqual({
 		senderMail: 'sender@example.com',
+		uniqueMsgID: expect.stringMatching(GENERATED_ID),
 		content: '<p>same</p>',
 		messageVersions: [
 			{ to: [{ email: 'a@example.org' }], cc: [], bcc: [], subject: 'A' },
@@ -85,7 +87,7 @@ test('one item with its own versions as JSON, plus an attachment from binary dat
 	});
 	expect(result.error()).toBeUndefined();
 	expect(txRequests()[0].body).toEqual({
-		senderMail: 'sender@example.com', templateName: 'welcome', category: 'receipts', trackOpen: 1, trackClick: 0,
+		senderMail: 'sender@example.com', templateName: 'welcome', category: 'receipts', trackOpen: 1, trackClick: 0, uniqueMsgID: expect.stringMatching(GENERATED_ID),
 		attachment: { fileName: 'receipt.pdf', fileData: Buffer.from('PDF!').toString('base64') },
 		messageVersions: [
 			{ to: [{ email: 'a@example.org', name: 'A' }], cc: [{ email: 'c@example.org' }], bcc: [], params: { name: 'A' } },
@@ -147,4 +149,30 @@ describe('version 1.1: tag values as name/value pairs, versions one way at a tim
 		expect(result.error()).toBeUndefined();
 		expect((bodies()[0].messageVersions as IDataObject[]).map((version) => (version.to as IDataObject[])[0].email)).toEqual(['ada@example.org']);
 	});
+});
+
+test('each output names its request\'s UniqueMsgID (made per request when none is given), sender and template, as the events will', async () => {
+	const result = await runWorkflow({ ...actionWorkflow(send()), credentials: env.credentials(), items: people(150) });
+	const out = result.output('Mail Delivery');
+	const ids = txRequests().map((request) => (request.body as IDataObject).uniqueMsgID);
+	expect(ids).toHaveLength(2);
+	expect(ids[0]).toMatch(GENERATED_ID);
+	expect(ids[0]).not.toBe(ids[1]);
+	expect(out[0].json).toMatchObject({ uniqueMsgID: ids[0], senderMail: 'sender@example.com', templateName: 'welcome' });
+	expect(out[149].json.uniqueMsgID).toBe(ids[1]);
+	// The user's own ID is kept as given.
+	env.emulator.reset();
+	const own = await runWorkflow({ ...actionWorkflow(send({ options: { uniqueMsgID: 'order-1001' } })), credentials: env.credentials(), items: people(1) });
+	expect(own.output('Mail Delivery')[0].json.uniqueMsgID).toBe('order-1001');
+});
+
+test('Include Input Fields puts the input item\'s fields before the result', async () => {
+	const items = people(2).map((item, i) => ({ json: { ...item.json, orderId: `A-${i}` } }));
+	const result = await runWorkflow({ ...actionWorkflow(send({ options: { includeInputFields: true } })), credentials: env.credentials(), items });
+	expect(result.output('Mail Delivery').map((item) => item.json)).toEqual([
+		expect.objectContaining({ orderId: 'A-0', email: 'p0@example.org', success: true, recipients: ['p0@example.org'] }),
+		expect.objectContaining({ orderId: 'A-1', email: 'p1@example.org', success: true, recipients: ['p1@example.org'] }),
+	]);
+	const without = await runWorkflow({ ...actionWorkflow(send()), credentials: env.credentials(), items });
+	expect(without.output('Mail Delivery')[0].json.orderId).toBeUndefined();
 });

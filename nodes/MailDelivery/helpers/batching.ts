@@ -76,14 +76,16 @@ export interface BatchPlan<T extends BatchEntry, Fixed> {
 	send: (chunk: T[], fixed: Fixed, options: RequestOptions) => Promise<{ body: IDataObject; answer: IDataObject }>;
 	/** True when the platform refused the whole request and processed none of it: then it is split. */
 	refusedWhole: (error: unknown) => boolean;
-	/** What entries add to their item's output, e.g. their recipients. */
-	describe: (entries: T[]) => IDataObject;
+	/** What entries add to their item's output, e.g. their recipients and what identifies their request. */
+	describe: (entries: T[], fixed?: Fixed) => IDataObject;
 }
 
 export interface BatchOptions {
 	/** Requests under way at once; one fewer (down to 1) for the rest of the run each time the platform says "try later". */
 	parallel: number;
 	retry: RetryPolicy;
+	/** Put the input item's fields before the result in each successful item's output. */
+	includeInputFields?: boolean;
 }
 
 interface Chunk<T, Fixed> {
@@ -93,12 +95,14 @@ interface Chunk<T, Fixed> {
 	origin: number;
 }
 
-interface ItemResult<T> {
+interface ItemResult<T, Fixed> {
 	sent: T[];
 	failed: T[];
 	requests: number[];
 	requestSizes: Map<number, number>;
 	answer?: IDataObject;
+	/** The request-level choices of the request that sent this item's entries. */
+	fixed?: Fixed;
 	sandbox: boolean;
 	error?: unknown;
 }
@@ -138,7 +142,7 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 			prepareErrors.set(itemIndex, error);
 		}
 	}
-	const results: ItemResult<T>[] = Array.from({ length: itemCount }, () => ({ sent: [], failed: [], requests: [], requestSizes: new Map(), sandbox: false }));
+	const results: Array<ItemResult<T, Fixed>> = Array.from({ length: itemCount }, () => ({ sent: [], failed: [], requests: [], requestSizes: new Map(), sandbox: false }));
 	const queue: Array<Chunk<T, Fixed>> = chunkByKey(entries, plan.keyOf, plan.maxPerRequest).map((chunk, origin) => ({ entries: chunk, fixed: plan.fix(chunk), origin }));
 
 	let parallel = Math.max(1, Math.floor(options.parallel));
@@ -154,11 +158,11 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 		lastStepDown = Date.now();
 		parallel = Math.max(1, parallel - 1);
 	};
-	const record = (chunk: T[], number: number, outcome: { answer: IDataObject; sandbox: boolean } | { error: unknown }) => {
-		for (const entry of chunk) {
+	const record = (chunk: Chunk<T, Fixed>, number: number, outcome: { answer: IDataObject; sandbox: boolean } | { error: unknown }) => {
+		for (const entry of chunk.entries) {
 			const result = results[entry.itemIndex];
 			if (!result.requests.includes(number)) result.requests.push(number);
-			result.requestSizes.set(number, chunk.length);
+			result.requestSizes.set(number, chunk.entries.length);
 			if ('error' in outcome) {
 				result.failed.push(entry);
 				result.error ??= outcome.error;
@@ -166,6 +170,7 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 				result.sent.push(entry);
 				result.answer = outcome.answer;
 				result.sandbox = outcome.sandbox;
+				result.fixed = chunk.fixed;
 			}
 		}
 	};
@@ -177,14 +182,14 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 			const number = ++requestNumber;
 			try {
 				const { body, answer } = await plan.send(chunk.entries, chunk.fixed, { retry: options.retry, onThrottled, itemIndex: chunk.entries[0].itemIndex });
-				record(chunk.entries, number, { answer, sandbox: body.sandboxMode === true });
+				record(chunk, number, { answer, sandbox: body.sandboxMode === true });
 			} catch (error) {
 				if (plan.refusedWhole(error) && chunk.entries.length > 1) {
 					const half = Math.ceil(chunk.entries.length / 2);
 					queue.unshift({ ...chunk, entries: chunk.entries.slice(0, half) }, { ...chunk, entries: chunk.entries.slice(half) });
 					continue;
 				}
-				record(chunk.entries, number, { error });
+				record(chunk, number, { error });
 				if (!continueOnFail) stoppedBy ??= chunk.origin;
 			}
 		}
@@ -212,6 +217,7 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 		});
 	}
 
+	const inputItems = options.includeInputFields ? context.getInputData() : undefined;
 	return results.map((result, itemIndex) => {
 		if (prepareErrors.has(itemIndex)) return errorItem(prepareErrors.get(itemIndex), itemIndex);
 		const requests = result.requests.sort((a, b) => a - b);
@@ -224,7 +230,7 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 			details.description = [details.description, whatWasSent(result.error)].filter(Boolean).join(' ');
 			return failure;
 		}
-		const json = writeResult({ sandboxMode: result.sandbox }, result.answer ?? {}, { ...plan.describe(result.sent), ...where });
-		return { json, pairedItem: { item: itemIndex } };
+		const json = writeResult({ sandboxMode: result.sandbox }, result.answer ?? {}, { ...plan.describe(result.sent, result.fixed), ...where });
+		return { json: inputItems ? { ...inputItems[itemIndex]?.json, ...json } : json, pairedItem: { item: itemIndex } };
 	});
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
@@ -253,6 +254,13 @@ const properties: INodeProperties[] = [
 				description: `Whether to send up to ${LIMITS.messageVersionsPerRequest} input items in one request (items whose shared fields are equal); off sends one request per item`,
 				displayOptions: showInOptions('perItem'),
 			},
+			{
+				displayName: 'Include Input Fields',
+				name: 'includeInputFields',
+				type: 'boolean',
+				default: false,
+				description: "Whether to put the input item's fields (an order number, say) before the result in each output item",
+			},
 			...batchThroughputOptions,
 			{ displayName: 'Reply To', name: 'replyTo', type: 'string', placeholder: 'name@email.com', default: '' },
 			{ displayName: 'Send Date', name: 'sendDate', type: 'dateTime', default: '', description: 'When to send; empty sends at once. Sent in UTC.' },
@@ -265,7 +273,7 @@ const properties: INodeProperties[] = [
 				name: 'uniqueMsgID',
 				type: 'string',
 				default: '',
-				description: `Your own identifier of the request, at most ${LIMITS.uniqueMsgIdBytes} bytes; items with different IDs are never combined`,
+				description: `Your own identifier of the request, at most ${LIMITS.uniqueMsgIdBytes} bytes; items with different IDs are never combined. Empty: the node makes one per request. Events carry it as UniqueMsgID.`,
 			},
 		],
 	},
@@ -461,8 +469,18 @@ interface VersionEntry {
 	attachment?: AttachmentReference;
 }
 
+/** What identifies a sent message's request, to match the trigger's events (UniqueMsgID, SenderEmail) later. */
+function requestIdentity(level: IDataObject, version: IDataObject): IDataObject {
+	const identity: IDataObject = { uniqueMsgID: level.uniqueMsgID, senderMail: level.senderMail };
+	const templateName = version.templateName ?? (version.content === undefined ? level.templateName : undefined);
+	if (templateName) identity.templateName = templateName;
+	return identity;
+}
+
 export async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const path = '/v5/transactional/mail/sends_customised';
+	// Throughput options are read once, for item 0: they shape the whole run.
+	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	return await runBatched<VersionEntry, IDataObject>(
 		this,
 		items.length,
@@ -474,7 +492,13 @@ export async function executeBatch(this: IExecuteFunctions, items: INodeExecutio
 				const { shared, versions, attachment } = await prepare.call(this, itemIndex);
 				return versions.map((version) => ({ itemIndex, shared, version, attachment }));
 			},
-			fix: (chunk) => requestLevel(chunk[0].shared, chunk.map((entry) => entry.version)),
+			fix: (chunk) => {
+				const level = requestLevel(chunk[0].shared, chunk.map((entry) => entry.version));
+				// Events carry the request's UniqueMsgID: one per request when the user gives none, so every
+				// output item can be matched with the trigger's events. Halves of a refused request keep it.
+				level.uniqueMsgID ??= randomUUID();
+				return level;
+			},
 			send: async (chunk, level, options) => {
 				const body = buildRequest(level, chunk.map((entry) => entry.version));
 				// The file is read now, request by request, so memory holds one request's attachment at a time.
@@ -483,10 +507,11 @@ export async function executeBatch(this: IExecuteFunctions, items: INodeExecutio
 			},
 			// 7.2: every 400 is a refusal of the whole request before anything is sent.
 			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
-			describe: (entries) => ({
+			describe: (entries, level) => ({
 				recipients: entries.flatMap((entry) => ['to', 'cc', 'bcc'].flatMap((field) => (entry.version[field] as IDataObject[]).map((recipient) => recipient.email as string))),
+				...(level ? requestIdentity(level, entries[0].version) : {}),
 			}),
 		},
-		batchOptionsOf.call(this, this.getNodeParameter('options', 0, {}) as IDataObject),
+		{ ...batchOptionsOf.call(this, options), includeInputFields: options.includeInputFields === true },
 	);
 }
