@@ -57,6 +57,13 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 	documentationUrl = 'https://github.com/n8n-nodes-mail-delivery/n8n-nodes-mail-delivery#credentials';
 
 	properties: INodeProperties[] = [
+		{
+			displayName:
+				'For a third-party application registered on the platform (client ID, secret and redirect URI): the account owner approves access in the browser once. For your own account, Signature API is simpler.',
+			name: 'whenToChoose',
+			type: 'notice',
+			default: '',
+		},
 		baseUrlProperty,
 		{
 			displayName: 'Client ID',

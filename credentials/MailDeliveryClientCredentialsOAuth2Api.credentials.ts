@@ -35,7 +35,18 @@ export class MailDeliveryClientCredentialsOAuth2Api implements ICredentialType {
 
 	documentationUrl = 'https://github.com/n8n-nodes-mail-delivery/n8n-nodes-mail-delivery#credentials';
 
-	properties: INodeProperties[] = [baseUrlProperty, ...apiKeyAndSecretProperties, accessTokenProperty];
+	properties: INodeProperties[] = [
+		{
+			displayName:
+				'Fetches an access token with your API key and secret and reuses it until the platform refuses it (tokens last 2 hours). Choose it if your platform account requires OAuth; otherwise Signature API is simpler and needs no token.',
+			name: 'whenToChoose',
+			type: 'notice',
+			default: '',
+		},
+		baseUrlProperty,
+		...apiKeyAndSecretProperties,
+		accessTokenProperty,
+	];
 
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const basic = Buffer.from(`${credentials.apiKey}:${credentials.apiSecret}`).toString('base64');

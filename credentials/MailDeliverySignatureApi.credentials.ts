@@ -17,7 +17,17 @@ export class MailDeliverySignatureApi implements ICredentialType {
 
 	documentationUrl = 'https://github.com/n8n-nodes-mail-delivery/n8n-nodes-mail-delivery#credentials';
 
-	properties: INodeProperties[] = [baseUrlProperty, ...apiKeyAndSecretProperties];
+	properties: INodeProperties[] = [
+		{
+			displayName:
+				'Signs every request with your API key and secret; no token is fetched or stored. The simplest choice for your own account. (OAuth2 Client Credentials uses the same key and secret to fetch a token instead; choose it if your platform account requires OAuth.)',
+			name: 'whenToChoose',
+			type: 'notice',
+			default: '',
+		},
+		baseUrlProperty,
+		...apiKeyAndSecretProperties,
+	];
 
 	// A function, not a generic object: the timestamp and signature must be made for each request.
 	async authenticate(

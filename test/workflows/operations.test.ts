@@ -76,6 +76,10 @@ describe('every operation succeeds on good input', () => {
 	test('contact list: create, get many, delete', async () => {
 		await run({ resource: 'contactList', operation: 'create', listName: 'fresh', listDescription: 'd' });
 		expect((await run({ resource: 'contactList', operation: 'getMany', returnAll: true, filters: { search: 'fre' } })).map((l) => l.ListName)).toEqual(['fresh']);
+		// Version 1.1 spells list records in camelCase, like every other record.
+		const v11 = await runWorkflow({ ...actionWorkflow({ resource: 'contactList', operation: 'getMany', returnAll: true, filters: { search: 'fre' } }, { typeVersion: 1.1 }), credentials: env.credentials() });
+		expect(v11.output('Mail Delivery')[0].json).toMatchObject({ listName: 'fresh', id: expect.any(Number), listStatus: 1, listType: expect.any(Number) });
+		expect(Object.keys(v11.output('Mail Delivery')[0].json).filter((key) => /^[A-Z]/.test(key))).toEqual([]);
 		await run({ resource: 'contactList', operation: 'delete', listName: rl('fresh') });
 		expect(env.emulator.platform.lists.has('fresh')).toBe(false);
 	});

@@ -1,7 +1,8 @@
 import type { NodeApiError } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator';
-import { searchLists } from '../../nodes/MailDelivery/methods/listSearch';
+import { searchLists, searchSenders } from '../../nodes/MailDelivery/methods/listSearch';
+import { getSenderAddresses } from '../../nodes/MailDelivery/methods/loadOptions';
 import { actionWorkflow, loadOptionsContext, runWorkflow } from '../harness/n8n';
 
 const env = useEmulator();
@@ -105,4 +106,16 @@ describe('paging', () => {
 		expect(new Set(seen).size).toBe(80);
 		expect(pages().map(([index]) => index)).toEqual([1, 2, 3]);
 	});
+});
+
+test('sender pickers say which senders are for marketing and which for transactional mail', async () => {
+	const context = loadOptionsContext(env.credentials());
+	const { results } = await searchSenders.call(context);
+	expect(results).toEqual(
+		expect.arrayContaining([
+			{ name: 'sender@example.com (transactional)', value: 'sender@example.com' },
+			{ name: 'news@example.com (marketing)', value: 'news@example.com' },
+		]),
+	);
+	expect(await getSenderAddresses.call(context)).toEqual(expect.arrayContaining([{ name: 'news@example.com (marketing)', value: 'news@example.com' }]));
 });

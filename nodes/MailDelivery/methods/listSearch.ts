@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
+import { senderLabel } from '../helpers/senders';
 import { apiRequest } from '../transport';
 
 const SEARCH_PAGE_SIZE = 50;
@@ -67,8 +68,8 @@ export async function searchSenders(this: ILoadOptionsFunctions, filter?: string
 	const needle = (filter ?? '').toLowerCase();
 	return {
 		results: senders
-			.map((sender) => String(sender.fromDomain ?? ''))
-			.filter((address) => address.toLowerCase().includes(needle))
-			.map((address) => ({ name: address, value: address })),
+			.map((sender) => ({ address: String(sender.fromDomain ?? ''), sender }))
+			.filter(({ address }) => address && address.toLowerCase().includes(needle))
+			.map(({ address, sender }) => ({ name: senderLabel(address, sender), value: address })),
 	};
 }

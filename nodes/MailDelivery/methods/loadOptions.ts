@@ -1,5 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
+import { senderLabel } from '../helpers/senders';
 import { apiRequest, apiRequestPages } from '../transport';
 
 /** All contact list names, for the multi-select fields of campaign creation. */
@@ -16,9 +17,8 @@ export async function getListNames(this: ILoadOptionsFunctions): Promise<INodePr
 export async function getSenderAddresses(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
 	return ((answer.mailFromDomains as IDataObject[] | undefined) ?? [])
-		.map((sender) => String(sender.fromDomain ?? ''))
-		.filter(Boolean)
-		.map((address) => ({ name: address, value: address }));
+		.filter((sender) => String(sender.fromDomain ?? ''))
+		.map((sender) => ({ name: senderLabel(String(sender.fromDomain), sender), value: String(sender.fromDomain) }));
 }
 
 /** All template names, for the per-version template of the transactional send (a list inside a list). */
