@@ -30,3 +30,24 @@ test('the trigger shows its credential only for automatic registration, and Regi
 	const registration = properties.find((property) => property.name === 'registration');
 	expect(registration?.displayOptions).toBeUndefined();
 });
+
+test('every operation orders its panel the same way: its own fields, then Sandbox Mode, then Options or Additional Fields', () => {
+	const { properties } = new MailDelivery().description;
+	const operations = new Map<string, string[]>();
+	for (const property of properties) {
+		const show = property.displayOptions?.show;
+		if (!show?.resource || !show.operation) continue;
+		for (const resource of show.resource as string[]) {
+			for (const operation of show.operation as string[]) {
+				const key = `${resource}.${operation}`;
+				operations.set(key, [...(operations.get(key) ?? []), property.type === 'collection' ? 'collection' : property.name]);
+			}
+		}
+	}
+	const misplaced = [...operations].filter(([, names]) => {
+		const sandbox = names.indexOf('sandboxMode');
+		if (sandbox === -1) return false;
+		return names.slice(sandbox + 1).some((name) => name !== 'collection') || names.slice(0, sandbox).includes('collection');
+	});
+	expect(misplaced.map(([key]) => key)).toEqual([]);
+});

@@ -212,4 +212,26 @@ describe('contact import', () => {
 		expect(result.error()?.message).toBe(message);
 		expect(imports()).toHaveLength(0);
 	});
+
+	test('version 1.1: properties chosen from the list, custom ones by identifier; a custom one without an identifier is refused', async () => {
+		const items = people(3);
+		const fields = [
+			{ propertyName: 'email', value: '={{ $json.email }}' },
+			{ propertyName: 'name', value: '={{ $json.name }}' },
+			{ propertyName: '__custom', customPropertyName: 'city', value: 'Paris' },
+		];
+		const result = await runWorkflow({ ...actionWorkflow(importParameters(fields), { typeVersion: 1.1 }), credentials: env.credentials(), items });
+		expect(result.error()).toBeUndefined();
+		expect((imports()[0].body as IDataObject).contactDataMapping).toEqual([
+			{ columnNum: 0, propertyName: 'email' },
+			{ columnNum: 1, propertyName: 'name' },
+			{ columnNum: 2, propertyName: 'city' },
+		]);
+		const unnamed = await runWorkflow({
+			...actionWorkflow(importParameters([fields[0], { propertyName: '__custom', customPropertyName: ' ', value: 'x' }]), { typeVersion: 1.1 }),
+			credentials: env.credentials(),
+			items,
+		});
+		expect(unnamed.error()?.message).toBe('Field "Fields to Import": field 2 has no property identifier, in item 0 (the 1st input item)');
+	});
 });

@@ -106,6 +106,13 @@ describe('every operation succeeds on good input', () => {
 		expect(await run({ resource: 'transactionalMail', operation: 'getStats', startDate: today, endDate: today })).toEqual([expect.objectContaining({ statsDate: today, sentCount: 1 })]);
 	});
 
+	test('version 1.1 reports cover the last 7 days by default', async () => {
+		const result = await runWorkflow({ ...actionWorkflow({ resource: 'transactionalMail', operation: 'getStats' }, { typeVersion: 1.1 }), credentials: env.credentials() });
+		expect(result.error()).toBeUndefined();
+		const day = (offset: number) => new Date(Date.now() - offset * 86400_000).toISOString().slice(0, 10);
+		expect(env.emulator.requests[0].body).toEqual({ startDate: day(6), endDate: day(0) });
+	});
+
 	test('webhook: save and get', async () => {
 		await run({
 			resource: 'webhook', operation: 'save',

@@ -127,7 +127,10 @@ export const TASK_TYPE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Ordinary (Mail List)', value: 'MailList' },
 ];
 
-/** Start and end day of a report, days included, sent as YYYY-MM-DD. */
+/**
+ * Start and end day of a report, days included, sent as YYYY-MM-DD. Version 1 used date-time pickers;
+ * from 1.1 they are days, by default the last 7 (today included) in the workflow's time zone.
+ */
 export const dayRangeFields: INodeProperties[] = [
 	{
 		displayName: 'Start Date',
@@ -136,6 +139,7 @@ export const dayRangeFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'First day of the report (included)',
+		displayOptions: { show: { '@version': [1] } },
 	},
 	{
 		displayName: 'End Date',
@@ -144,6 +148,27 @@ export const dayRangeFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'Last day of the report (included)',
+		displayOptions: { show: { '@version': [1] } },
+	},
+	{
+		displayName: 'Start Day',
+		name: 'startDate',
+		type: 'string',
+		required: true,
+		default: '={{ $today.minus({ days: 6 }).toFormat("yyyy-MM-dd") }}',
+		placeholder: 'YYYY-MM-DD',
+		description: 'First day of the report (included), as YYYY-MM-DD. By default 6 days before today.',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+	},
+	{
+		displayName: 'End Day',
+		name: 'endDate',
+		type: 'string',
+		required: true,
+		default: '={{ $today.toFormat("yyyy-MM-dd") }}',
+		placeholder: 'YYYY-MM-DD',
+		description: 'Last day of the report (included), as YYYY-MM-DD. By default today.',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
 	},
 ];
 

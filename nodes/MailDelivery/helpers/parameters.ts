@@ -105,13 +105,15 @@ export function jsonParam(this: IExecuteFunctions, field: string, value: unknown
 }
 
 export function readDayRange(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const startDate = dayParam.call(this, 'Start Date', this.getNodeParameter('startDate', itemIndex, ''), itemIndex);
-	const endDate = dayParam.call(this, 'End Date', this.getNodeParameter('endDate', itemIndex, ''), itemIndex);
+	// The fields are labelled in days from version 1.1.
+	const [startLabel, endLabel] = this.getNode().typeVersion >= 1.1 ? ['Start Day', 'End Day'] : ['Start Date', 'End Date'];
+	const startDate = dayParam.call(this, startLabel, this.getNodeParameter('startDate', itemIndex, ''), itemIndex);
+	const endDate = dayParam.call(this, endLabel, this.getNodeParameter('endDate', itemIndex, ''), itemIndex);
 	if (!startDate || !endDate) {
-		throw inputError(this.getNode(), `Field "${startDate ? 'End Date' : 'Start Date'}" is required`, itemIndex);
+		throw inputError(this.getNode(), `Field "${startDate ? endLabel : startLabel}" is required`, itemIndex);
 	}
 	if (startDate > endDate) {
-		throw inputError(this.getNode(), `Field "Start Date" (${startDate}) is after "End Date" (${endDate})`, itemIndex);
+		throw inputError(this.getNode(), `Field "${startLabel}" (${startDate}) is after "${endLabel}" (${endDate})`, itemIndex);
 	}
 	return { startDate, endDate };
 }

@@ -9,6 +9,8 @@ import { applySandboxMode, batchOptionsOf, locatorValue, setIfPresent, wholeNumb
 
 const DEFAULT_ROWS_PER_REQUEST = 1000;
 const MAX_ROWS_PER_REQUEST = 10000;
+/** The property list's choice for an identifier typed by the user (version 1.1). */
+const CUSTOM_PROPERTY = '__custom';
 
 const properties: INodeProperties[] = [
 	{
@@ -26,6 +28,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'Add Field',
 		default: { fields: [{ propertyName: 'email', value: '={{ $json.email }}' }] },
+		displayOptions: { show: { '@version': [1] } },
 		options: [
 			{
 				displayName: 'Field',
@@ -44,6 +47,46 @@ const properties: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Fields to Import',
+		name: 'contactDataMapping',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		required: true,
+		placeholder: 'Add Field',
+		default: { fields: [{ propertyName: 'email', value: '={{ $json.email }}' }] },
+		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+		options: [
+			{
+				displayName: 'Field',
+				name: 'fields',
+				values: [
+					{
+						displayName: 'Property',
+						name: 'propertyName',
+						type: 'options',
+						options: [
+							{ name: 'Custom Property', value: CUSTOM_PROPERTY, description: 'A property defined on the platform, by its identifier' },
+							{ name: 'Email', value: 'email' },
+							{ name: 'Name', value: 'name' },
+							{ name: 'Phone Number', value: 'phoneNumber' },
+						],
+						default: 'email',
+					},
+					{
+						displayName: 'Custom Property Identifier',
+						name: 'customPropertyName',
+						type: 'string',
+						default: '',
+						placeholder: 'city',
+						description: 'The identifier of the property on the platform',
+						displayOptions: { show: { propertyName: [CUSTOM_PROPERTY] } },
+					},
+					{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'Value for this item, usually an expression' },
+				],
+			},
+		],
+	},
+	{
 		displayName: 'Update Mode',
 		name: 'updateMode',
 		type: 'options',
@@ -54,6 +97,7 @@ const properties: INodeProperties[] = [
 		],
 		default: 1,
 	},
+	sandboxModeField,
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -77,7 +121,6 @@ const properties: INodeProperties[] = [
 			...batchThroughputOptions,
 		],
 	},
-	sandboxModeField,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['import'] } }, properties);
@@ -107,9 +150,13 @@ export async function executeBatch(this: IExecuteFunctions, items: INodeExecutio
 			keyOf: (row) => groupKey(row.request),
 			prepare: async (itemIndex) => {
 				const mapping = (this.getNodeParameter('contactDataMapping.fields', itemIndex, []) as IDataObject[]).map((field) => ({
-					propertyName: String(field.propertyName ?? '').trim(),
+					propertyName: String((field.propertyName === CUSTOM_PROPERTY ? field.customPropertyName : field.propertyName) ?? '').trim(),
 					value: cellValue(field.value),
 				}));
+				const unnamed = mapping.findIndex((field) => !field.propertyName);
+				if (unnamed !== -1) {
+					throw inputError(this.getNode(), `Field "Fields to Import": field ${unnamed + 1} has no property identifier`, itemIndex);
+				}
 				const names = mapping.map((field) => field.propertyName);
 				const twice = names.find((name, index) => names.indexOf(name) !== index);
 				if (twice !== undefined) {

@@ -15,6 +15,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'Email address of the contact; required when Phone Number is empty',
 	},
+	sandboxModeField,
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -27,7 +28,6 @@ const properties: INodeProperties[] = [
 			{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '', description: 'Required when Email is empty' },
 		],
 	},
-	sandboxModeField,
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['upsert'] } }, properties);

@@ -1,0 +1,229 @@
+// What the browser suite does in n8n's editor, as a person does it: Chromium from Debian, one context per
+// journey, numbered screenshots, and small helpers for the panels (selectors are n8n 2.41.1's data-test-id).
+import { mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+
+import { chromium, selectors } from 'playwright-core';
+
+import { root } from '../../../scripts/ensure-deps.mjs';
+import { OWNER } from '../../../scripts/n8n-runtime.mjs';
+import { ensureChromium } from '../../../scripts/system-packages.mjs';
+
+export const SHOTS = path.join(root, '.tmp', 'browser');
+const VIEWPORT = { width: 1600, height: 1000 };
+
+selectors.setTestIdAttribute('data-test-id');
+
+/** Debian's Chromium without the background services that flood a closed network. */
+export async function launchBrowser() {
+	return await chromium.launch({
+		executablePath: ensureChromium(),
+		headless: true,
+		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+	});
+}
+
+/**
+ * One journey: its own browser context and screenshot folder, and a list of problems found on the way, so one
+ * run reports every broken thing of a journey rather than only the first.
+ */
+export class Journey {
+	constructor(browser, name, baseUrl) {
+		this.browser = browser;
+		this.name = name;
+		this.baseUrl = baseUrl;
+		this.folder = path.join(SHOTS, name);
+		this.count = 0;
+		this.problems = [];
+		this.seen = [];
+		rmSync(this.folder, { recursive: true, force: true });
+		mkdirSync(this.folder, { recursive: true });
+	}
+
+	async open(storageState) {
+		this.context = await this.browser.newContext({ viewport: VIEWPORT, storageState });
+		this.page = await this.context.newPage();
+		// n8n's editor is slow on two cores: generous, bounded waits.
+		this.page.setDefaultTimeout(30_000);
+		this.page.setDefaultNavigationTimeout(60_000);
+		return this.page;
+	}
+
+	async shot(label) {
+		const file = path.join(this.folder, `${String(++this.count).padStart(2, '0')}-${label}.png`);
+		await this.page?.screenshot({ path: file }).catch(() => undefined);
+		return path.relative(root, file);
+	}
+
+	/** Records a problem with the screenshot that shows it; the journey fails at the end. */
+	async problem(message) {
+		const file = await this.shot('problem');
+		this.problems.push(`${message} (see ${file})`);
+	}
+
+	async check(condition, message) {
+		if (!condition) await this.problem(message);
+		return Boolean(condition);
+	}
+
+	/** A text n8n showed, kept for the report. */
+	saw(where, text) {
+		this.seen.push(`${where}: ${text}`);
+		console.log(`  [${this.name}] ${where}: ${text}`);
+	}
+
+	async close() {
+		await this.context?.close().catch(() => undefined);
+	}
+
+	report() {
+		if (this.problems.length) throw new Error(`${this.name}: ${this.problems.length} problem(s):\n- ${this.problems.join('\n- ')}`);
+	}
+}
+
+export async function signIn(page, baseUrl) {
+	await page.goto(`${baseUrl}/signin`);
+	await page.getByTestId('emailOrLdapLoginId').locator('input').fill(OWNER.email);
+	await page.getByTestId('password').locator('input').fill(OWNER.password);
+	await page.getByTestId('form-submit-button').click();
+	await page.waitForURL(/\/home\//);
+}
+
+export async function openWorkflowFromList(page, baseUrl, name) {
+	await page.goto(`${baseUrl}/home/workflows`);
+	await page.getByTestId('workflow-card-name').filter({ hasText: name }).first().click();
+	await page.getByTestId('canvas-node').first().waitFor();
+}
+
+export async function openWorkflowById(page, baseUrl, id) {
+	await page.goto(`${baseUrl}/workflow/${id}`);
+	await page.getByTestId('canvas-node').first().waitFor();
+}
+
+export const canvasNode = (page, name) => page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+
+export async function openNode(page, name) {
+	await canvasNode(page, name).dblclick();
+	await page.getByTestId('ndv').waitFor();
+	return page.getByTestId('ndv');
+}
+
+export async function closeNode(page) {
+	await page.getByTestId('ndv-close-button').click();
+	await page.getByTestId('ndv').waitFor({ state: 'hidden' });
+}
+
+/** Adds a node through the node creator (the canvas "+"), then an action of it when one is named. */
+export async function addNode(page, search, itemName, actionText) {
+	await page.getByTestId('node-creator-plus-button').click();
+	await page.getByTestId('node-creator-search-bar').fill(search);
+	const creator = page.getByTestId('node-creator');
+	await creator.getByTestId('item-iterator-item').filter({ has: page.getByText(itemName, { exact: true }) }).first().click();
+	if (actionText) await creator.getByText(actionText, { exact: true }).first().click();
+	await page.getByTestId('ndv').waitFor();
+	return page.getByTestId('ndv');
+}
+
+/** An options parameter: open it and click the option (n8n renders options as role=option). */
+export async function chooseOption(page, parameterName, optionText) {
+	await page.getByTestId('ndv').getByTestId(`parameter-input-${parameterName}`).click();
+	await page.getByRole('option', { name: optionText, exact: true }).filter({ visible: true }).first().click();
+}
+
+/** The items of the output panel's current branch, from its JSON view ({ count, items }). */
+export async function readOutput(page) {
+	const panel = page.getByTestId('output-panel');
+	const countText = await panel.getByTestId('ndv-items-count').innerText({ timeout: 5_000 }).catch(() => '');
+	const count = Number(/(\d+)\s+items?/.exec(countText)?.[1] ?? (countText ? NaN : 0));
+	await panel.getByTestId('radio-button-json').click({ timeout: 5_000 }).catch(() => undefined);
+	const text = await panel.getByTestId('ndv-data-container').innerText({ timeout: 5_000 }).catch(() => '');
+	let items;
+	try {
+		items = JSON.parse(text.replace(/\u00a0/g, ' '));
+	} catch {
+		items = undefined;
+	}
+	return { count, countText, items, text };
+}
+
+/** The output panel's branch tabs ("Success Branch (4 items)", "Error Branch"…), as shown. */
+export async function branchTabs(page) {
+	const tabs = page.getByTestId('output-panel').getByRole('tab');
+	return (await tabs.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim()).filter(Boolean);
+}
+
+export async function openBranch(page, label) {
+	await page.getByTestId('output-panel').getByRole('tab').filter({ hasText: label }).first().click();
+}
+
+/** The output labels n8n draws on a canvas node's right side. */
+export async function outputLabels(page, nodeName) {
+	return await page.locator(`[data-test-id="canvas-node-output-handle"][data-node-name="${nodeName}"]`).evaluateAll((handles) =>
+		handles.map((handle) => handle.querySelector('[class*="outputLabel"]')?.textContent?.trim() ?? ''),
+	);
+}
+
+/** Item counts written on the edges of an execution shown on the canvas, by target node. */
+export async function edgeCounts(page, sourceName) {
+	return await page.locator(`[data-test-id="edge-label"][data-source-node-name="${sourceName}"]`).evaluateAll((labels) =>
+		Object.fromEntries(labels.map((label) => [label.dataset.targetNodeName, Number(/(\d+) items?/.exec(label.textContent ?? '')?.[1] ?? 0)])),
+	);
+}
+
+/** Visible toasts (n8n's notifications), title and text. */
+export async function toasts(page) {
+	return (await page.locator('.el-notification:visible').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+}
+
+export async function closeToasts(page) {
+	for (const button of await page.locator('.el-notification:visible .el-notification__closeBtn').all()) await button.click().catch(() => undefined);
+}
+
+/**
+ * Drags an element onto another with real mouse moves: n8n's mapping starts a drag only after the pointer
+ * moves with the button down, and drops on mouseup over a parameter.
+ */
+export async function drag(page, source, target) {
+	await source.scrollIntoViewIfNeeded();
+	await target.scrollIntoViewIfNeeded();
+	const from = await source.boundingBox();
+	const to = await target.boundingBox();
+	if (!from || !to) throw new Error('drag: source or target not on screen');
+	await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+	await page.mouse.down();
+	await page.mouse.move(from.x + from.width / 2 + 15, from.y + from.height / 2 + 5, { steps: 5 });
+	await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 20 });
+	await page.waitForTimeout(300);
+	await page.mouse.move(to.x + to.width / 2 + 2, to.y + to.height / 2, { steps: 2 });
+	await page.mouse.up();
+	await page.waitForTimeout(300);
+}
+
+/** A field of the input panel's schema view ("email", "firstName"), the thing a person drags. */
+export function inputField(page, name) {
+	return page.getByTestId('ndv-input-panel').getByTestId('run-data-schema-item').locator('span').filter({ hasText: new RegExp(`^${name}$`) }).first();
+}
+
+/** Waits until the output panel shows a finished run (items, an error, or "no output"), or the time is up. */
+export async function waitForRun(page, timeout = 60_000) {
+	const panel = page.getByTestId('output-panel');
+	await panel
+		.locator('[data-test-id="ndv-items-count"], [data-test-id="node-error-message"], [data-test-id="node-run-status-success"], [data-test-id="node-run-status-error"], [data-test-id="ndv-data-container"]:has-text("No output data")')
+		.first()
+		.waitFor({ timeout });
+	// n8n updates the count and the branches a moment after the status.
+	await page.waitForTimeout(800);
+}
+
+export async function executeStep(page) {
+	await page.getByTestId('ndv').getByTestId('node-execute-button').click();
+	await waitForRun(page);
+}
+
+/** The text of the node's error in the output panel (title and description), when there is one. */
+export async function nodeError(page) {
+	const panel = page.getByTestId('output-panel');
+	const title = await panel.getByTestId('node-error-message').innerText({ timeout: 3_000 }).catch(() => '');
+	const description = await panel.getByTestId('node-error-description').innerText({ timeout: 1_000 }).catch(() => '');
+	return { title: title.trim(), description: description.trim() };
+}
