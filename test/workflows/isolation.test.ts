@@ -34,7 +34,11 @@ test('250 items with item 137\'s template missing: 249 sent once each, item 137 
 	expect(out).toHaveLength(250);
 	const failed = out.filter((item) => item.json.error).map((item) => (item.pairedItem as { item: number }).item);
 	expect(failed).toEqual([137]);
-	expect(out[137].json).toMatchObject({ error: 'The platform refused the request as invalid (code 400)', details: { code: 400 } });
+	// One look-up of the template list, made only after the refusal, says which documented condition applies.
+	expect(out[137].json).toMatchObject({
+		error: 'The platform refused the request as invalid (code 400): the template "missing" this item names is not in the account\'s template list',
+		details: { code: 400 },
+	});
 	expect(details(out[137]).description).toContain("a version's templateName matches no template");
 	expect(details(out[137]).description).toContain('Nothing of that request was sent');
 	const counts = acceptedCounts();
@@ -42,6 +46,7 @@ test('250 items with item 137\'s template missing: 249 sent once each, item 137 
 	expect([...counts.values()].every((count) => count === 1)).toBe(true);
 	expect(counts.has('p137@example.org')).toBe(false);
 	expect(txRequests().length).toBeLessThanOrEqual(3 + 2 * Math.ceil(Math.log2(100)));
+	expect(env.emulator.requests.filter((r) => r.path === '/v5/campaign/mail/template/get')).toHaveLength(1);
 	// Each output names the request that carried it.
 	expect(out[0].json).toMatchObject({ success: true, request: 1, requestSize: 100 });
 	expect(out[249].json).toMatchObject({ success: true, request: 3, requestSize: 50 });
@@ -53,11 +58,18 @@ test('without continue-on-fail the node stops with an error naming item 137 and 
 	items[137].json.template = 'missing';
 	const result = await runWorkflow({ ...actionWorkflow(send({ options: { parallelRequests: 1 } })), credentials: env.credentials(), items });
 	const error = result.error() as Error & { description?: string };
-	expect(error.message).toBe('51 of 250 items not sent: the platform refused the request as invalid (code 400)');
+	expect(error.message).toBe('51 of 250 items not sent: the platform refused the request as invalid (code 400): the template "missing" this item names is not in the account\'s template list');
 	expect(error.description).toContain('Items 0–136 and 138–199 were sent; items 137 and 200–249 were not sent.');
 	expect(error.description).toContain('Item 137 (the 138th input item) failed first.');
 	// The good neighbours of item 137 went out once; nothing after the failing request was started.
 	expect(acceptedCounts().size).toBe(199);
+});
+
+test('a sender that is not a verified sender of the account: the refusal (403) says so', async () => {
+	const result = await runWorkflow({ ...actionWorkflow(send({ senderMail: rl('nobody@example.com') }), { continueOnFail: true }), credentials: env.credentials(), items: people(3) });
+	expect(result.output('Mail Delivery').map((item) => item.json.error)).toEqual(
+		Array(3).fill('The platform refused the request (code 403): nobody@example.com is not a verified sender of the account'),
+	);
 });
 
 test('a refusal that concerns the whole account (403: too few credits) is never split or resent', async () => {

@@ -76,6 +76,11 @@ export interface BatchPlan<T extends BatchEntry, Fixed> {
 	send: (chunk: T[], fixed: Fixed, options: RequestOptions) => Promise<{ body: IDataObject; answer: IDataObject }>;
 	/** True when the platform refused the whole request and processed none of it: then it is split. */
 	refusedWhole: (error: unknown) => boolean;
+	/**
+	 * Finds out, after a failure, which documented condition applies (e.g. with one look-up of the
+	 * template list), as a phrase; undefined when it cannot tell. Called only on failure.
+	 */
+	diagnose?: (chunk: T[], fixed: Fixed, error: NodeApiError) => Promise<string | undefined>;
 	/** What entries add to their item's output, e.g. their recipients and what identifies their request. */
 	describe: (entries: T[], fixed?: Fixed) => IDataObject;
 }
@@ -174,6 +179,17 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 			}
 		}
 	};
+	/** The error with the condition that applies in its title, when the plan can find it out. */
+	const explained = async (chunk: Chunk<T, Fixed>, error: unknown) => {
+		if (!(error instanceof NodeApiError) || !plan.diagnose) return error;
+		const condition = await plan.diagnose(chunk.entries, chunk.fixed, error).catch(() => undefined);
+		if (!condition) return error;
+		return new NodeApiError(context.getNode(), (error.errorResponse ?? {}) as JsonObject, {
+			message: `${error.message}: ${condition}`,
+			description: error.description ?? undefined,
+			httpCode: error.httpCode ?? undefined,
+		});
+	};
 	const worker = async () => {
 		while (queue.length > 0) {
 			if (workers > parallel) break;
@@ -189,7 +205,7 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 					queue.unshift({ ...chunk, entries: chunk.entries.slice(0, half) }, { ...chunk, entries: chunk.entries.slice(half) });
 					continue;
 				}
-				record(chunk, number, { error });
+				record(chunk, number, { error: await explained(chunk, error) });
 				if (!continueOnFail) stoppedBy ??= chunk.origin;
 			}
 		}

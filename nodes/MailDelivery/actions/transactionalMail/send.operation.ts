@@ -469,6 +469,17 @@ interface VersionEntry {
 	attachment?: AttachmentReference;
 }
 
+/** One look-up, made only after a refusal, to say which condition applies. */
+async function templateExists(this: IExecuteFunctions, name: string): Promise<boolean> {
+	const answer = await apiRequest.call(this, '/v5/campaign/mail/template/get', { templateName: name, pageSize: 100, pageIndex: 1 });
+	return ((answer.templateList as IDataObject[] | undefined) ?? []).some((template) => template.templateName === name);
+}
+
+async function isVerifiedSender(this: IExecuteFunctions, address: string): Promise<boolean> {
+	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
+	return ((answer.mailFromDomains as IDataObject[] | undefined) ?? []).some((sender) => String(sender.fromDomain).toLowerCase() === address.toLowerCase());
+}
+
 /** What identifies a sent message's request, to match the trigger's events (UniqueMsgID, SenderEmail) later. */
 function requestIdentity(level: IDataObject, version: IDataObject): IDataObject {
 	const identity: IDataObject = { uniqueMsgID: level.uniqueMsgID, senderMail: level.senderMail };
@@ -507,6 +518,20 @@ export async function executeBatch(this: IExecuteFunctions, items: INodeExecutio
 			},
 			// 7.2: every 400 is a refusal of the whole request before anything is sent.
 			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
+			diagnose: async (chunk, level, error) => {
+				const code = Number(error.httpCode);
+				const usesTemplate = (version: IDataObject) => version.templateName ?? (version.content === undefined ? level.templateName : undefined);
+				if (code === 400 && chunk.length === 1) {
+					const name = usesTemplate(chunk[0].version) as string | undefined;
+					if (name && !(await templateExists.call(this, name))) return `the template "${name}" this item names is not in the account's template list`;
+				}
+				if (code === 403) {
+					if (!(await isVerifiedSender.call(this, String(level.senderMail)))) return `${String(level.senderMail)} is not a verified sender of the account`;
+					const name = level.templateName as string | undefined;
+					if (name && !(await templateExists.call(this, name))) return `the template "${name}" is not in the account's template list`;
+				}
+				return undefined;
+			},
 			describe: (entries, level) => ({
 				recipients: entries.flatMap((entry) => ['to', 'cc', 'bcc'].flatMap((field) => (entry.version[field] as IDataObject[]).map((recipient) => recipient.email as string))),
 				...(level ? requestIdentity(level, entries[0].version) : {}),
