@@ -1,16 +1,45 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as campaign from './actions/campaign';
 import * as contact from './actions/contact';
 import * as contactList from './actions/contactList';
 import { router } from './actions/router';
+import { toolDescriptionProperties } from './actions/toolDescriptions';
 import * as template from './actions/template';
 import * as transactionalMail from './actions/transactionalMail';
 import * as verifiedSender from './actions/verifiedSender';
 import * as webhook from './actions/webhook';
 import { authenticationProperty, nodeCredentials } from './helpers/authentication';
 import { listSearch, loadOptions } from './methods';
+
+const properties: INodeProperties[] = [
+	authenticationProperty,
+	{
+		displayName: 'Resource',
+		name: 'resource',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{ name: 'Campaign', value: 'campaign' },
+			{ name: 'Contact', value: 'contact' },
+			{ name: 'Contact List', value: 'contactList' },
+			{ name: 'Template', value: 'template' },
+			{ name: 'Transactional Mail', value: 'transactionalMail' },
+			{ name: 'Verified Sender', value: 'verifiedSender' },
+			{ name: 'Webhook', value: 'webhook' },
+		],
+		default: 'transactionalMail',
+	},
+	...campaign.description,
+	...contact.description,
+	...contactList.description,
+	...template.description,
+	...transactionalMail.description,
+	...verifiedSender.description,
+	...webhook.description,
+	...toolDescriptionProperties,
+];
 
 export class MailDelivery implements INodeType {
 	description: INodeTypeDescription = {
@@ -25,36 +54,11 @@ export class MailDelivery implements INodeType {
 		description:
 			'Send transactional and campaign mail, and manage templates, contacts, lists, senders and webhooks of the mail delivery platform',
 		defaults: { name: 'Mail Delivery' },
-		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: nodeCredentials,
-		properties: [
-			authenticationProperty,
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Campaign', value: 'campaign' },
-					{ name: 'Contact', value: 'contact' },
-					{ name: 'Contact List', value: 'contactList' },
-					{ name: 'Template', value: 'template' },
-					{ name: 'Transactional Mail', value: 'transactionalMail' },
-					{ name: 'Verified Sender', value: 'verifiedSender' },
-					{ name: 'Webhook', value: 'webhook' },
-				],
-				default: 'transactionalMail',
-			},
-			...campaign.description,
-			...contact.description,
-			...contactList.description,
-			...template.description,
-			...transactionalMail.description,
-			...verifiedSender.description,
-			...webhook.description,
-		],
+		properties,
+		usableAsTool: true,
 	};
 
 	methods = { listSearch, loadOptions };

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { root } from '../../scripts/ensure-deps.mjs';
 import { installN8n } from '../../scripts/n8n-install.mjs';
 
-const SUITES = { 2: ['main', 'browser', 'install', 'queue'], 1: ['main'] };
+const SUITES = { 2: ['main', 'mcp', 'browser', 'install', 'queue'], 1: ['main'] };
 const lines = (process.env.E2E_LINES ?? '2,1').split(',').map((line) => line.trim()).filter(Boolean);
 const chosen = process.env.E2E_SUITES?.split(',').map((suite) => suite.trim());
 const totals = { passed: 0, failed: 0, skipped: 0, skips: [] };

@@ -36,7 +36,8 @@ test('every operation orders its panel the same way: its own fields, then Sandbo
 	const operations = new Map<string, string[]>();
 	for (const property of properties) {
 		const show = property.displayOptions?.show;
-		if (!show?.resource || !show.operation) continue;
+		// Fields of the AI-tool version only (its Description) come last there and are not in the panel otherwise.
+		if (!show?.resource || !show.operation || show['@tool']) continue;
 		for (const resource of show.resource as string[]) {
 			for (const operation of show.operation as string[]) {
 				const key = `${resource}.${operation}`;

@@ -26,7 +26,17 @@ export const returnAllOrLimit: INodeProperties[] = [
 		typeOptions: { minValue: 1 },
 		default: 50,
 		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
+		displayOptions: { show: { returnAll: [false], '@tool': [false] } },
+	},
+	{
+		// As an AI tool every record goes to the model, which reads (and pays for) each one: fewer by default.
+		displayName: 'Limit',
+		name: 'toolLimit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 10,
+		description: 'Max number of results to give the AI model',
+		displayOptions: { show: { returnAll: [false], '@tool': [true] } },
 	},
 ];
 

@@ -27,7 +27,8 @@ export function writeResult(body: IDataObject, answer: IDataObject, extra: IData
 export function pagingOf(this: IExecuteFunctions, itemIndex: number) {
 	return {
 		returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
-		limit: this.getNodeParameter('limit', itemIndex, 50) as number,
+		// The tool version has its own Limit field (toolLimit, 10 by default) instead of limit.
+		limit: (this.getNodeParameter('limit', itemIndex, undefined) ?? this.getNodeParameter('toolLimit', itemIndex, 50)) as number,
 		itemIndex,
 	};
 }
