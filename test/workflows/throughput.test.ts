@@ -56,6 +56,18 @@ test('under a rate limit every message is sent exactly once and the node finishe
 	expect(throttled[503]).toBeGreaterThan(0);
 });
 
+test('under a steady limit the run is paced to it: at most 1 request in 10 is refused, every recipient sent once', async () => {
+	// About 50 requests against 10 a second, 2 at once with 50 ms answers (40 a second if unpaced).
+	await env.control('POST', 'settings', { rateLimitPerSecond: 10, latencyMs: 50 });
+	const result = await runWorkflow({ ...actionWorkflow(send({ parallelRequests: 2 })), credentials: env.credentials(), items: people(5000) });
+	expect(result.error()).toBeUndefined();
+	expect(accepted()).toEqual(everyoneOnce(5000));
+	// The record holds the requests the platform processed; the refused ones are counted apart.
+	const { throttled, requests } = await env.control('GET', 'requests');
+	expect(requests.length).toBeGreaterThanOrEqual(50);
+	expect(throttled[429]).toBeLessThanOrEqual(Math.floor((requests.length + throttled[429]) / 10));
+});
+
 test('with the retry budget exhausted, the items of the refused requests fail with an explanation and the rest succeed', async () => {
 	await env.control('POST', 'settings', { rateLimitPerSecond: 2 });
 	const result = await runWorkflow({

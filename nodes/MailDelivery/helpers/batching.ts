@@ -5,6 +5,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { RequestOptions, RetryPolicy } from '../transport';
 import { whatWasSent } from './errors';
 import { capitalized, describeItems } from './itemNames';
+import { RequestPacer } from './pacing';
 import { writeResult } from './parameters';
 
 /** Stable text key of a value, for grouping items whose request-level fields are identical. */
@@ -86,7 +87,7 @@ export interface BatchPlan<T extends BatchEntry, Fixed> {
 }
 
 export interface BatchOptions {
-	/** Requests under way at once; one fewer (down to 1) for the rest of the run each time the platform says "try later". */
+	/** Requests under way at once, at most; after a 429 the run is also paced to the rate the platform accepts. */
 	parallel: number;
 	retry: RetryPolicy;
 	/** Put the input item's fields before the result in each successful item's output. */
@@ -150,19 +151,11 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 	const results: Array<ItemResult<T, Fixed>> = Array.from({ length: itemCount }, () => ({ sent: [], failed: [], requests: [], requestSizes: new Map(), sandbox: false }));
 	const queue: Array<Chunk<T, Fixed>> = chunkByKey(entries, plan.keyOf, plan.maxPerRequest).map((chunk, origin) => ({ entries: chunk, fixed: plan.fix(chunk), origin }));
 
-	let parallel = Math.max(1, Math.floor(options.parallel));
-	let workers = 0;
+	const parallel = Math.max(1, Math.floor(options.parallel));
 	let requestNumber = 0;
 	/** Without continue-on-fail: the request whose failure stops the run; only its own halves still go. */
 	let stoppedBy: number | undefined;
-	// One fewer request at once per "try later", at most once a second: the answers to requests
-	// already under way were sent before the platform saw the step down.
-	let lastStepDown = 0;
-	const onThrottled = () => {
-		if (Date.now() - lastStepDown < 1000) return;
-		lastStepDown = Date.now();
-		parallel = Math.max(1, parallel - 1);
-	};
+	const pacer = new RequestPacer();
 	const record = (chunk: Chunk<T, Fixed>, number: number, outcome: { answer: IDataObject; sandbox: boolean } | { error: unknown }) => {
 		for (const entry of chunk.entries) {
 			const result = results[entry.itemIndex];
@@ -192,12 +185,11 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 	};
 	const worker = async () => {
 		while (queue.length > 0) {
-			if (workers > parallel) break;
 			const chunk = queue.shift()!;
 			if (stoppedBy !== undefined && chunk.origin !== stoppedBy) continue;
 			const number = ++requestNumber;
 			try {
-				const { body, answer } = await plan.send(chunk.entries, chunk.fixed, { retry: options.retry, onThrottled, itemIndex: chunk.entries[0].itemIndex });
+				const { body, answer } = await plan.send(chunk.entries, chunk.fixed, { retry: options.retry, pacer, itemIndex: chunk.entries[0].itemIndex });
 				record(chunk, number, { answer, sandbox: body.sandboxMode === true });
 			} catch (error) {
 				if (plan.refusedWhole(error) && chunk.entries.length > 1) {
@@ -209,21 +201,16 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 				if (!continueOnFail) stoppedBy ??= chunk.origin;
 			}
 		}
-		workers--;
 	};
-	const running: Array<Promise<void>> = [];
-	for (let started = 0; started < Math.min(parallel, queue.length); started++) {
-		workers++;
-		running.push(worker());
-	}
-	await Promise.all(running);
+	await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, async () => await worker()));
 
 	const failedItems = results.map((result, index) => (result.failed.length > 0 ? index : -1)).filter((index) => index >= 0);
 	if (!continueOnFail && failedItems.length > 0) {
 		const itemIndex = failedItems[0];
 		const error = results[itemIndex].error;
-		const sent = results.map((result, index) => (result.sent.length > 0 && result.failed.length === 0 ? index : -1)).filter((index) => index >= 0);
-		const notSent = results.map((_result, index) => index).filter((index) => !sent.includes(index));
+		const isSent = (result: ItemResult<T, Fixed>) => result.sent.length > 0 && result.failed.length === 0;
+		const sent = results.map((result, index) => (isSent(result) ? index : -1)).filter((index) => index >= 0);
+		const notSent = results.map((result, index) => (isSent(result) ? -1 : index)).filter((index) => index >= 0);
 		const reason = (error as Error).message;
 		const own = (error as { description?: string }).description;
 		// n8n shows the message as the node's error title: it says what happened to the whole batch.

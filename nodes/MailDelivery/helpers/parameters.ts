@@ -28,7 +28,7 @@ export function pagingOf(this: IExecuteFunctions, itemIndex: number) {
 	return {
 		returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
 		// The tool version has its own Limit field (toolLimit, 10 by default) instead of limit.
-		limit: (this.getNodeParameter('limit', itemIndex, undefined) ?? this.getNodeParameter('toolLimit', itemIndex, 50)) as number,
+		limit: (this.getNodeParameter('limit', itemIndex, null) ?? this.getNodeParameter('toolLimit', itemIndex, 50)) as number,
 		itemIndex,
 	};
 }

@@ -10,6 +10,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { type Authentication, credentialTypeOf } from '../helpers/authentication';
 import { explainCode } from '../helpers/errors';
+import type { RequestPacer } from '../helpers/pacing';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
 
@@ -30,8 +31,8 @@ const BACKOFF_BASE_MS = 500;
 export interface RequestOptions {
 	itemIndex?: number;
 	retry?: RetryPolicy;
-	/** Called before each wait, so a batch can send fewer requests at once. */
-	onThrottled?: () => void;
+	/** Shared by the requests of one run: paces every attempt, retries included, to what the platform accepts. */
+	pacer?: RequestPacer;
 }
 
 export interface ApiResponse extends IDataObject {
@@ -103,7 +104,8 @@ type HttpFailure = NodeApiError & { cause?: { response?: { status?: number; data
  * A body `code` other than 200, or an HTTP error answer, becomes a NodeApiError carrying the code,
  * an English explanation and the platform's own message. HTTP errors are left to throw inside n8n's
  * helper first, so that its re-authentication after a 401 (preAuthentication) still happens.
- * 429, and 503 with Retry-After, are waited out and sent again within the retry policy.
+ * 429, and 503 with Retry-After, are waited out and sent again within the retry policy; with a pacer,
+ * every attempt waits its turn and a 429 slows the whole run to the rate the platform accepts.
  */
 export async function apiRequest(
 	this: ApiContext,
@@ -111,14 +113,16 @@ export async function apiRequest(
 	body: IDataObject = {},
 	itemIndexOrOptions?: number | RequestOptions,
 ): Promise<ApiResponse> {
-	const { itemIndex, retry = DEFAULT_RETRY, onThrottled } =
+	const { itemIndex, retry = DEFAULT_RETRY, pacer } =
 		typeof itemIndexOrOptions === 'number' ? { itemIndex: itemIndexOrOptions } : (itemIndexOrOptions ?? {});
 	const options: IHttpRequestOptions = { method: 'POST', url: path, body, json: true };
 	let response: unknown;
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
+		const startedAt = (await pacer?.beforeAttempt()) ?? 0;
 		try {
 			response = await this.helpers.httpRequestWithAuthentication.call(this, credentialType(this), options);
+			pacer?.onAccepted(startedAt);
 			break;
 		} catch (error) {
 			const failed = error as HttpFailure;
@@ -127,9 +131,10 @@ export async function apiRequest(
 			const code = typeof answer?.code === 'number' && answer.code !== 200 ? answer.code : status;
 			const retryAfter = retryAfterMs(failed.cause?.response?.headers?.['retry-after']);
 			const tryLater = status === 429 || (status === 503 && retryAfter !== undefined);
+			if (status === 429) pacer?.onTooManyRequests();
+			else if (!tryLater) pacer?.onAccepted(startedAt);
 			const delay = tryLater ? (retryAfter ?? backoffMs(attempt)) : 0;
 			if (tryLater && attempt < retry.maxAttempts && waitedMs + delay <= retry.maxWaitMs) {
-				onThrottled?.();
 				await sleep(delay);
 				waitedMs += delay;
 				continue;
