@@ -101,3 +101,22 @@ test('Requests in Parallel outside 1 to 16 is a clear error before any request',
 	expect(result.error()?.message).toBe('Field "Requests in Parallel" must be a whole number from 1 to 16 (it is 17), in item 0 (the 1st input item)');
 	expect(env.emulator.requests.filter((r) => r.path === TX)).toHaveLength(0);
 });
+
+test('parameters without an expression are read once per run, not once per item', async () => {
+	const { ExecuteContext } = await import('n8n-core');
+	// Every read of a parameter, with or without an expression, goes through this method of n8n-core.
+	const reads = jest.spyOn(ExecuteContext.prototype as unknown as { _getNodeParameter: (name: string) => unknown }, '_getNodeParameter');
+	try {
+		// One expression (To) and a dozen fixed parameters; 1,000 items.
+		const parameters = {
+			...send({ category: 'a', trackOpen: true }), params: '{"shop": "Example"}', templateName: rl('welcome'),
+		};
+		await runWorkflow({ ...actionWorkflow(parameters), credentials: env.credentials(), items: people(1000) });
+		const perItem = reads.mock.calls.filter(([name]) => name === 'to').length;
+		expect(perItem).toBe(1000);
+		expect(reads.mock.calls.length).toBeLessThan(1000 + 50);
+	} finally {
+		reads.mockRestore();
+	}
+	expect(accepted()).toEqual(everyoneOnce(1000));
+});

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorForItem, errorItem } from '../helpers/batching';
+import { readingStaticParametersOnce } from '../helpers/staticParameters';
 import * as campaign from './campaign';
 import type { OperationModule } from './types';
 import * as contact from './contact';
@@ -30,7 +31,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!module) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not known`);
 	}
-	if (module.executeBatch) return [await module.executeBatch.call(this, items)];
+	if (module.executeBatch) return [await module.executeBatch.call(readingStaticParametersOnce(this), items)];
 
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
