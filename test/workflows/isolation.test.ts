@@ -232,7 +232,8 @@ describe('contact import', () => {
 			{ propertyName: 'name', value: '={{ $json.name }}' },
 			{ propertyName: '__custom', customPropertyName: 'city', value: 'Paris' },
 		];
-		const result = await runWorkflow({ ...actionWorkflow(importParameters(fields), { typeVersion: 1.1 }), credentials: env.credentials(), items });
+		const manual = (mapped: IDataObject[]) => ({ ...importParameters(mapped), mappingMode: 'defineBelow' });
+		const result = await runWorkflow({ ...actionWorkflow(manual(fields), { typeVersion: 1.1 }), credentials: env.credentials(), items });
 		expect(result.error()).toBeUndefined();
 		expect((imports()[0].body as IDataObject).contactDataMapping).toEqual([
 			{ columnNum: 0, propertyName: 'email' },
@@ -240,10 +241,29 @@ describe('contact import', () => {
 			{ columnNum: 2, propertyName: 'city' },
 		]);
 		const unnamed = await runWorkflow({
-			...actionWorkflow(importParameters([fields[0], { propertyName: '__custom', customPropertyName: ' ', value: 'x' }]), { typeVersion: 1.1 }),
+			...actionWorkflow(manual([fields[0], { propertyName: '__custom', customPropertyName: ' ', value: 'x' }]), { typeVersion: 1.1 }),
 			credentials: env.credentials(),
 			items,
 		});
 		expect(unnamed.error()?.message).toBe('Field "Fields to Import": field 2 has no property identifier, in item 0 (the 1st input item)');
+	});
+
+	test('version 1.1 maps automatically: each field its property, others as custom properties or left out; an item without email or phone fails alone', async () => {
+		const items = [
+			{ json: { email: 'ada@example.org', name: 'Ada', city: 'London' } },
+			{ json: { name: 'No Address' } },
+			{ json: { email: 'grace@example.org', name: 'Grace', city: 'New York' } },
+		];
+		const auto = (unknownProperties: string) => ({ resource: 'contact', operation: 'import', updateMode: 1, mappingMode: 'autoMapInputData', unknownProperties });
+		const result = await runWorkflow({ ...actionWorkflow(auto('custom'), { typeVersion: 1.1, continueOnFail: true }), credentials: env.credentials(), items });
+		const out = result.output('Mail Delivery');
+		expect(out.map((item) => item.json.error ?? item.json.success)).toEqual([true, 'Field "email" or "phoneNumber" has no value for this item, in item 1 (the 2nd input item)', true]);
+		expect(imports()).toHaveLength(1);
+		expect(imports()[0].body).toMatchObject({
+			contactDataMapping: [{ columnNum: 0, propertyName: 'email' }, { columnNum: 1, propertyName: 'name' }, { columnNum: 2, propertyName: 'city' }],
+			contactData: [['ada@example.org', 'Ada', 'London'], ['grace@example.org', 'Grace', 'New York']],
+		});
+		await runWorkflow({ ...actionWorkflow(auto('ignore'), { typeVersion: 1.1, continueOnFail: true }), credentials: env.credentials(), items });
+		expect(imports()[1].body).toMatchObject({ contactDataMapping: [{ columnNum: 0, propertyName: 'email' }, { columnNum: 1, propertyName: 'name' }] });
 	});
 });

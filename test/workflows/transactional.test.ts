@@ -176,3 +176,33 @@ test('Include Input Fields puts the input item\'s fields before the result', asy
 	const without = await runWorkflow({ ...actionWorkflow(send()), credentials: env.credentials(), items });
 	expect(without.output('Mail Delivery')[0].json.orderId).toBeUndefined();
 });
+
+describe('version 1.1: recipients and tag values straight from the input fields, no expression to evaluate', () => {
+	const bodies = () => txRequests().map((request) => request.body as IDataObject);
+
+	test('Email Field and Name Field give each version its recipient; all input fields become its tag values', async () => {
+		const parameters = {
+			resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), contentSource: 'template', templateName: rl('welcome'),
+			recipientSource: 'inputField', recipientField: 'email', recipientNameField: 'name', tagValuesMode: 'inputFields',
+		};
+		const items = [{ json: { email: 'ada@example.org', name: 'Ada', orderId: 'A-1' } }, { json: { email: 'grace@example.org', name: '', orderId: 'A-2' } }];
+		const result = await runWorkflow({ ...actionWorkflow(parameters, { typeVersion: 1.1 }), credentials: env.credentials(), items });
+		expect(result.error()).toBeUndefined();
+		expect(bodies()[0].messageVersions).toEqual([
+			{ to: [{ email: 'ada@example.org', name: 'Ada' }], cc: [], bcc: [], params: { email: 'ada@example.org', name: 'Ada', orderId: 'A-1' } },
+			{ to: [{ email: 'grace@example.org' }], cc: [], bcc: [], params: { email: 'grace@example.org', name: '', orderId: 'A-2' } },
+		]);
+	});
+
+	test('chosen input fields only; an item without the email field fails alone, naming the field', async () => {
+		const parameters = {
+			resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), contentSource: 'template', templateName: rl('welcome'),
+			recipientSource: 'inputField', recipientField: 'mail', tagValuesMode: 'chosenInputFields', tagValueFields: 'orderId, missing',
+		};
+		const items = [{ json: { mail: 'ada@example.org', orderId: 'A-1', secret: 'x' } }, { json: { orderId: 'A-2' } }];
+		const result = await runWorkflow({ ...actionWorkflow(parameters, { typeVersion: 1.1, continueOnFail: true }), credentials: env.credentials(), items });
+		const out = result.output('Mail Delivery');
+		expect(out[1].json.error).toBe('Field "Email Field": the input item has no value in its field "mail", in item 1 (the 2nd input item)');
+		expect((bodies()[0].messageVersions as IDataObject[])[0].params).toEqual({ orderId: 'A-1' });
+	});
+});

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { groupKey, runBatched } from '../../helpers/batching';
+import { runBatched } from '../../helpers/batching';
 import { findProblems, inputError, rules } from '../../helpers/limits';
 import { apiRequest } from '../../transport';
 import { batchThroughputOptions, listLocator, sandboxModeField } from '../common.descriptions';
@@ -9,6 +9,9 @@ import { applySandboxMode, batchOptionsOf, locatorValue, setIfPresent, wholeNumb
 
 const DEFAULT_ROWS_PER_REQUEST = 1000;
 const MAX_ROWS_PER_REQUEST = 10000;
+const FROM_VERSION_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
+/** Properties the platform defines for every contact (2.3); mapped automatically, the others are custom. */
+const KNOWN_PROPERTIES = new Set(['email', 'phoneNumber', 'name']);
 /** The property list's choice for an identifier typed by the user (version 1.1). */
 const CUSTOM_PROPERTY = '__custom';
 
@@ -47,6 +50,32 @@ const properties: INodeProperties[] = [
 		],
 	},
 	{
+		displayName: 'Map Fields',
+		name: 'mappingMode',
+		type: 'options',
+		options: [
+			{
+				name: 'Map Automatically',
+				value: 'autoMapInputData',
+				description: 'Each field of the input item is the property of the same name (email, phoneNumber, name, or custom), with no expression to evaluate',
+			},
+			{ name: 'Map Each Field Below', value: 'defineBelow', description: 'Choose each property and give its value' },
+		],
+		default: 'autoMapInputData',
+		displayOptions: { show: FROM_VERSION_1_1 },
+	},
+	{
+		displayName: 'Other Input Fields',
+		name: 'unknownProperties',
+		type: 'options',
+		options: [
+			{ name: 'Import as Custom Properties', value: 'custom', description: 'Fields other than email, phoneNumber and name are sent as custom properties of the same name' },
+			{ name: 'Leave Out', value: 'ignore', description: 'Only email, phoneNumber and name are imported' },
+		],
+		default: 'custom',
+		displayOptions: { show: { ...FROM_VERSION_1_1, mappingMode: ['autoMapInputData'] } },
+	},
+	{
 		displayName: 'Fields to Import',
 		name: 'contactDataMapping',
 		type: 'fixedCollection',
@@ -54,7 +83,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'Add Field',
 		default: { fields: [{ propertyName: 'email', value: '={{ $json.email }}' }] },
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+		displayOptions: { show: { ...FROM_VERSION_1_1, mappingMode: ['defineBelow'] } },
 		options: [
 			{
 				displayName: 'Field',
@@ -127,8 +156,11 @@ export const description = updateDisplayOptions({ show: { resource: ['contact'],
 
 interface Row {
 	itemIndex: number;
+	/** Property name to value, in column order. */
 	values: IDataObject;
+	/** Shared by every row with the same columns and request-level fields. */
 	request: IDataObject;
+	key: string;
 }
 
 /** A cell as the API takes it: JSON types kept, text trimmed, nothing (null, undefined) as empty text. */
@@ -139,47 +171,67 @@ function cellValue(value: unknown): IDataObject[string] {
 
 const isEmpty = (value: unknown) => value === '' || value === undefined;
 
+/** The row of one item, mapped by the fields below (version 1) or automatically from its fields (1.1). */
+function rowValues(this: IExecuteFunctions, itemIndex: number): IDataObject {
+	if (this.getNodeParameter('mappingMode', itemIndex, 'defineBelow') === 'autoMapInputData') {
+		const keepOthers = this.getNodeParameter('unknownProperties', itemIndex, 'custom') === 'custom';
+		const values: IDataObject = {};
+		for (const [name, value] of Object.entries(this.getInputData()[itemIndex]?.json ?? {})) {
+			if (keepOthers || KNOWN_PROPERTIES.has(name)) values[name] = cellValue(value);
+		}
+		return values;
+	}
+	const mapping = (this.getNodeParameter('contactDataMapping.fields', itemIndex, []) as IDataObject[]).map((field) => ({
+		propertyName: String((field.propertyName === CUSTOM_PROPERTY ? field.customPropertyName : field.propertyName) ?? '').trim(),
+		value: cellValue(field.value),
+	}));
+	const unnamed = mapping.findIndex((field) => !field.propertyName);
+	if (unnamed !== -1) {
+		throw inputError(this.getNode(), `Field "Fields to Import": field ${unnamed + 1} has no property identifier`, itemIndex);
+	}
+	const names = mapping.map((field) => field.propertyName);
+	const twice = names.find((name, index) => names.indexOf(name) !== index);
+	if (twice !== undefined) {
+		throw inputError(this.getNode(), `Field "Fields to Import" maps the property "${twice}" more than once; map each property once`, itemIndex);
+	}
+	if (!names.includes('email') && !names.includes('phoneNumber')) {
+		throw inputError(this.getNode(), 'Field "Fields to Import" must map email or phoneNumber (or both)', itemIndex);
+	}
+	return Object.fromEntries(mapping.map((field) => [field.propertyName, field.value]));
+}
+
 export async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const batchSize = wholeNumberOption.call(this, 'Rows per Request', options.batchSize, DEFAULT_ROWS_PER_REQUEST, 1, MAX_ROWS_PER_REQUEST);
+	// Rows with the same columns and request-level fields share one request object, so 100,000 rows
+	// hold 100,000 value objects and not 100,000 copies of the column mapping.
+	const requests = new Map<string, IDataObject>();
 	return await runBatched<Row, undefined>(
 		this,
 		items.length,
 		{
 			maxPerRequest: batchSize,
-			keyOf: (row) => groupKey(row.request),
+			keyOf: (row) => row.key,
 			prepare: async (itemIndex) => {
-				const mapping = (this.getNodeParameter('contactDataMapping.fields', itemIndex, []) as IDataObject[]).map((field) => ({
-					propertyName: String((field.propertyName === CUSTOM_PROPERTY ? field.customPropertyName : field.propertyName) ?? '').trim(),
-					value: cellValue(field.value),
-				}));
-				const unnamed = mapping.findIndex((field) => !field.propertyName);
-				if (unnamed !== -1) {
-					throw inputError(this.getNode(), `Field "Fields to Import": field ${unnamed + 1} has no property identifier`, itemIndex);
-				}
-				const names = mapping.map((field) => field.propertyName);
-				const twice = names.find((name, index) => names.indexOf(name) !== index);
-				if (twice !== undefined) {
-					throw inputError(this.getNode(), `Field "Fields to Import" maps the property "${twice}" more than once; map each property once`, itemIndex);
-				}
-				if (!names.includes('email') && !names.includes('phoneNumber')) {
-					throw inputError(this.getNode(), 'Field "Fields to Import" must map email or phoneNumber (or both)', itemIndex);
-				}
-				const values = Object.fromEntries(mapping.map((field) => [field.propertyName, field.value]));
+				const values = rowValues.call(this, itemIndex);
 				if (isEmpty(values.email) && isEmpty(values.phoneNumber)) {
 					throw inputError(this.getNode(), 'Field "email" or "phoneNumber" has no value for this item', itemIndex);
 				}
 				const problems = findProblems(values, { email: [rules.email] });
 				if (problems.length) throw inputError(this.getNode(), problems[0].text, itemIndex);
 				const itemOptions = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-				const request: IDataObject = {
-					contactDataMapping: names.map((propertyName, columnNum) => ({ columnNum, propertyName })),
-					updateMode: this.getNodeParameter('updateMode', itemIndex, 1) as number,
-				};
-				if (itemOptions.listName !== undefined) setIfPresent(request, 'listName', locatorValue.call(this, 'options.listName', itemIndex));
-				if (request.listName) setIfPresent(request, 'listDescription', itemOptions.listDescription);
-				applySandboxMode.call(this, request, itemIndex);
-				return [{ itemIndex, values, request }];
+				const level: IDataObject = { updateMode: this.getNodeParameter('updateMode', itemIndex, 1) as number };
+				if (itemOptions.listName !== undefined) setIfPresent(level, 'listName', locatorValue.call(this, 'options.listName', itemIndex));
+				if (level.listName) setIfPresent(level, 'listDescription', itemOptions.listDescription);
+				applySandboxMode.call(this, level, itemIndex);
+				const names = Object.keys(values);
+				const key = JSON.stringify([names, level]);
+				let request = requests.get(key);
+				if (!request) {
+					request = { contactDataMapping: names.map((propertyName, columnNum) => ({ columnNum, propertyName })), ...level };
+					requests.set(key, request);
+				}
+				return [{ itemIndex, values, request, key }];
 			},
 			fix: () => undefined,
 			send: async (chunk, _fixed, requestOptions) => {

@@ -19,7 +19,6 @@ import {
 } from '../../helpers/parameters';
 import { AddressListError, parseRecipients } from '../../helpers/recipients';
 
-const show = (messageSource: string) => ({ show: { messageSource: [messageSource] } });
 /** Version 1.1 takes tag values as name/value pairs, and versions as fields or JSON, one way at a time. */
 const FROM_VERSION_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
 // Inside the Options collection a root parameter is named with a leading slash.
@@ -46,6 +45,21 @@ const properties: INodeProperties[] = [
 		default: 'perItem',
 	},
 	{
+		displayName: 'Recipients From',
+		name: 'recipientSource',
+		type: 'options',
+		options: [
+			{ name: 'The To Field Below', value: 'to', description: 'Addresses typed in, or an expression that gives them' },
+			{
+				name: 'An Input Field',
+				value: 'inputField',
+				description: "Each item's address (and name) read from its fields, with no expression to evaluate: the fastest for many items",
+			},
+		],
+		default: 'to',
+		displayOptions: { show: { ...FROM_VERSION_1_1, messageSource: ['perItem'] } },
+	},
+	{
 		displayName: 'To',
 		name: 'to',
 		type: 'string',
@@ -53,7 +67,25 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'ada@example.org, Grace <grace@example.org>',
 		description: `Recipients, separated by commas; "Name &lt;address&gt;" sets a name. At most ${LIMITS.recipientsPerField}.`,
-		displayOptions: show('perItem'),
+		displayOptions: { show: { messageSource: ['perItem'] }, hide: { recipientSource: ['inputField'] } },
+	},
+	{
+		displayName: 'Email Field',
+		name: 'recipientField',
+		type: 'string',
+		required: true,
+		default: 'email',
+		description: 'Name of the input field holding the address (or several, separated by commas)',
+		displayOptions: { show: { ...FROM_VERSION_1_1, messageSource: ['perItem'], recipientSource: ['inputField'] } },
+	},
+	{
+		displayName: 'Name Field',
+		name: 'recipientNameField',
+		type: 'string',
+		default: '',
+		placeholder: 'name',
+		description: "Name of the input field holding the recipient's name; empty sends no name",
+		displayOptions: { show: { ...FROM_VERSION_1_1, messageSource: ['perItem'], recipientSource: ['inputField'] } },
 	},
 	{
 		displayName: 'Content Source',
@@ -96,11 +128,22 @@ const properties: INodeProperties[] = [
 		name: 'tagValuesMode',
 		type: 'options',
 		options: [
+			{ name: 'From All Input Fields', value: 'inputFields', description: "Each field of the item is a tag of the same name, with no expression to evaluate" },
+			{ name: 'From Chosen Input Fields', value: 'chosenInputFields', description: 'The named fields of the item, each a tag of the same name' },
 			{ name: 'Using Fields Below', value: 'fields', description: 'One name and value per tag; drag input fields into the values' },
 			{ name: 'Using JSON', value: 'json', description: 'One JSON object, e.g. {"firstName": "Ada"}' },
 		],
 		default: 'fields',
 		displayOptions: { show: FROM_VERSION_1_1 },
+	},
+	{
+		displayName: 'Input Fields',
+		name: 'tagValueFields',
+		type: 'string',
+		default: '',
+		placeholder: 'firstName, orderId',
+		description: 'Names of the input fields that become tag values, separated by commas',
+		displayOptions: { show: { ...FROM_VERSION_1_1, tagValuesMode: ['chosenInputFields'] } },
 	},
 	{
 		displayName: 'Tag Values',
@@ -322,7 +365,14 @@ function objectParam(this: IExecuteFunctions, field: string, value: unknown, ite
 
 /** The item's tag values: name/value pairs (version 1.1 default) or one JSON object (version 1). */
 function tagValuesOf(this: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	if (this.getNodeParameter('tagValuesMode', itemIndex, 'json') === 'json') {
+	const mode = this.getNodeParameter('tagValuesMode', itemIndex, 'json') as string;
+	if (mode === 'inputFields' || mode === 'chosenInputFields') {
+		const fields = this.getInputData()[itemIndex]?.json ?? {};
+		if (mode === 'inputFields') return Object.keys(fields).length > 0 ? fields : undefined;
+		const chosen = listOfNames(this.getNodeParameter('tagValueFields', itemIndex, '') as string);
+		return chosen.length > 0 ? Object.fromEntries(chosen.filter((name) => name in fields).map((name) => [name, fields[name]])) : undefined;
+	}
+	if (mode === 'json') {
 		return objectParam.call(this, 'Tag Values (JSON)', this.getNodeParameter('params', itemIndex, '{}'), itemIndex);
 	}
 	const pairs = (this.getNodeParameter('tagValues.values', itemIndex, []) as IDataObject[]) ?? [];
@@ -333,6 +383,26 @@ function tagValuesOf(this: IExecuteFunctions, itemIndex: number): IDataObject | 
 		values[name] = pair.value as IDataObject[keyof IDataObject];
 	});
 	return Object.keys(values).length > 0 ? values : undefined;
+}
+
+const listOfNames = (text: string) =>
+	text
+		.split(',')
+		.map((name) => name.trim())
+		.filter(Boolean);
+
+/** The item's To from its own fields (version 1.1, Recipients From: An Input Field). */
+function recipientsFromFields(this: IExecuteFunctions, itemIndex: number): unknown {
+	const fields = this.getInputData()[itemIndex]?.json ?? {};
+	const emailField = String(this.getNodeParameter('recipientField', itemIndex, 'email')).trim();
+	const nameField = String(this.getNodeParameter('recipientNameField', itemIndex, '')).trim();
+	const address = fields[emailField];
+	if (address === undefined || address === null || address === '') {
+		throw inputError(this.getNode(), `Field "Email Field": the input item has no value in its field "${emailField}"`, itemIndex);
+	}
+	const name = nameField ? fields[nameField] : undefined;
+	if (name === undefined || name === null || name === '') return address;
+	return [{ email: String(address).trim(), name: String(name) }];
 }
 
 function recipientsOf(this: IExecuteFunctions, value: unknown, field: string, itemIndex: number) {
@@ -389,7 +459,10 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 
 	let versions: IDataObject[];
 	if (messageSource === 'perItem') {
-		versions = [readVersion.call(this, { to: this.getNodeParameter('to', itemIndex, ''), cc: options.cc, bcc: options.bcc, ...content, params }, itemIndex)];
+		const to = (
+			this.getNodeParameter('recipientSource', itemIndex, 'to') === 'inputField' ? recipientsFromFields.call(this, itemIndex) : this.getNodeParameter('to', itemIndex, '')
+		) as IDataObject[string];
+		versions = [readVersion.call(this, { to, cc: options.cc, bcc: options.bcc, ...content, params }, itemIndex)];
 		// __item is part of the grouping key only (buildRequest drops it): this item gets its own request.
 		if (options.combineItems === false) shared.__item = itemIndex;
 	} else {
