@@ -85,40 +85,63 @@ export interface Problem {
 	apiPath: string;
 }
 
-function collect(value: unknown, segments: string[], label: string, out: Array<[string, unknown]>) {
-	if (segments.length === 0) {
-		out.push([label, value]);
+/** The path to a value in a request, e.g. messageVersions[0].to[1].email, made only for a problem. */
+const pathName = (trail: Array<string | number>) => trail.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+
+/** Calls `visit` with every value the path reaches and the trail of keys and indexes to it. */
+function walk(value: unknown, segments: string[], depth: number, trail: Array<string | number>, visit: (value: unknown, trail: Array<string | number>) => void) {
+	if (depth === segments.length) {
+		visit(value, trail);
 		return;
 	}
-	const [head, ...rest] = segments;
+	const head = segments[depth];
 	const isArrayStep = head.endsWith('[]');
 	const key = isArrayStep ? head.slice(0, -2) : head;
 	const child = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-	const childLabel = label ? `${label}.${key}` : key;
-	if (!isArrayStep) {
-		collect(child, rest, childLabel, out);
-		return;
+	trail.push(key);
+	if (!isArrayStep) walk(child, segments, depth + 1, trail, visit);
+	else if (Array.isArray(child)) {
+		for (let index = 0; index < child.length; index++) {
+			trail.push(index);
+			walk(child[index], segments, depth + 1, trail, visit);
+			trail.pop();
+		}
 	}
-	if (!Array.isArray(child)) return;
-	child.forEach((entry, index) => collect(entry, rest, `${childLabel}[${index}]`, out));
+	trail.pop();
+}
+
+interface CompiledRule {
+	segments: string[];
+	label?: string;
+	rules: Rule[];
+}
+
+/** Field rules are constants checked for every item: their paths are split once. */
+const compiled = new WeakMap<FieldRules, CompiledRule[]>();
+
+function compile(fieldRules: FieldRules): CompiledRule[] {
+	let list = compiled.get(fieldRules);
+	if (!list) {
+		list = Object.entries(fieldRules).map(([path, entry]) => ({ segments: path.split('.'), ...(Array.isArray(entry) ? { rules: entry } : entry) }));
+		compiled.set(fieldRules, list);
+	}
+	return list;
 }
 
 /** Returns every problem of `body` against `fieldRules`. */
 export function findProblems(body: object, fieldRules: FieldRules): Problem[] {
 	const problems: Problem[] = [];
-	for (const [path, entry] of Object.entries(fieldRules)) {
-		const { label, rules: pathRules } = Array.isArray(entry) ? { label: undefined, rules: entry } : entry;
-		const found: Array<[string, unknown]> = [];
-		collect(body, path.split('.'), '', found);
-		for (const [apiPath, value] of found) {
+	for (const { segments, label, rules: pathRules } of compile(fieldRules)) {
+		walk(body, segments, 0, [], (value, trail) => {
 			for (const rule of pathRules) {
 				const problem = rule(value);
 				if (problem) {
+					const apiPath = pathName(trail);
 					problems.push({ text: `Field "${label ?? apiPath}" ${problem}`, apiPath });
-					break;
+					return;
 				}
 			}
-		}
+		});
 	}
 	return problems;
 }

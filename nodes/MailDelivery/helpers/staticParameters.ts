@@ -18,21 +18,32 @@ function storedValue(parameters: INodeParameters, path: string): NodeParameterVa
 }
 
 /**
- * The execute context of a batch operation, with one change: a parameter whose stored value holds no
- * expression is read once per execution instead of once per item. Reading it costs the same whichever
+ * The execute context of a batch operation, with two changes: a parameter whose stored value holds no
+ * expression is read once per execution instead of once per item, and so is the node (n8n copies it
+ * deeply at every getNode(), which item checks and errors call). Reading it costs the same whichever
  * the item (n8n 2.x spends ~9 µs per read even without an expression) and a batch reads a dozen
  * parameters per item; n8n's own bulk nodes check the raw parameter in the same way. Values read once
- * are shared by every item: callers treat parameter values as read-only.
+ * and the node are shared by every item: callers treat them as read-only.
  */
 export function readingStaticParametersOnce(context: IExecuteFunctions): IExecuteFunctions {
-	const stored = context.getNode().parameters;
-	const once = new Map<string, unknown>();
+	const node = context.getNode();
+	const stored = node.parameters;
+	/** Per name: undefined when it holds an expression, else its values read so far by options and fallback. */
+	const once = new Map<string, Map<string, unknown> | undefined>();
 	const getNodeParameter = (name: string, itemIndex: number, fallback?: unknown, options?: object) => {
-		const key = fallback === undefined && options === undefined ? name : `${name}\u0000${JSON.stringify([fallback, options])}`;
-		if (once.has(key)) return once.get(key);
+		let values = once.get(name);
+		if (!once.has(name)) {
+			const value = storedValue(stored, name);
+			values = holdsExpression(value) ? undefined : new Map();
+			once.set(name, values);
+		}
+		if (!values) return context.getNodeParameter(name, itemIndex, fallback, options);
+		// This runs for every parameter of every item: no key work in the usual call (no options, no object fallback).
+		const key = options === undefined && (fallback === null || typeof fallback !== 'object') ? String(fallback) : JSON.stringify([fallback, options]);
+		if (values.has(key)) return values.get(key);
 		const value = context.getNodeParameter(name, itemIndex, fallback, options);
-		if (!holdsExpression(storedValue(stored, name))) once.set(key, value);
+		values.set(key, value);
 		return value;
 	};
-	return Object.create(context, { getNodeParameter: { value: getNodeParameter } }) as IExecuteFunctions;
+	return Object.create(context, { getNodeParameter: { value: getNodeParameter }, getNode: { value: () => node } }) as IExecuteFunctions;
 }
