@@ -20,7 +20,7 @@ import {
 } from './common';
 
 /** The page where the user approves access and gets a code (5.3 step 1), from the credential's own values. */
-export function authorizeUrl(credentials: ICredentialDataDecryptedObject): string {
+function authorizeUrl(credentials: ICredentialDataDecryptedObject): string {
 	const query = [
 		`client_id=${encodeURIComponent(String(credentials.clientId ?? '').trim())}`,
 		'response_type=code',

@@ -13,7 +13,7 @@ import type {
 export const GRANT_ENDPOINT = '/v5/auth/oauth/authorize';
 export const CODE_EXCHANGE_ENDPOINT = '/v5/auth/oauth/token';
 /** The cheapest read operation; every credential tests itself with it. */
-export const CREDENTIAL_TEST_PATH = '/v5/verified_senders/get';
+const CREDENTIAL_TEST_PATH = '/v5/verified_senders/get';
 
 export function trimBaseUrl(baseUrl: unknown): string {
 	return String(baseUrl ?? '')
@@ -45,7 +45,7 @@ export function signatureHeaders(apiKey: string, apiSecret: string, now: Date = 
 }
 
 /** The token endpoints answer `{ code, message, accessToken, expiresIn }`. */
-export interface TokenResponse {
+interface TokenResponse {
 	code?: number;
 	message?: string | null;
 	accessToken?: string;

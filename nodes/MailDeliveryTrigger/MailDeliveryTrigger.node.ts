@@ -18,7 +18,6 @@ import { SECRET_PARAMETER } from '../MailDelivery/helpers/triggerAddresses';
 import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
 
 const ALL_KINDS = EVENT_KINDS.map((kind) => kind.code) as string[];
-const OTHER_OUTPUT = 'Other';
 
 /** Manual registration sends nothing to the platform, so only automatic registration needs a credential. */
 const triggerCredentials = nodeCredentials.map((credential) => ({
@@ -26,14 +25,20 @@ const triggerCredentials = nodeCredentials.map((credential) => ({
 	displayOptions: { show: { ...credential.displayOptions?.show, registration: ['automatic'] } },
 }));
 
-/** Output names for the per-kind mode: the chosen kinds in a fixed order, plus Other when all are chosen. */
-export function outputNames(events: string[]): string[] {
-	const chosen = ALL_KINDS.filter((kind) => events.includes(kind));
-	return chosen.length === ALL_KINDS.length ? [...chosen, OTHER_OUTPUT] : chosen;
+/**
+ * The trigger's outputs for its parameters: one per chosen kind in a fixed order, plus Other when every
+ * kind is chosen, or one output. n8n evaluates this very function (its text, with the kinds passed in)
+ * to draw the node, as its Switch node does; webhook() sends items to the outputs it names. So it may
+ * use nothing from outside its own body.
+ */
+function configuredOutputs(parameter: { outputMode?: unknown; events?: unknown }, kinds: string[]) {
+	if (parameter.outputMode !== 'perKind') return [{ type: 'main', displayName: '' }];
+	const events = Array.isArray(parameter.events) ? parameter.events : [];
+	const chosen = kinds.filter((kind) => events.includes(kind));
+	if (chosen.length === kinds.length) chosen.push('Other');
+	return chosen.map((name) => ({ type: 'main', displayName: name }));
 }
 
-/** The same outputs as outputNames(), computed by n8n from the parameters when it draws the node. */
-const OUTPUTS_EXPRESSION: `={{${string}}}` = `={{(function (parameter) { var all = ${JSON.stringify(ALL_KINDS)}; if (parameter.outputMode !== "perKind") return [{ type: "main" }]; var chosen = all.filter(function (kind) { return (parameter.events || []).indexOf(kind) !== -1; }); if (chosen.length === all.length) chosen.push("${OTHER_OUTPUT}"); return chosen.map(function (name) { return { type: "main", displayName: name }; }); })($parameter)}}`;
 
 export class MailDeliveryTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -48,7 +53,7 @@ export class MailDeliveryTrigger implements INodeType {
 		description: 'Starts the workflow when the mail delivery platform pushes delivery, bounce, open, click and other events',
 		defaults: { name: 'Mail Delivery Trigger' },
 		inputs: [],
-		outputs: OUTPUTS_EXPRESSION,
+		outputs: `={{(${configuredOutputs})($parameter, ${JSON.stringify(ALL_KINDS)})}}`,
 		credentials: triggerCredentials,
 		// An empty responseData makes n8n answer with webhookResponse ({received, kept}) instead of its default text.
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'events' }],
@@ -226,7 +231,7 @@ export class MailDeliveryTrigger implements INodeType {
 			isoCache: new Map<string, string | undefined>(),
 		};
 		const allChosen = ALL_KINDS.every((kind) => events.includes(kind));
-		const names = outputMode === 'perKind' ? outputNames(events) : [];
+		const names = outputMode === 'perKind' ? configuredOutputs({ outputMode, events }, ALL_KINDS).map((output) => output.displayName) : [];
 		const outputs: INodeExecutionData[][] = outputMode === 'perKind' ? names.map(() => []) : [[]];
 		let kept = 0;
 		for (const event of push.events) {
@@ -234,7 +239,8 @@ export class MailDeliveryTrigger implements INodeType {
 			const known = code !== undefined && ALL_KINDS.includes(code);
 			if (known ? !events.includes(code) : !allChosen) continue;
 			const item = { json: enrichEvent(event, enrich) };
-			const output = outputMode === 'perKind' ? names.indexOf(known ? code : OTHER_OUTPUT) : 0;
+			// Kinds not known are kept only when every kind is chosen, and then go to the last output, Other.
+			const output = outputMode === 'perKind' ? (known ? names.indexOf(code) : names.length - 1) : 0;
 			outputs[output].push(item);
 			kept++;
 		}

@@ -46,7 +46,7 @@ export function quoteUnsafeIntegers(text: string): string {
 	return copiedUpTo === 0 ? text : out + text.slice(copiedUpTo);
 }
 
-export type ParsedPush = { ok: true; events: IDataObject[] } | { ok: false; problem: string };
+type ParsedPush = { ok: true; events: IDataObject[] } | { ok: false; problem: string };
 
 const isEvent = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
 /** A MailSeqId key and its value as written; a key cannot stand like this inside a JSON string. */
@@ -109,9 +109,9 @@ export function parsePush(rawBody: string, parsedBody?: unknown): ParsedPush {
 	return { ok: true, events: events as IDataObject[] };
 }
 
-export const TIME_FIELDS = ['TriggeredDateTimeV2', 'SubmitDateTimeV2', 'DeliveredTimeV2'];
+const TIME_FIELDS = ['TriggeredDateTimeV2', 'SubmitDateTimeV2', 'DeliveredTimeV2'];
 
-export interface EnrichOptions {
+interface EnrichOptions {
 	decodeFailedCause: boolean;
 	isoTimeZone?: string;
 	/** Per push: event times repeat (same second), so each distinct one is converted once. */

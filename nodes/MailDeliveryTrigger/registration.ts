@@ -25,7 +25,7 @@ const PRIOR_PARAMETER = 'prior';
 
 type Address = { kind: 'default' } | { kind: 'sender'; sender: string };
 
-export interface Switches {
+interface Switches {
 	transEvent: Record<string, boolean> | null;
 	transEnable: boolean | null;
 }
@@ -65,12 +65,12 @@ function sameTrigger(url: unknown, own: string): boolean {
 const SWITCH_KEYS = SWITCHABLE_KINDS.map((kind) => kind.transEventKey as string);
 const flag = (value: boolean | null | undefined) => (value === true ? '1' : value === false ? '0' : 'n');
 
-export function encodeSwitches({ transEvent, transEnable }: Switches): string {
+function encodeSwitches({ transEvent, transEnable }: Switches): string {
 	const kinds = transEvent ? SWITCH_KEYS.map((key) => flag(transEvent[key])).join('') : 'n';
 	return `${kinds}-${flag(transEnable)}`;
 }
 
-export function decodeSwitches(text: string | null | undefined): Switches | undefined {
+function decodeSwitches(text: string | null | undefined): Switches | undefined {
 	const match = /^(n|[01n]{7})-([01n])$/.exec(text ?? '');
 	if (!match) return undefined;
 	const read = (char: string) => (char === '1' ? true : char === '0' ? false : null);
@@ -107,7 +107,7 @@ function staticData(context: IHookFunctions) {
 }
 
 /** This workflow's secret; made once and kept in the workflow's static data. */
-export function ensureSecret(context: IHookFunctions): string {
+function ensureSecret(context: IHookFunctions): string {
 	const data = staticData(context);
 	if (typeof data.secret !== 'string' || !data.secret.startsWith(TOKEN_PREFIX)) {
 		data.secret = `${TOKEN_PREFIX}${randomBytes(24).toString('hex')}`;

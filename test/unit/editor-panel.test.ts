@@ -52,3 +52,14 @@ test('every operation orders its panel the same way: its own fields, then Sandbo
 	});
 	expect(misplaced.map(([key]) => key)).toEqual([]);
 });
+
+test("the trigger's outputs, as the editor evaluates their expression: one per chosen kind in a fixed order, Other when all are chosen", () => {
+	const outputs = new MailDeliveryTrigger().description.outputs as string;
+	// The editor evaluates the text between ={{ and }} with $parameter; the function is self-contained.
+	const draw = (parameter: object) => (new Function('$parameter', `return ${outputs.slice(3, -2)}`) as (p: object) => Array<{ displayName: string }>)(parameter);
+	expect(draw({ outputMode: 'single' })).toHaveLength(1);
+	expect(draw({ outputMode: 'perKind', events: ['Opened', 'Delivered'] }).map((output) => output.displayName)).toEqual(['Delivered', 'Opened']);
+	expect(draw({ outputMode: 'perKind', events: ['TaskStatus', 'SpamReport', 'Unsubscribed', 'Clicked', 'Opened', 'Dropped', 'Bounced', 'Delivered'] }).map((output) => output.displayName)).toEqual([
+		'Delivered', 'Bounced', 'Dropped', 'Opened', 'Clicked', 'Unsubscribed', 'SpamReport', 'TaskStatus', 'Other',
+	]);
+});

@@ -17,7 +17,7 @@ export function groupKey(value: unknown): string {
  * Groups entries by key, in input order, and cuts each group into chunks of at most `max`. Entries
  * that share request-level fields travel together; no chunk mixes two groups.
  */
-export function chunkByKey<T>(entries: T[], keyOf: (entry: T) => string, max: number): T[][] {
+function chunkByKey<T>(entries: T[], keyOf: (entry: T) => string, max: number): T[][] {
 	const groups = new Map<string, T[]>();
 	for (const entry of entries) {
 		const key = keyOf(entry);
@@ -61,11 +61,11 @@ export function errorForItem(context: IExecuteFunctions, error: unknown, itemInd
 }
 
 /** One entry of a batch (a message version, a contact row) and the input item it came from. */
-export interface BatchEntry {
+interface BatchEntry {
 	itemIndex: number;
 }
 
-export interface BatchPlan<T extends BatchEntry, Fixed> {
+interface BatchPlan<T extends BatchEntry, Fixed> {
 	/** Reads and checks one input item, reading no files; an error fails that item only. */
 	prepare: (itemIndex: number) => Promise<T[]>;
 	/** Entries with the same key may share a request. */
@@ -86,7 +86,7 @@ export interface BatchPlan<T extends BatchEntry, Fixed> {
 	describe: (entries: T[], fixed?: Fixed) => IDataObject;
 }
 
-export interface BatchOptions {
+interface BatchOptions {
 	/** Requests under way at once, at most; after a 429 the run is also paced to the rate the platform accepts. */
 	parallel: number;
 	retry: RetryPolicy;

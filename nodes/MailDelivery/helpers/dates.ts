@@ -5,14 +5,14 @@ import { DateTime } from 'luxon';
  * Requests: date-times are UTC `YYYY-MM-DDThh:mm:ssZ`, days are `YYYY-MM-DD`.
  * Events: time fields arrive as `yyyy-MM-dd HH:mm:ss` with no zone.
  */
-export const API_DATE_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ss'Z'";
-export const API_DAY_FORMAT = 'yyyy-MM-dd';
+const API_DATE_TIME_FORMAT = "yyyy-MM-dd'T'HH:mm:ss'Z'";
+const API_DAY_FORMAT = 'yyyy-MM-dd';
 
 /**
  * Reads a date from n8n's date picker or an expression. Values without an offset are read in
  * `zone` (the workflow's time zone), which is how n8n's date picker values are meant.
  */
-export function parseUserDate(value: unknown, zone: string): DateTime | undefined {
+function parseUserDate(value: unknown, zone: string): DateTime | undefined {
 	if (value === undefined || value === null || value === '') return undefined;
 	if (DateTime.isDateTime(value)) return value;
 	if (value instanceof Date) return DateTime.fromJSDate(value);

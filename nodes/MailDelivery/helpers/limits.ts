@@ -19,7 +19,7 @@ export const LIMITS = {
 } as const;
 
 /** A rule returns a problem in plain English, or undefined when the value is fine. */
-export type Rule = (value: unknown) => string | undefined;
+type Rule = (value: unknown) => string | undefined;
 
 const isMissing = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
@@ -78,7 +78,7 @@ export const rules = {
  */
 export type FieldRules = Record<string, Rule[] | { label: string; rules: Rule[] }>;
 
-export interface Problem {
+interface Problem {
 	/** "Field "To" "x" is not a valid email address" */
 	text: string;
 	/** The field in the request, e.g. messageVersions[0].to[0].email */

@@ -54,7 +54,7 @@ export function dateTimeParam(this: IExecuteFunctions, field: string, value: unk
 	}
 }
 
-export function dayParam(this: IExecuteFunctions, field: string, value: unknown, itemIndex: number) {
+function dayParam(this: IExecuteFunctions, field: string, value: unknown, itemIndex: number) {
 	try {
 		return toApiDay(value, this.getTimezone());
 	} catch {

@@ -1,5 +1,5 @@
 /** A recipient as the API takes it in to, cc and bcc. */
-export interface Recipient {
+interface Recipient {
 	email: string;
 	name?: string;
 }

@@ -12,7 +12,7 @@ import { type Authentication, credentialTypeOf } from '../helpers/authentication
 import { explainCode } from '../helpers/errors';
 import type { RequestPacer } from '../helpers/pacing';
 
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
+type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
 
 /**
  * Retries of answers that mean "not processed, try later": HTTP 429, and 503 with Retry-After.
@@ -35,7 +35,7 @@ export interface RequestOptions {
 	pacer?: RequestPacer;
 }
 
-export interface ApiResponse extends IDataObject {
+interface ApiResponse extends IDataObject {
 	code?: number;
 	message?: string | null;
 }
@@ -161,9 +161,9 @@ export async function apiRequest(
 }
 
 /** The largest page the node asks for; the platform's own maximum is not documented. */
-export const PAGE_SIZE = 100;
+const PAGE_SIZE = 100;
 
-export interface PagingOptions {
+interface PagingOptions {
 	returnAll: boolean;
 	limit: number;
 	itemIndex?: number;

@@ -431,7 +431,7 @@ function readVersion(this: IExecuteFunctions, raw: IDataObject, itemIndex: numbe
  * Where a version's body comes from. A request never mixes the two kinds: with a request-level
  * templateName the platform would use the template over a version's own HTML (4.6).
  */
-export function contentSourceOf(version: IDataObject, shared: IDataObject): 'template' | 'content' {
+function contentSourceOf(version: IDataObject, shared: IDataObject): 'template' | 'content' {
 	if (version.templateName) return 'template';
 	if (version.content) return 'content';
 	return shared.templateName ? 'template' : 'content';
@@ -513,7 +513,7 @@ function mostShared(versions: IDataObject[], key: string): unknown {
  * shared fields, and the template or HTML most versions use (the API wants one at the request level;
  * versions that use another keep their own, which overrides it).
  */
-export function requestLevel(shared: IDataObject, versions: IDataObject[]): IDataObject {
+function requestLevel(shared: IDataObject, versions: IDataObject[]): IDataObject {
 	const { __item: _groupingOnly, ...body } = shared;
 	const source = contentSourceOf(versions[0], shared);
 	const key = source === 'template' ? 'templateName' : 'content';
@@ -526,7 +526,7 @@ export function requestLevel(shared: IDataObject, versions: IDataObject[]): IDat
 }
 
 /** One request: the request-level body, and each version without what it shares with it. */
-export function buildRequest(level: IDataObject, versions: IDataObject[]): IDataObject {
+function buildRequest(level: IDataObject, versions: IDataObject[]): IDataObject {
 	const messageVersions = versions.map((version) => {
 		const own = { ...version };
 		for (const key of ['templateName', 'content', 'subject']) if (own[key] !== undefined && own[key] === level[key]) delete own[key];
