@@ -10,7 +10,7 @@ import * as template from './actions/template';
 import * as transactionalMail from './actions/transactionalMail';
 import * as verifiedSender from './actions/verifiedSender';
 import * as webhook from './actions/webhook';
-import { authenticationProperty, nodeCredentials } from './helpers/authentication';
+import { authenticationProperty, nodeCredentials } from './actions/common.descriptions';
 import { listSearch, loadOptions } from './methods';
 
 const properties: INodeProperties[] = [

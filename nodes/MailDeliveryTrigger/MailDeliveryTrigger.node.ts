@@ -10,10 +10,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { authenticationProperty, nodeCredentials } from '../MailDelivery/helpers/authentication';
-import { EVENT_KINDS } from '../MailDelivery/helpers/events';
+import { authenticationProperty, nodeCredentials } from '../MailDelivery/actions/common.descriptions';
+import { EVENT_KINDS } from '../MailDelivery/helpers/eventKinds';
 import { listSearch, loadOptions } from '../MailDelivery/methods';
-import { enrichEvent, parsePush } from './events';
+import { enrichEvent, parsePush } from './pushParsing';
 import { SECRET_PARAMETER } from '../MailDelivery/helpers/triggerAddresses';
 import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
 

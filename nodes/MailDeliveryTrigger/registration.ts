@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { SWITCHABLE_KINDS, transEventFor } from '../MailDelivery/helpers/events';
+import { SWITCHABLE_KINDS, transEventFor } from '../MailDelivery/helpers/eventKinds';
 import { parseUrl, RELEASED_TOKEN, SECRET_PARAMETER, TOKEN_PREFIX, triggerSecret, withoutSecret } from '../MailDelivery/helpers/triggerAddresses';
 import { apiRequest } from '../MailDelivery/transport';
 

@@ -25,7 +25,7 @@ import { createRunExecutionData, ICredentialsHelper, NodeConnectionTypes, NodeHe
 import { MailDeliveryAuthCodeOAuth2Api } from '../../credentials/MailDeliveryAuthCodeOAuth2Api.credentials';
 import { MailDeliveryClientCredentialsOAuth2Api } from '../../credentials/MailDeliveryClientCredentialsOAuth2Api.credentials';
 import { MailDeliverySignatureApi } from '../../credentials/MailDeliverySignatureApi.credentials';
-import { type Authentication, credentialTypeOf } from '../../nodes/MailDelivery/helpers/authentication';
+import { type Authentication, credentialTypeOf } from '../../nodes/MailDelivery/transport/credentialTypes';
 import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
 
 export const PACKAGE = 'n8n-nodes-mail-delivery';

@@ -63,3 +63,13 @@ test("the trigger's outputs, as the editor evaluates their expression: one per c
 		'Delivered', 'Bounced', 'Dropped', 'Opened', 'Clicked', 'Unsubscribed', 'SpamReport', 'TaskStatus', 'Other',
 	]);
 });
+
+test('the retry options show the defaults the run uses, and the maximum wait it accepts', async () => {
+	const { DEFAULT_RETRY } = await import('../../nodes/MailDelivery/transport');
+	const { MAX_RETRY_WAIT_SECONDS } = await import('../../nodes/MailDelivery/helpers/batchOptions');
+	const { batchThroughputOptions } = await import('../../nodes/MailDelivery/actions/common.descriptions');
+	const field = (name: string) => batchThroughputOptions.find((option) => option.name === name)!;
+	expect(field('retryAttempts').default).toBe(DEFAULT_RETRY.maxAttempts);
+	expect(field('retryMaxWaitSeconds').default).toBe(DEFAULT_RETRY.maxWaitMs / 1000);
+	expect(field('retryMaxWaitSeconds').typeOptions?.maxValue).toBe(MAX_RETRY_WAIT_SECONDS);
+});

@@ -1,4 +1,4 @@
-import { explainCode } from '../../nodes/MailDelivery/helpers/errors';
+import { explainCode } from '../../nodes/MailDelivery/transport/errors';
 
 describe('English explanations of platform codes', () => {
 	test('section 7 conditions for campaign creation', () => {

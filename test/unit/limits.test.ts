@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
 
-import { assertValid, findProblems, LIMITS, rules } from '../../nodes/MailDelivery/helpers/limits';
+import { assertValid, findProblems, LIMITS, rules } from '../../nodes/MailDelivery/helpers/validation';
 
 const node = { name: 'Mail Delivery', type: 'x', typeVersion: 1, position: [0, 0], parameters: {}, id: '1' } as INode;
 

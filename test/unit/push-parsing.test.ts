@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 
-import { enrichEvent, eventsFromParsedBody, parsePush, quoteUnsafeIntegers } from '../../nodes/MailDeliveryTrigger/events';
+import { enrichEvent, eventsFromParsedBody, parsePush, quoteUnsafeIntegers } from '../../nodes/MailDeliveryTrigger/pushParsing';
 
 describe('push bodies', () => {
 	test('MailSeqId above 2^53 keeps every digit, as a string', () => {

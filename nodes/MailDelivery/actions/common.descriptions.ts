@@ -1,5 +1,29 @@
 /** Field descriptions that several operations share. The helpers that read them are in helpers/parameters.ts. */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { INodeCredentialDescription, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, MAX_RETRY_WAIT_SECONDS } from '../helpers/batchOptions';
+import { type Authentication, credentialTypeOf } from '../transport/credentialTypes';
+
+const authenticationShow = (value: Authentication) => ({ show: { authentication: [value] } });
+
+/** The credentials list of both nodes: the one chosen in Authentication is required. */
+export const nodeCredentials: INodeCredentialDescription[] = (['signature', 'oAuth2ClientCredentials', 'oAuth2AuthorizationCode'] as const).map((value) => ({
+	name: credentialTypeOf(value),
+	required: true,
+	displayOptions: authenticationShow(value),
+}));
+
+export const authenticationProperty: INodeProperties = {
+	displayName: 'Authentication',
+	name: 'authentication',
+	type: 'options',
+	options: [
+		{ name: 'API Key Signature', value: 'signature' },
+		{ name: 'OAuth2 Client Credentials', value: 'oAuth2ClientCredentials' },
+		{ name: 'OAuth2 Authorization Code', value: 'oAuth2AuthorizationCode' },
+	],
+	default: 'signature',
+};
 
 /** The sandbox toggle, placed only on the operations whose table lists `sandboxMode`. */
 export const sandboxModeField: INodeProperties = {
@@ -183,9 +207,6 @@ export const dayRangeFields: INodeProperties[] = [
 ];
 
 /** Options of the batch operations (Send, Import): how many requests at once, and how long to wait out "try later". */
-export const DEFAULT_PARALLEL_REQUESTS = 4;
-export const MAX_PARALLEL_REQUESTS = 16;
-
 export const batchThroughputOptions: INodeProperties[] = [
 	{
 		displayName: 'Requests in Parallel',
@@ -200,15 +221,15 @@ export const batchThroughputOptions: INodeProperties[] = [
 		name: 'retryAttempts',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 20 },
-		default: 6, // DEFAULT_RETRY.maxAttempts (the linter wants a literal)
+		default: 6, // DEFAULT_RETRY.maxAttempts; n8n's lint wants a literal, a test keeps the two equal
 		description: 'Tries in all for a request the platform answers 429, or 503 with Retry-After (not processed). Other failures are never retried.',
 	},
 	{
 		displayName: 'Max Retry Wait (Seconds)',
 		name: 'retryMaxWaitSeconds',
 		type: 'number',
-		typeOptions: { minValue: 0 },
-		default: 60, // DEFAULT_RETRY.maxWaitMs in seconds
+		typeOptions: { minValue: 0, maxValue: MAX_RETRY_WAIT_SECONDS },
+		default: 60, // DEFAULT_RETRY.maxWaitMs in seconds; a test keeps the two equal
 		description: 'The longest the node waits for one request over all its retries, honouring Retry-After',
 	},
 ];

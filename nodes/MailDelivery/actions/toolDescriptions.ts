@@ -7,7 +7,7 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import { LIMITS } from '../helpers/limits';
+import { LIMITS } from '../helpers/validation';
 
 const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 	transactionalMail: {

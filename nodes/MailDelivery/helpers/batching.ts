@@ -3,10 +3,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } f
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { RequestOptions, RetryPolicy } from '../transport';
-import { whatWasSent } from './errors';
+import { whatWasSent } from '../transport/errors';
 import { capitalized, describeItems } from './itemNames';
-import { RequestPacer } from './pacing';
-import { writeResult } from './parameters';
+import { RequestPacer } from '../transport/pacing';
+import { writeResult } from './results';
 
 /** Stable text key of a value, for grouping items whose request-level fields are identical. */
 export function groupKey(value: unknown): string {

@@ -8,9 +8,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { type Authentication, credentialTypeOf } from '../helpers/authentication';
-import { explainCode } from '../helpers/errors';
-import type { RequestPacer } from '../helpers/pacing';
+import { type Authentication, credentialTypeOf } from './credentialTypes';
+import { explainCode } from './errors';
+import type { RequestPacer } from './pacing';
 
 type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
 

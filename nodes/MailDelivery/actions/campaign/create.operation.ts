@@ -1,10 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertValid, LIMITS, rules } from '../../helpers/limits';
+import { assertValid, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { attachmentField, EDITOR_TYPE_OPTIONS, LANGUAGE_OPTIONS, sandboxModeField, senderLocator } from '../common.descriptions';
-import { applySandboxMode, attachmentFromBinary, dateTimeParam, locatorValue, setIfPresent, writeResult } from '../../helpers/parameters';
+import { applySandboxMode, dateTimeParam, locatorValue, setIfPresent } from '../../helpers/parameters';
+import { attachmentFromBinary } from '../../helpers/attachments';
+import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
 	{

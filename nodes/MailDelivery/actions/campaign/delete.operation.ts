@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertValid, rules } from '../../helpers/limits';
+import { assertValid, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, locatorValue, writeResult } from '../../helpers/parameters';
+import { applySandboxMode, locatorValue } from '../../helpers/parameters';
+import { writeResult } from '../../helpers/results';
 import { campaignNameLocator } from './shared';
 
 const properties: INodeProperties[] = [campaignNameLocator(), sandboxModeField];

@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertValid, rules } from '../../helpers/limits';
+import { assertValid, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, writeResult } from '../../helpers/parameters';
+import { applySandboxMode } from '../../helpers/parameters';
+import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
 	{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', required: true, default: '' },

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertValid, rules } from '../../helpers/limits';
+import { assertValid, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [

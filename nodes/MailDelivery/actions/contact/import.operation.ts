@@ -2,10 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { runBatched } from '../../helpers/batching';
-import { findProblems, inputError, rules } from '../../helpers/limits';
+import { findProblems, inputError, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { batchThroughputOptions, listLocator, sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, batchOptionsOf, locatorValue, setIfPresent, wholeNumberOption } from '../../helpers/parameters';
+import { applySandboxMode, locatorValue, setIfPresent } from '../../helpers/parameters';
+import { batchOptionsOf, wholeNumberOption } from '../../helpers/batchOptions';
 
 const DEFAULT_ROWS_PER_REQUEST = 1000;
 const MAX_ROWS_PER_REQUEST = 10000;

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertValid, inputError, rules } from '../../helpers/limits';
+import { assertValid, inputError, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { listLocator, sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, locatorValue, setIfPresent, writeResult } from '../../helpers/parameters';
+import { applySandboxMode, locatorValue, setIfPresent } from '../../helpers/parameters';
+import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,10 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertValid, rules } from '../../helpers/limits';
+import { assertValid, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, setIfPresent, writeResult } from '../../helpers/parameters';
+import { applySandboxMode, setIfPresent } from '../../helpers/parameters';
+import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
 	{ displayName: 'List Name', name: 'listName', type: 'string', required: true, default: '' },

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertValid, LIMITS, rules } from '../../helpers/limits';
+import { assertValid, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { EDITOR_TYPE_OPTIONS } from '../common.descriptions';
-import { writeResult } from '../../helpers/parameters';
+import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
 	{

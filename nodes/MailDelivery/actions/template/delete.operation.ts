@@ -1,10 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertValid, rules } from '../../helpers/limits';
+import { assertValid, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { templateLocator } from '../common.descriptions';
-import { locatorValue, writeResult } from '../../helpers/parameters';
+import { locatorValue } from '../../helpers/parameters';
+import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [templateLocator()];
 

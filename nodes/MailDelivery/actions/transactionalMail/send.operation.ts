@@ -3,20 +3,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { groupKey, runBatched } from '../../helpers/batching';
-import { assertValid, type FieldRules, inputError, LIMITS, rules } from '../../helpers/limits';
+import { assertValid, type FieldRules, inputError, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 import { attachmentField, batchThroughputOptions, sandboxModeField, senderLocator, templateLocator } from '../common.descriptions';
-import {
-	applySandboxMode,
-	type AttachmentReference,
-	attachmentReference,
-	batchOptionsOf,
-	dateTimeParam,
-	jsonParam,
-	locatorValue,
-	readAttachment,
-	setIfPresent,
-} from '../../helpers/parameters';
+import { applySandboxMode, dateTimeParam, jsonParam, locatorValue, setIfPresent } from '../../helpers/parameters';
+import { type AttachmentReference, attachmentReference, readAttachment } from '../../helpers/attachments';
+import { batchOptionsOf } from '../../helpers/batchOptions';
 import { AddressListError, parseRecipients } from '../../helpers/recipients';
 
 /** Version 1.1 takes tag values as name/value pairs, and versions as fields or JSON, one way at a time. */

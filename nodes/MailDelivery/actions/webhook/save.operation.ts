@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { SWITCHABLE_KINDS, transEventFor } from '../../helpers/events';
+import { SWITCHABLE_KINDS, transEventFor } from '../../helpers/eventKinds';
 import { triggerSecret, withoutSecret } from '../../helpers/triggerAddresses';
-import { assertValid, inputError, rules } from '../../helpers/limits';
+import { assertValid, inputError, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
-import { writeResult } from '../../helpers/parameters';
+import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
 	{

@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { inputError } from './validation';
+
+/** Where an attachment is, checked but not read: files are read only when their request is sent. */
+export interface AttachmentReference {
+	itemIndex: number;
+	property: string;
+	fileName: string;
+	/** Equal for equal files: n8n's binary id, or a hash of in-memory data. */
+	identity: string;
+}
+
+/** The platform takes one attachment, from a binary property of the input item. */
+export function attachmentReference(this: IExecuteFunctions, itemIndex: number, propertyName: string): AttachmentReference | undefined {
+	const property = propertyName.trim();
+	if (!property) return undefined;
+	const binary = this.getInputData()[itemIndex]?.binary?.[property];
+	if (!binary) {
+		throw inputError(this.getNode(), `Field "Attachment Binary Property": the input item has no binary property "${property}"`, itemIndex);
+	}
+	const identity = binary.id ?? createHash('sha1').update(binary.data ?? '').digest('hex');
+	return { itemIndex, property, fileName: binary.fileName ?? property, identity };
+}
+
+/** Reads the file as the API wants it: { fileName, fileData (base64) }. */
+export async function readAttachment(this: IExecuteFunctions, reference: AttachmentReference) {
+	const buffer = await this.helpers.getBinaryDataBuffer(reference.itemIndex, reference.property);
+	return { fileName: reference.fileName, fileData: buffer.toString('base64') };
+}
+
+export async function attachmentFromBinary(this: IExecuteFunctions, itemIndex: number, propertyName: string) {
+	const reference = attachmentReference.call(this, itemIndex, propertyName);
+	return reference ? await readAttachment.call(this, reference) : undefined;
+}
