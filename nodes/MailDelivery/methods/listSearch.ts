@@ -2,6 +2,7 @@ import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from '
 
 import { senderLabel } from '../helpers/senders';
 import { apiRequest } from '../transport';
+import { listNameOf } from '../helpers/namedActions';
 
 const SEARCH_PAGE_SIZE = 50;
 
@@ -35,7 +36,7 @@ export async function searchLists(this: ILoadOptionsFunctions, filter?: string, 
 		'/v5/lists/get',
 		'lists',
 		filter ? { search: filter } : {},
-		(list) => String(list.ListName ?? list.listName ?? ''),
+		listNameOf,
 		paginationToken,
 	);
 }

@@ -2,12 +2,13 @@ import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n
 
 import { senderLabel } from '../helpers/senders';
 import { apiRequest, apiRequestPages } from '../transport';
+import { listNameOf } from '../helpers/namedActions';
 
 /** All contact list names, for the multi-select fields of campaign creation. */
 export async function getListNames(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const lists = await apiRequestPages.call(this, '/v5/lists/get', {}, 'lists', { returnAll: true, limit: 0 });
 	return lists
-		.map((list: IDataObject) => String(list.ListName ?? list.listName ?? ''))
+		.map(listNameOf)
 		.filter(Boolean)
 		.sort((a, b) => a.localeCompare(b))
 		.map((name) => ({ name, value: name }));

@@ -1,4 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
+import { listNameOf } from '../../helpers/namedActions';
 
 const lowerFirst = (key: string) => key.charAt(0).toLowerCase() + key.slice(1);
 
@@ -9,7 +10,7 @@ const lowerFirst = (key: string) => key.charAt(0).toLowerCase() + key.slice(1);
  */
 export function normalizeList(list: IDataObject, nodeVersion: number): IDataObject {
 	const { listName, ...rest } = list;
-	const normalized: IDataObject = { ...rest, ListName: list.ListName ?? listName };
+	const normalized: IDataObject = { ...rest, ListName: listNameOf(list) };
 	for (const key of ['Id', 'TeamId', 'CreateUserId', 'ListStatus', 'ListType']) {
 		const value = normalized[key];
 		if (typeof value === 'string' && /^\d+$/.test(value)) normalized[key] = Number(value);

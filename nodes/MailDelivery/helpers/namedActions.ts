@@ -1,0 +1,26 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { apiRequest } from '../transport';
+import { applySandboxMode, locatorValue } from './parameters';
+import { writeResult } from './results';
+import { assertValid, rules } from './validation';
+
+/**
+ * The operations that act on one platform object named by a picker (delete a list, cancel a campaign…):
+ * the name is required, sandbox mode applies where the API lists it, and the output says what was done
+ * (`deleted: true`, or false when sandboxed, since nothing changed).
+ */
+export async function actOnNamed(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	{ field, path, outcome, sandbox = true }: { field: string; path: string; outcome: string; sandbox?: boolean },
+): Promise<IDataObject> {
+	const body: IDataObject = { [field]: locatorValue.call(this, field, itemIndex) };
+	assertValid(this.getNode(), body, { [field]: [rules.required] }, itemIndex);
+	if (sandbox) applySandboxMode.call(this, body, itemIndex);
+	const answer = await apiRequest.call(this, path, body, itemIndex);
+	return writeResult(body, answer, { [field]: body[field], [outcome]: body.sandboxMode !== true });
+}
+
+/** The name of a contact list record: the API's table spells it ListName, its sample listName. */
+export const listNameOf = (list: IDataObject) => String(list.ListName ?? list.listName ?? '');
