@@ -25,6 +25,10 @@ export const authenticationProperty: INodeProperties = {
 	default: 'signature',
 };
 
+/** Fields of version 1 only, and fields from version 1.1 on (tag values as pairs, days, automatic mapping). */
+export const ONLY_VERSION_1 = { '@version': [1] };
+export const FROM_VERSION_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
+
 /** The sandbox toggle, placed only on the operations whose table lists `sandboxMode`. */
 export const sandboxModeField: INodeProperties = {
 	displayName: 'Sandbox Mode',
@@ -173,7 +177,7 @@ export const dayRangeFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'First day of the report (included)',
-		displayOptions: { show: { '@version': [1] } },
+		displayOptions: { show: ONLY_VERSION_1 },
 	},
 	{
 		displayName: 'End Date',
@@ -182,7 +186,7 @@ export const dayRangeFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		description: 'Last day of the report (included)',
-		displayOptions: { show: { '@version': [1] } },
+		displayOptions: { show: ONLY_VERSION_1 },
 	},
 	{
 		displayName: 'Start Day',
@@ -192,7 +196,7 @@ export const dayRangeFields: INodeProperties[] = [
 		default: '={{ $today.minus({ days: 6 }).toFormat("yyyy-MM-dd") }}',
 		placeholder: 'YYYY-MM-DD',
 		description: 'First day of the report (included), as YYYY-MM-DD. By default 6 days before today.',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+		displayOptions: { show: FROM_VERSION_1_1 },
 	},
 	{
 		displayName: 'End Day',
@@ -202,7 +206,7 @@ export const dayRangeFields: INodeProperties[] = [
 		default: '={{ $today.toFormat("yyyy-MM-dd") }}',
 		placeholder: 'YYYY-MM-DD',
 		description: 'Last day of the report (included), as YYYY-MM-DD. By default today.',
-		displayOptions: { show: { '@version': [{ _cnd: { gte: 1.1 } }] } },
+		displayOptions: { show: FROM_VERSION_1_1 },
 	},
 ];
 

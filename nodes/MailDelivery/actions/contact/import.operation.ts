@@ -4,13 +4,12 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { runBatched } from '../../helpers/batching';
 import { findProblems, inputError, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
-import { batchThroughputOptions, listLocator, sandboxModeField } from '../common.descriptions';
+import { FROM_VERSION_1_1, ONLY_VERSION_1, batchThroughputOptions, listLocator, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, locatorValue, setIfPresent } from '../../helpers/parameters';
 import { batchOptionsOf, wholeNumberOption } from '../../helpers/batchOptions';
 
 const DEFAULT_ROWS_PER_REQUEST = 1000;
 const MAX_ROWS_PER_REQUEST = 10000;
-const FROM_VERSION_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
 /** Properties the platform defines for every contact (2.3); mapped automatically, the others are custom. */
 const KNOWN_PROPERTIES = new Set(['email', 'phoneNumber', 'name']);
 /** The property list's choice for an identifier typed by the user (version 1.1). */
@@ -32,7 +31,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		placeholder: 'Add Field',
 		default: { fields: [{ propertyName: 'email', value: '={{ $json.email }}' }] },
-		displayOptions: { show: { '@version': [1] } },
+		displayOptions: { show: ONLY_VERSION_1 },
 		options: [
 			{
 				displayName: 'Field',

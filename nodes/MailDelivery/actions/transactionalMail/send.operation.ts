@@ -5,14 +5,12 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { groupKey, runBatched } from '../../helpers/batching';
 import { assertValid, type FieldRules, inputError, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
-import { attachmentField, batchThroughputOptions, sandboxModeField, senderLocator, templateLocator } from '../common.descriptions';
+import { FROM_VERSION_1_1, ONLY_VERSION_1, attachmentField, batchThroughputOptions, sandboxModeField, senderLocator, templateLocator } from '../common.descriptions';
 import { applySandboxMode, dateTimeParam, jsonParam, locatorValue, setIfPresent } from '../../helpers/parameters';
 import { type AttachmentReference, attachmentReference, readAttachment } from '../../helpers/attachments';
 import { batchOptionsOf } from '../../helpers/batchOptions';
 import { AddressListError, parseRecipients } from '../../helpers/recipients';
 
-/** Version 1.1 takes tag values as name/value pairs, and versions as fields or JSON, one way at a time. */
-const FROM_VERSION_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
 // Inside the Options collection a root parameter is named with a leading slash.
 const showInOptions = (messageSource: string) => ({ show: { '/messageSource': [messageSource] } });
 
@@ -113,7 +111,7 @@ const properties: INodeProperties[] = [
 		type: 'json',
 		default: '{}',
 		description: 'Values of the personalization tags, e.g. {"name": "Ada"}. Per message, they win over shared tag values.',
-		displayOptions: { show: { '@version': [1] } },
+		displayOptions: { show: ONLY_VERSION_1 },
 	},
 	{
 		displayName: 'Define Tag Values',
@@ -172,7 +170,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Version',
 		default: {},
-		displayOptions: { show: { messageSource: ['definedHere'], '@version': [1] } },
+		displayOptions: { show: { messageSource: ['definedHere'], ...ONLY_VERSION_1 } },
 		options: [
 			{
 				displayName: 'Version',
@@ -195,7 +193,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: '[{"to": [{"email": "ada@example.org", "name": "Ada"}], "params": {"name": "Ada"}}]',
 		description: 'Versions in the API\'s own shape; used instead of the list above when set',
-		displayOptions: { show: { messageSource: ['definedHere'], '@version': [1] } },
+		displayOptions: { show: { messageSource: ['definedHere'], ...ONLY_VERSION_1 } },
 	},
 	{
 		displayName: 'Define Versions',
