@@ -10,8 +10,6 @@ export const EVENT_KINDS = [
 	{ code: 'TaskStatus', transEventKey: undefined, description: 'A mail task was created or completed (always pushed)' },
 ] as const;
 
-export type EventCode = (typeof EVENT_KINDS)[number]['code'];
-
 export const SWITCHABLE_KINDS = EVENT_KINDS.filter((kind) => kind.transEventKey !== undefined);
 
 /** transEvent with the chosen kinds on and every other switch off. */

@@ -9,8 +9,8 @@ const lowerFirst = (key: string) => key.charAt(0).toLowerCase() + key.slice(1);
  * record (listName, listStatus, id); version 1 kept the PascalCase names. Numeric ids become numbers.
  */
 export function normalizeList(list: IDataObject, nodeVersion: number): IDataObject {
-	const { listName, ...rest } = list;
-	const normalized: IDataObject = { ...rest, ListName: listNameOf(list) };
+	const normalized: IDataObject = { ...list, ListName: listNameOf(list) };
+	delete normalized.listName;
 	for (const key of ['Id', 'TeamId', 'CreateUserId', 'ListStatus', 'ListType']) {
 		const value = normalized[key];
 		if (typeof value === 'string' && /^\d+$/.test(value)) normalized[key] = Number(value);
