@@ -1,6 +1,7 @@
 // End-to-end: the package as users get it. Packed, published to a local registry (verdaccio), installed into
-// fresh n8n 2.x user folders by `npm install` in ~/.n8n/nodes and by n8n's own installer procedure, run in
-// real n8n against the emulator, then updated to a patch version both ways with n8n restarted.
+// fresh n8n 2.x user folders by `npm install` in ~/.n8n/nodes and by n8n's own Install endpoint (the one its
+// Community Nodes page calls), run in real n8n against the emulator, then updated to a patch version both
+// ways (npm with n8n restarted; n8n's Update endpoint, hot), and uninstalled through n8n.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { cleanNpmEnv, paths } from '../../scripts/n8n-install.mjs';
 import { PACKAGE_NAME, setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
 import { startRegistry } from '../../scripts/registry.mjs';
 import { actionWorkflow, activate, createCredential, credentialData, eventually, freePort, runAction, startEmulatorProcess, triggerWorkflow } from './env.mjs';
-import { installLikeN8n, installWithNpm, resolveN8nWorkflowAsN8nDoes } from './installers.mjs';
+import { installWithNpm, resolveN8nWorkflowAsN8nDoes } from './installers.mjs';
 
 const line = '2';
 const n8nPaths = paths(line);
@@ -24,10 +25,25 @@ let registry;
 let emulator;
 let packed;
 
+const nodesFolder = (instance) => path.join(instance.userFolder, '.n8n', 'nodes');
 const WAYS = {
-	npm: { label: 'npm install in ~/.n8n/nodes', install: (folder, version, update) => installWithNpm({ userFolder: folder, packageName: PACKAGE_NAME, registry: registry.url, update }) },
-	n8n: { label: "n8n's community-package installer", install: (folder, version) => installLikeN8n({ userFolder: folder, packageName: PACKAGE_NAME, version, registry: registry.url, n8nPackageDir }) },
+	npm: {
+		label: 'npm install in ~/.n8n/nodes',
+		restarts: true,
+		install: async (instance, update) => installWithNpm({ userFolder: instance.userFolder, packageName: PACKAGE_NAME, registry: registry.url, update }),
+	},
+	n8n: {
+		label: "n8n's Install endpoint (Settings → Community Nodes)",
+		restarts: false,
+		install: async (instance, update) => {
+			await instance.session.rest(update ? 'PATCH' : 'POST', '/community-packages', { name: PACKAGE_NAME });
+			return path.join(nodesFolder(instance), 'node_modules', PACKAGE_NAME);
+		},
+	},
 };
+// n8n's installer talks to another registry than the public one only with a licence feature; n8n started with
+// E2E_TESTS=true lets a test turn that feature on (PATCH /rest/e2e/feature), so its real endpoints run here.
+const N8N_INSTALLER_ENV = () => ({ E2E_TESTS: 'true', N8N_COMMUNITY_PACKAGES_REGISTRY: registry.url, NPM_CONFIG_REGISTRY: registry.url });
 const instances = {};
 
 function pack(directory) {
@@ -41,8 +57,17 @@ function publish(tarball) {
 
 async function startInstance(way) {
 	const instance = instances[way];
-	instance.n8n = await startN8n({ line, userFolder: instance.userFolder, port: instance.port, brokerPort: instance.brokerPort, linkWorkingTree: false });
+	const extraEnv = way === 'n8n' ? N8N_INSTALLER_ENV() : {};
+	instance.n8n = await startN8n({ line, userFolder: instance.userFolder, port: instance.port, brokerPort: instance.brokerPort, linkWorkingTree: false, extraEnv });
 	instance.session = await setupOwner(instance.n8n.baseUrl);
+	if (way === 'n8n') {
+		const answer = await fetch(`${instance.n8n.baseUrl}/rest/e2e/feature`, {
+			method: 'PATCH',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ feature: 'feat:communityNodes:customRegistry', enabled: true }),
+		});
+		assert.ok(answer.ok, `n8n did not turn on its custom-registry feature: ${answer.status} ${await answer.text()}`);
+	}
 	return instance;
 }
 
@@ -85,18 +110,20 @@ test('the tarball holds every file the n8n section names, and nothing of the bui
 	assert.deepEqual(manifest.peerDependenciesMeta?.['n8n-workflow'], { optional: true }, 'npm must not install its own n8n-workflow beside n8n');
 });
 
-for (const [way, { label, install }] of Object.entries(WAYS)) {
+for (const [way, { label, install, restarts }] of Object.entries(WAYS)) {
 	test(`${label}: n8n loads both nodes and all three credentials, with n8n's own n8n-workflow`, async () => {
 		const instance = (instances[way] = { way, userFolder: mkdtempSync(path.join(tmpdir(), `mail-delivery-${way}-`)), port: await freePort(), brokerPort: await freePort() });
+		// npm installs with n8n stopped, then n8n starts; n8n's own installer runs inside a running n8n.
+		if (!restarts) await startInstance(way);
 		const started = Date.now();
-		instance.packageDir = install(instance.userFolder, packed.version);
+		instance.packageDir = await install(instance, false);
 		console.log(`${label}: installed in ${Date.now() - started} ms`);
 		assert.equal(installedVersion(instance.packageDir), packed.version);
-		assert.ok(!existsSync(path.join(instance.userFolder, '.n8n', 'nodes', 'node_modules', 'n8n-workflow')), 'a second n8n-workflow was installed beside the package');
+		assert.ok(!existsSync(path.join(nodesFolder(instance), 'node_modules', 'n8n-workflow')), 'a second n8n-workflow was installed beside the package');
 		const resolved = resolveN8nWorkflowAsN8nDoes({ nodeBin: n8nPaths.nodeBin, packageDir: instance.packageDir, n8nPackageDir });
 		assert.equal(resolved.package, resolved.n8n, 'the package would load another n8n-workflow than n8n itself');
 
-		await startInstance(way);
+		if (restarts) await startInstance(way);
 		const get = async (route) => (await fetch(`${instance.n8n.baseUrl}${route}`, { headers: { cookie: instance.session.cookie } })).json();
 		const nodes = (await get('/types/nodes.json')).map((type) => type.name);
 		const said = instance.n8n.output.join('').split('\n').filter((text) => text.includes(PACKAGE_NAME)).join('\n') || 'nothing about the package';
@@ -159,7 +186,7 @@ for (const [way, { label, install }] of Object.entries(WAYS)) {
 	});
 }
 
-test('a patch version, updated both ways with n8n restarted: the saved workflows still run on it', async () => {
+test('a patch version, updated both ways (npm with n8n restarted, n8n\'s Update endpoint without): the saved workflows still run on it', async () => {
 	// The same package with the next patch version, published as a release would be.
 	const unpacked = path.join(scratch, 'next');
 	mkdirSync(unpacked, { recursive: true });
@@ -170,17 +197,17 @@ test('a patch version, updated both ways with n8n restarted: the saved workflows
 	writeFileSync(path.join(unpacked, 'package.json'), JSON.stringify(next, null, 2));
 	publish(pack(unpacked).file);
 
-	for (const [way, { label, install }] of Object.entries(WAYS)) {
+	for (const [way, { label, install, restarts }] of Object.entries(WAYS)) {
 		const instance = instances[way];
 		assert.ok(instance?.savedHook, `${label}: no saved workflow from the earlier tests`);
-		await instance.n8n.stop();
-		install(instance.userFolder, next.version, true);
+		if (restarts) await instance.n8n.stop();
+		await install(instance, true);
 		assert.equal(installedVersion(instance.packageDir), next.version, `${label}: not updated`);
 		// n8n's installer records the exact version in the nodes folder's package.json (it reads it back on updates);
 		// npm keeps the user's range (^x.y.z), which the new version satisfies.
 		const recorded = JSON.parse(readFileSync(path.join(instance.userFolder, '.n8n', 'nodes', 'package.json'), 'utf8')).dependencies[PACKAGE_NAME];
 		assert.equal(recorded, way === 'n8n' ? next.version : `^${packed.version}`);
-		await startInstance(way);
+		if (restarts) await startInstance(way);
 		const before = (await emulator.control('GET', 'mails')).mails.length;
 		const sent = await eventually(async () => {
 			const answer = await callSavedSend(instance);
@@ -189,4 +216,14 @@ test('a patch version, updated both ways with n8n restarted: the saved workflows
 		assert.equal(sent.status, 200, `${label}: ${JSON.stringify(sent.data).slice(0, 300)}`);
 		assert.equal((await emulator.control('GET', 'mails')).mails.length, before + 1);
 	}
+});
+
+test("n8n's Uninstall endpoint removes the package: its nodes are no longer offered", async () => {
+	const instance = instances.n8n;
+	assert.ok(instance?.session, 'n8n did not start');
+	await instance.session.rest('DELETE', `/community-packages?name=${encodeURIComponent(PACKAGE_NAME)}`);
+	const get = async (route) => (await fetch(`${instance.n8n.baseUrl}${route}`, { headers: { cookie: instance.session.cookie } })).json();
+	const nodes = (await get('/types/nodes.json')).map((type) => type.name);
+	assert.ok(!nodes.includes(`${PACKAGE_NAME}.mailDelivery`), 'the node is still offered after uninstalling');
+	assert.ok(!existsSync(path.join(nodesFolder(instance), 'node_modules', PACKAGE_NAME)), 'the package folder is still there');
 });

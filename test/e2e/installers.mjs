@@ -1,6 +1,7 @@
-// The two ways a user gets this package into n8n from a registry, done as the user (or n8n) does them.
+// Installing this package into n8n from a registry as a user does it by hand; n8n's own installer is driven
+// through its endpoints by the install suite.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
@@ -16,53 +17,6 @@ export function installWithNpm({ userFolder, packageName, registry, update = fal
 	mkdirSync(nodesDir, { recursive: true });
 	npm([update ? 'update' : 'install', packageName, '--no-audit', '--no-fund'], nodesDir, registry);
 	return path.join(nodesDir, 'node_modules', packageName);
-}
-
-/**
- * n8n's own community-package installer, step for step as n8n 2.41.1's CommunityPackagesService does it
- * (`installOrUpdatePackage` → `downloadPackage`, in the n8n package's dist/modules/community-packages):
- * back up an installed copy, `npm pack <name>@<version>` in the nodes folder, unpack it into
- * node_modules/<name>, drop dev, peer and optional dependencies from its package.json, `npm install` there
- * with n8n's flags, check its nodes API version, record the version in the nodes folder's package.json,
- * delete the tarball and the backup. n8n's Install button runs this against the public registry only
- * (another registry needs an enterprise licence), so the steps are reproduced rather than the button.
- */
-export function installLikeN8n({ userFolder, packageName, version, registry, n8nPackageDir }) {
-	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	const ledger = path.join(nodesDir, 'package.json');
-	mkdirSync(nodesDir, { recursive: true });
-	// ensurePackageJson
-	if (!existsSync(ledger)) writeFileSync(ledger, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
-	const packageDir = path.join(nodesDir, 'node_modules', packageName);
-	// backupPackageDirectory
-	const backup = existsSync(packageDir) ? `${packageDir}.backup-${Date.now()}` : undefined;
-	if (backup) renameSync(packageDir, backup);
-	mkdirSync(packageDir, { recursive: true });
-	const tarball = npm(['pack', `${packageName}@${version}`, '--quiet'], nodesDir, registry).trim();
-	try {
-		execFileSync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], { cwd: nodesDir });
-		const manifestPath = path.join(packageDir, 'package.json');
-		const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(readFileSync(manifestPath, 'utf8'));
-		writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
-		npm(['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'], packageDir, registry);
-		// assertPackageApiVersionSupported, with n8n's own n8n-workflow
-		const { checkNodesApiVersion } = createRequire(path.join(n8nPackageDir, 'package.json'))('n8n-workflow');
-		const check = checkNodesApiVersion(manifest);
-		if (!check.compatible) throw new Error(`n8n would refuse ${packageName}@${manifest.version}: nodes API version ${JSON.stringify(check.declared)}`);
-		// updatePackageJsonDependency
-		const installed = JSON.parse(readFileSync(ledger, 'utf8'));
-		installed.dependencies[packageName] = manifest.version;
-		writeFileSync(ledger, JSON.stringify(installed, null, 2));
-	} catch (error) {
-		// restorePackageDirectory
-		rmSync(packageDir, { recursive: true, force: true });
-		if (backup) renameSync(backup, packageDir);
-		throw error;
-	} finally {
-		rmSync(path.join(nodesDir, tarball), { force: true });
-	}
-	if (backup) rmSync(backup, { recursive: true, force: true });
-	return packageDir;
 }
 
 /**
