@@ -250,6 +250,34 @@ describe('section 8 limits fail before any request', () => {
 		expect(env.view().requests).toHaveLength(0);
 	});
 
+	// The other side of each limit: a value exactly at it is sent as given, and the platform accepts it.
+	const txAt = (extra: IDataObject) => ({ resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', subject: 's', ...extra });
+	const atLimit: Array<[string, IDataObject, (body: IDataObject) => unknown, unknown]> = [
+		['campaign mailName, 200 characters', { resource: 'campaign', operation: 'create', mailName: 'm'.repeat(200), senderMail: rl('news@example.com'), sendListNames: ['newsletter'] }, (b) => b.mailName, 'm'.repeat(200)],
+		['campaign subject, 400 characters', { resource: 'campaign', operation: 'create', mailName: 'm', senderMail: rl('news@example.com'), sendListNames: ['newsletter'], subject: 's'.repeat(400) }, (b) => b.subject, 's'.repeat(400)],
+		['template name, 250 characters', { resource: 'template', operation: 'create', templateName: 't'.repeat(250), templateSubject: 's', templateContent: 'c' }, (b) => b.templateName, 't'.repeat(250)],
+		['sender name, 200 characters', txAt({ options: { senderName: 'n'.repeat(200) } }), (b) => b.senderName, 'n'.repeat(200)],
+		['recipient name, 100 characters', txAt({ to: `${'n'.repeat(100)} <a@example.org>` }), (b) => (b.messageVersions as Array<{ to: IDataObject[] }>)[0].to[0].name, 'n'.repeat(100)],
+		['20 recipients', txAt({ to: Array.from({ length: 20 }, (_, i) => `r${i}@example.org`).join(',') }), (b) => (b.messageVersions as Array<{ to: IDataObject[] }>)[0].to.length, 20],
+		['category, 100 bytes', txAt({ options: { category: 'c'.repeat(100) } }), (b) => b.category, 'c'.repeat(100)],
+		['campaign label, 100 bytes', txAt({ options: { campaign: 'c'.repeat(100) } }), (b) => b.campaign, 'c'.repeat(100)],
+		['uniqueMsgID, 50 bytes', txAt({ options: { uniqueMsgID: 'é'.repeat(25) } }), (b) => b.uniqueMsgID, 'é'.repeat(25)],
+	];
+
+	test.each(atLimit)('%s: sent as given and accepted', async (_name, parameters, field, value) => {
+		const [output] = await run(parameters);
+		expect(output).toMatchObject({ success: true });
+		const requests = env.view().requests;
+		expect(requests.map((request) => request.code)).toEqual([200]);
+		expect(field(requests[0].body as IDataObject)).toEqual(value);
+	});
+
+	test('campaign label, 101 bytes of letters: refused before any request', async () => {
+		const result = await runWorkflow({ ...actionWorkflow(txAt({ options: { campaign: 'c'.repeat(101) } })), credentials: env.credentials() });
+		expect(result.error()?.message).toBe('Field "Campaign Label" is 101 bytes long (UTF-8); the limit is 100 bytes, in item 0 (the 1st input item)');
+		expect(env.view().requests).toHaveLength(0);
+	});
+
 	test('continue-on-fail: the bad item gets its error, the others their results', async () => {
 		const result = await runWorkflow({
 			...actionWorkflow({ resource: 'template', operation: 'create', templateName: '={{ $json.name }}', templateSubject: 's', templateContent: 'c' }, { continueOnFail: true }),
