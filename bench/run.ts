@@ -18,7 +18,7 @@ import { Workflow } from 'n8n-workflow';
 import { signatureHeaders } from '../credentials/common';
 import { serializeEvents, type EmulatorEvent } from '../emulator/pushes';
 import { startEmulator } from '../emulator/server';
-import { DEFAULT_PARALLEL_REQUESTS } from '../nodes/MailDelivery/actions/common.descriptions';
+import { DEFAULT_PARALLEL_REQUESTS } from '../nodes/MailDelivery/helpers/batchOptions';
 import { MailDeliveryTrigger } from '../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node';
 import { actionWorkflow, buildAdditionalData, CredentialsStore, nodeTypes, registerNodeType, runWorkflow } from '../test/harness/n8n';
 
