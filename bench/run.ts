@@ -16,9 +16,9 @@ import type { INode, INodeExecutionData, IWebhookData } from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { signatureHeaders } from '../credentials/common';
-import { serializeEvents, type EmulatorEvent } from '../emulator/events';
+import { serializeEvents, type EmulatorEvent } from '../emulator/pushes';
 import { startEmulator } from '../emulator/server';
-import { DEFAULT_PARALLEL_REQUESTS } from '../nodes/MailDelivery/actions/common.descriptions';
+import { DEFAULT_PARALLEL_REQUESTS } from '../nodes/MailDelivery/helpers/batchOptions';
 import { MailDeliveryTrigger } from '../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node';
 import { actionWorkflow, buildAdditionalData, CredentialsStore, nodeTypes, registerNodeType, runWorkflow } from '../test/harness/n8n';
 
@@ -41,7 +41,7 @@ async function receiver() {
 
 async function benchEmulator() {
 	const emulator = await startEmulator({ seed: true });
-	emulator.platform.credits = Number.MAX_SAFE_INTEGER;
+	emulator.state.credits = Number.MAX_SAFE_INTEGER;
 	const body = JSON.stringify({
 		senderMail: 'sender@example.com', subject: 'Hi {{n}}', content: '<p>{{n}}</p>',
 		messageVersions: Array.from({ length: 100 }, (_, v) => ({ to: Array.from({ length: 20 }, (_, r) => ({ email: `v${v}r${r}@example.org` })), params: { n: String(v) } })),
@@ -61,8 +61,8 @@ async function benchEmulator() {
 
 	const sink = await receiver();
 	emulator.reset();
-	emulator.platform.credits = Number.MAX_SAFE_INTEGER;
-	emulator.platform.webhook = { transCallbackUrl: sink.url, transEnable: true, transCallbackUrlExtra: null, transEvent: { delivered: true } };
+	emulator.state.credits = Number.MAX_SAFE_INTEGER;
+	emulator.state.webhook = { transCallbackUrl: sink.url, transEnable: true, transCallbackUrlExtra: null, transEvent: { delivered: true } };
 	emulator.pushes.autoPush = false;
 	for (let i = 0; i < 5; i++) {
 		await fetch(`${emulator.url}/v5/transactional/mail/sends_customised`, {
@@ -81,7 +81,7 @@ async function benchEmulator() {
 
 async function benchCombinedSend() {
 	const emulator = await startEmulator();
-	emulator.platform.credits = Number.MAX_SAFE_INTEGER;
+	emulator.state.credits = Number.MAX_SAFE_INTEGER;
 	const credentials = new CredentialsStore();
 	credentials.stored = { mailDeliverySignatureApi: { baseUrl: emulator.url, apiKey: emulator.account.apiKey, apiSecret: emulator.account.apiSecret } };
 	const items: INodeExecutionData[] = Array.from({ length: 10_000 }, (_, i) => ({ json: { email: `r${i}@example.org`, name: `R${i}` } }));
@@ -93,7 +93,7 @@ async function benchCombinedSend() {
 	const results: Record<string, { requests: number; ms: number }> = {};
 	for (const combine of [false, true]) {
 		emulator.reset();
-		emulator.platform.credits = Number.MAX_SAFE_INTEGER;
+		emulator.state.credits = Number.MAX_SAFE_INTEGER;
 		const started = performance.now();
 		const run = await runWorkflow({ ...actionWorkflow(parameters(combine)), credentials, items });
 		const elapsed = performance.now() - started;
@@ -172,16 +172,16 @@ async function benchLatency() {
 	credentials.stored = { mailDeliverySignatureApi: { baseUrl: emulator.url, apiKey: emulator.account.apiKey, apiSecret: emulator.account.apiSecret } };
 	const run = async (count: number, options: Record<string, unknown>, network: Record<string, number>) => {
 		emulator.reset();
-		emulator.platform.credits = Number.MAX_SAFE_INTEGER;
-		Object.assign(emulator.network, network);
+		emulator.state.credits = Number.MAX_SAFE_INTEGER;
+		Object.assign(emulator.network.settings, network);
 		const started = performance.now();
 		const result = await runWorkflow({ ...actionWorkflow(sendParameters(options)), credentials, items: recipients(count) });
 		const elapsed = performance.now() - started;
 		if (result.error()) throw result.error();
 		const accepted = new Map<string, number>();
-		for (const mail of emulator.platform.mails) accepted.set(mail.email, (accepted.get(mail.email) ?? 0) + 1);
+		for (const mail of emulator.state.mails) accepted.set(mail.email, (accepted.get(mail.email) ?? 0) + 1);
 		const exactlyOnce = accepted.size === count && [...accepted.values()].every((times) => times === 1);
-		return { elapsed, requests: emulator.requests.length, throttled: emulator.throttled[429], exactlyOnce };
+		return { elapsed, requests: emulator.requests.length, throttled: emulator.network.throttled[429], exactlyOnce };
 	};
 	console.log(`Distant platform (${latencyMs} ms per request), through n8n's engine:`);
 	for (const parallel of [1, DEFAULT_PARALLEL_REQUESTS, 16]) {
@@ -200,7 +200,7 @@ async function benchAttachmentMemory() {
 	const binaryData = Container.get(BinaryDataService);
 	await binaryData.init();
 	const emulator = await startEmulator({ recordBodies: false });
-	emulator.platform.credits = Number.MAX_SAFE_INTEGER;
+	emulator.state.credits = Number.MAX_SAFE_INTEGER;
 	const credentials = new CredentialsStore();
 	credentials.stored = { mailDeliverySignatureApi: { baseUrl: emulator.url, apiKey: emulator.account.apiKey, apiSecret: emulator.account.apiSecret } };
 	const items: INodeExecutionData[] = [];

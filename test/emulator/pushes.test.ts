@@ -95,7 +95,7 @@ test('opens, clicks, unsubscribes and spam reports are caused through the contro
 	expect(events.map((e) => e.EventCode)).toEqual(['Delivered', 'Opened', 'Clicked', 'SpamReport', 'Unsubscribed']);
 	expect(events[2]).toMatchObject({ Link: 'https://example.org/offer', IP: expect.any(String), UA: expect.any(String), DeliveredTimeV2: expect.any(String) });
 	await expectCode(env.emulator, TX, { senderMail: 'sender@example.com', subject: 's', content: 'c', messageVersions: [{ to: [{ email: 'ada@example.org' }] }] }, 200);
-	expect(env.emulator.platform.events.at(-1)).toMatchObject({ EventCode: 'Dropped', Reason: '210' });
+	expect(env.view().events.at(-1)).toMatchObject({ EventCode: 'Dropped', Reason: '210' });
 });
 
 test('a failing receiver is retried, then recorded as failed', async () => {

@@ -21,7 +21,7 @@ export async function call(
 		? {}
 		: auth.token
 			? { OAuth: auth.token }
-			: (auth.headers ?? signatureHeaders(emulator.account.apiKey, emulator.account.apiSecret, new Date(emulator.platform.now())));
+			: (auth.headers ?? signatureHeaders(emulator.account.apiKey, emulator.account.apiSecret, new Date(emulator.now())));
 	const response = await axios.post(`${emulator.url}${path}`, body, { headers, validateStatus: () => true });
 	return { status: response.status, body: response.data };
 }

@@ -1,13 +1,16 @@
-/** Starts one emulator per test file and gives tests its address, account and control interface. */
+/** Starts one emulator per test file and gives tests its address, account, control interface and a read-only view. */
 import axios from 'axios';
 
-import { Emulator, startEmulator, type EmulatorOptions } from '../../emulator/server';
+import { Emulator, startEmulator, type EmulatorOptions, type EmulatorView } from '../../emulator/server';
 import { CredentialsStore } from './n8n';
 
 export interface EmulatorFixture {
 	emulator: Emulator;
 	control: <T = any>(method: 'GET' | 'POST', path: string, body?: unknown) => Promise<T>;
-	credentials: (kind?: 'signature' | 'clientCredentials' | 'authCode', code?: string) => CredentialsStore;
+	/** A detached copy of the emulator's state, mails, requests, events, tokens and codes (its public snapshot). */
+	view: () => EmulatorView;
+	/** All three credentials on this emulator; the workflow's Authentication picks one. `authorizationCode` fills the code credential. */
+	credentials: (authorizationCode?: string) => CredentialsStore;
 	authorizationCode: () => Promise<string>;
 }
 
@@ -33,7 +36,8 @@ export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
 		});
 		return new URL(answer.headers.location as string).searchParams.get('code')!;
 	};
-	fixture.credentials = (kind = 'signature', code) => {
+	fixture.view = () => fixture.emulator.inspect();
+	fixture.credentials = (code) => {
 		const store = new CredentialsStore();
 		const { url, account } = fixture.emulator;
 		store.stored = {
@@ -49,7 +53,6 @@ export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
 				exchangedCode: '',
 			},
 		};
-		void kind;
 		return store;
 	};
 	return fixture;

@@ -28,7 +28,7 @@ const config = async () => {
 	const { code: _code, message: _message, ...rest } = (await call(env.emulator, '/v5/webhook/get')).body;
 	return rest as IDataObject;
 };
-const saves = () => env.emulator.requests.filter((request) => request.path === '/v5/webhook/save').length;
+const saves = () => env.view().requests.filter((request) => request.path === '/v5/webhook/save').length;
 const emails = (host: TriggerHost) => host.executions.flatMap((execution) => execution.flat()).map((item) => item.json.Email);
 async function sendAndFlush(emailsTo: string[], senderMail = 'sender@example.com') {
 	await expectCode(env.emulator, TX, { senderMail, subject: 's', content: 'c', messageVersions: [{ to: emailsTo.map((email) => ({ email })) }] }, 200);
@@ -209,7 +209,7 @@ test('manual registration with Require Secret on and an empty Secret refuses to 
 		expect((await axios.post(url, [{ EventCode: 'Opened' }], { validateStatus: () => true })).status).toBe(401);
 	}
 	expect(host.executions).toHaveLength(0);
-	expect(env.emulator.requests).toHaveLength(0);
+	expect(env.view().requests).toHaveLength(0);
 });
 
 test('manual registration needs no credential; automatic does', () => {

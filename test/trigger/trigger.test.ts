@@ -42,7 +42,7 @@ test('activation registers the URL with a secret; a 2,500-event send arrives as 
 	const received = events(host);
 	expect(received).toHaveLength(2500);
 	// MailSeqId: every digit, exactly as the emulator wrote it.
-	expect(received.map((e) => e.MailSeqId)).toEqual(env.emulator.platform.events.map((e) => e.MailSeqId));
+	expect(received.map((e) => e.MailSeqId)).toEqual(env.view().events.map((e) => e.MailSeqId));
 	expect(received[0].MailSeqId).toMatch(/^\d{19}$/);
 });
 

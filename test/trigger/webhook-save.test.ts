@@ -27,7 +27,7 @@ const config = async () => {
 	const { code: _code, message: _message, ...rest } = (await call(env.emulator, '/v5/webhook/get')).body;
 	return rest as IDataObject;
 };
-const saves = () => env.emulator.requests.filter((request) => request.path === '/v5/webhook/save').length;
+const saves = () => env.view().requests.filter((request) => request.path === '/v5/webhook/save').length;
 
 async function save(updateFields: IDataObject, options: IDataObject = {}) {
 	const result = await runWorkflow({ ...actionWorkflow({ resource: 'webhook', operation: 'save', updateFields, options }), credentials: env.credentials() });

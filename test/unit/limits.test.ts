@@ -63,12 +63,4 @@ describe('field rules', () => {
 			expect((error as { description: string }).description).toContain('Field "subject" is 401 characters long');
 		}
 	});
-
-	test('section 8 limits are the documented numbers', () => {
-		expect(LIMITS).toMatchObject({
-			campaignMailName: 200, campaignSubject: 400, templateName: 250, transactionalSenderName: 200, recipientName: 100,
-			recipientsPerField: 20, messageVersionsPerRequest: 100, categoryBytes: 100, campaignBytes: 100, uniqueMsgIdBytes: 50,
-			eventsPerPush: 1000,
-		});
-	});
 });

@@ -5,14 +5,14 @@ import { actionWorkflow, runWorkflow } from '../harness/n8n';
 
 const env = useEmulator();
 const getWebhook = { resource: 'webhook', operation: 'get' };
-const grants = () => [...env.emulator.platform.tokens.values()].filter((t) => t.owner.startsWith('key:')).length;
+const grants = () => env.view().tokens.filter((t) => t.owner.startsWith('key:')).length;
 
 test('signature credential: every request is signed and accepted', async () => {
 	const credentials = env.credentials();
 	const result = await runWorkflow({ ...actionWorkflow(getWebhook), credentials, items: [{ json: {} }, { json: {} }] });
 	expect(result.error()).toBeUndefined();
 	expect(result.output('Mail Delivery')).toHaveLength(2);
-	expect(env.emulator.requests.map((r) => [r.path, r.auth, r.code])).toEqual([
+	expect(env.view().requests.map((r) => [r.path, r.auth, r.code])).toEqual([
 		['/v5/webhook/get', 'signature', 200],
 		['/v5/webhook/get', 'signature', 200],
 	]);
@@ -27,14 +27,14 @@ test('client credentials: one token serves many executions, and a new one is fet
 	expect(credentials.preAuthenticationCalls).toBe(1);
 	expect(grants()).toBe(1);
 	const firstToken = credentials.stored.mailDeliveryClientCredentialsOAuth2Api.accessToken;
-	expect(env.emulator.requests.every((r) => r.auth === 'oauth' && r.code === 200)).toBe(true);
+	expect(env.view().requests.every((r) => r.auth === 'oauth' && r.code === 200)).toBe(true);
 
 	await env.control('POST', 'clock', { advanceSeconds: 2 * 3600 + 1 });
 	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2ClientCredentials' }), credentials });
 	expect(result.error()).toBeUndefined();
 	expect(credentials.preAuthenticationCalls).toBe(2);
 	expect(credentials.stored.mailDeliveryClientCredentialsOAuth2Api.accessToken).not.toBe(firstToken);
-	expect(env.emulator.requests.slice(-2).map((r) => r.code)).toEqual([401, 200]);
+	expect(env.view().requests.slice(-2).map((r) => r.code)).toEqual([401, 200]);
 });
 
 test('client credentials with a wrong secret: a clear error that does not show the secret', async () => {
@@ -46,13 +46,13 @@ test('client credentials with a wrong secret: a clear error that does not show t
 });
 
 test('authorization code: exchanged once, the token reused across executions', async () => {
-	const credentials = env.credentials('authCode', await env.authorizationCode());
+	const credentials = env.credentials(await env.authorizationCode());
 	for (let run = 0; run < 3; run++) {
 		const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials });
 		expect(result.error()).toBeUndefined();
 	}
 	expect(credentials.preAuthenticationCalls).toBe(1);
-	expect([...env.emulator.platform.authCodes.values()].map((c) => c.used)).toEqual([true]);
+	expect(env.view().authCodes.map((c) => c.used)).toEqual([true]);
 	expect(JSON.stringify(credentials.stored.mailDeliveryAuthCodeOAuth2Api)).toMatch(/"accessToken":"[0-9a-f]{64}"/);
 });
 
@@ -61,7 +61,7 @@ test('authorization code already used: the error says how to get a new one', asy
 	// Spent elsewhere (another n8n, a script): within one n8n process a code already exchanged gives its token again.
 	const { url, account } = env.emulator;
 	await axios.get(`${url}/v5/auth/oauth/token`, { params: { grant_type: 'authorization_code', client_id: account.clientId, client_secret: account.clientSecret, code } });
-	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials: env.credentials('authCode', code) });
+	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials: env.credentials(code) });
 	expect(result.error()?.message).toContain('The authorization code was not accepted');
 	// The address to get a new code, built from the credential's own values (n8n shows no computed notice).
 	const { redirectUri } = env.emulator;
@@ -73,9 +73,9 @@ test('authorization code already used: the error says how to get a new one', asy
 test('authorization code expired after 5 minutes: the same clear error', async () => {
 	const code = await env.authorizationCode();
 	await env.control('POST', 'clock', { advanceSeconds: 301 });
-	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials: env.credentials('authCode', code) });
+	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials: env.credentials(code) });
 	expect(result.error()?.message).toMatch(/not accepted .*expired or was already used.*valid for 5 minutes/);
-	expect(env.emulator.requests).toHaveLength(0);
+	expect(env.view().requests).toHaveLength(0);
 });
 
 test('the authorization-code credential test never spends a used code: the stored token is kept', async () => {
@@ -103,10 +103,10 @@ test('authorization code not entered yet: the error (which n8n shows when the cr
 });
 
 test('authorization code: requests that start at once (the editor loads several lists) exchange the code once and all succeed', async () => {
-	const credentials = env.credentials('authCode', await env.authorizationCode());
+	const credentials = env.credentials(await env.authorizationCode());
 	const runs = await Promise.all(
 		[0, 1, 2].map(async () => await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials })),
 	);
 	expect(runs.map((run) => run.error()?.message)).toEqual([undefined, undefined, undefined]);
-	expect(env.emulator.requests.filter((request) => request.path === '/v5/webhook/get').map((request) => request.code)).toEqual([200, 200, 200]);
+	expect(env.view().requests.filter((request) => request.path === '/v5/webhook/get').map((request) => request.code)).toEqual([200, 200, 200]);
 });

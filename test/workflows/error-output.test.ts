@@ -30,7 +30,7 @@ describe('On Error = Continue (using error output)', () => {
 		// n8n puts the input item's fields back beside the error.
 		expect(failed[0].json).toMatchObject({ orderId: 'A-1002', name: 'margaret', email: 'margaret(at)example.org' });
 		expect(String(failed[0].json.error)).toMatch(/not a valid email address/);
-		expect(env.emulator.platform.mails.map((mail) => mail.email).sort()).toEqual(['ada@example.org', 'alan@example.org', 'grace@example.org', 'linus@example.org']);
+		expect(env.view().mails.map((mail) => mail.email).sort()).toEqual(['ada@example.org', 'alan@example.org', 'grace@example.org', 'linus@example.org']);
 	});
 
 	test('a request the platform refused: only the item at fault reaches the error output, with the platform code in its details', async () => {
@@ -85,5 +85,5 @@ test('On Error = Stop Workflow after a partial send: the error says in words how
 	expect(error.message).not.toMatch(/transactional\/mail/);
 	expect(error.description).toContain('Items 0–2 and 4 were sent');
 	expect(error.description).toContain('item 3 (the 4th input item) was not sent');
-	expect(env.emulator.platform.mails).toHaveLength(4);
+	expect(env.view().mails).toHaveLength(4);
 });

@@ -4,6 +4,7 @@
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import { expectCode } from '../harness/client';
 import { useEmulator } from '../harness/emulator';
 import { actionWorkflow, runWorkflow } from '../harness/n8n';
 
@@ -18,11 +19,11 @@ const send = (extra: IDataObject = {}) => ({
 const people = (count: number): INodeExecutionData[] => Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org`, name: `P${i}` } }));
 /** What a failed item's output says beside its error. */
 const details = (item: INodeExecutionData) => item.json.details as IDataObject;
-const txRequests = () => env.emulator.requests.filter((r) => r.path === TX);
+const txRequests = () => env.view().requests.filter((r) => r.path === TX);
 /** How often each address was accepted by the platform. */
 const acceptedCounts = () => {
 	const counts = new Map<string, number>();
-	for (const mail of env.emulator.platform.mails) counts.set(mail.email, (counts.get(mail.email) ?? 0) + 1);
+	for (const mail of env.view().mails) counts.set(mail.email, (counts.get(mail.email) ?? 0) + 1);
 	return counts;
 };
 
@@ -46,7 +47,7 @@ test('250 items with item 137\'s template missing: 249 sent once each, item 137 
 	expect([...counts.values()].every((count) => count === 1)).toBe(true);
 	expect(counts.has('p137@example.org')).toBe(false);
 	expect(txRequests().length).toBeLessThanOrEqual(3 + 2 * Math.ceil(Math.log2(100)));
-	expect(env.emulator.requests.filter((r) => r.path === '/v5/campaign/mail/template/get')).toHaveLength(1);
+	expect(env.view().requests.filter((r) => r.path === '/v5/campaign/mail/template/get')).toHaveLength(1);
 	// Each output names the request that carried it.
 	expect(out[0].json).toMatchObject({ success: true, request: 1, requestSize: 100 });
 	expect(out[249].json).toMatchObject({ success: true, request: 3, requestSize: 50 });
@@ -138,7 +139,7 @@ test('template-based and HTML versions never share a request; each message gets 
 	});
 	expect(result.error()).toBeUndefined();
 	expect(txRequests()).toHaveLength(2);
-	const mails = Object.fromEntries(env.emulator.platform.mails.map((mail) => [mail.email, mail]));
+	const mails = Object.fromEntries(env.view().mails.map((mail) => [mail.email, mail]));
 	expect(mails['a@example.org']).toMatchObject({ templateName: 'welcome' });
 	expect(mails['b@example.org']).toMatchObject({ content: '<p>own html</p>', subject: 'Hello' });
 	expect(mails['b@example.org'].templateName).toBeUndefined();
@@ -149,12 +150,12 @@ test('versions with different templates share a request: the most used one goes 
 	const items = people(5);
 	items[1].json.template = 'other';
 	await env.control('POST', 'reset');
-	env.emulator.platform.templates.set('other', { templateName: 'other', templateContent: '<p>o</p>', templateSubject: 'Other', editorType: 'DRAG', createdAt: 0 });
+	await expectCode(env.emulator, '/v5/campaign/mail/template/add', { templateName: 'other', templateContent: '<p>o</p>', templateSubject: 'Other' }, 200);
 	await runWorkflow({ ...actionWorkflow(send()), credentials: env.credentials(), items });
 	const [request] = txRequests();
 	expect((request.body as IDataObject).templateName).toBe('welcome');
 	expect(((request.body as IDataObject).messageVersions as IDataObject[])[1].templateName).toBe('other');
-	expect(env.emulator.platform.mails.map((mail) => mail.templateName)).toEqual(['welcome', 'other', 'welcome', 'welcome', 'welcome']);
+	expect(env.view().mails.map((mail) => mail.templateName)).toEqual(['welcome', 'other', 'welcome', 'welcome', 'welcome']);
 });
 
 test('HTML content with no subject anywhere is refused before any request, naming the item', async () => {
@@ -191,7 +192,7 @@ describe('contact import', () => {
 	const importParameters = (fields: IDataObject[], options: IDataObject = {}) => ({
 		resource: 'contact', operation: 'import', updateMode: 1, contactDataMapping: { fields }, options,
 	});
-	const imports = () => env.emulator.requests.filter((r) => r.path === '/v5/contacts/imports');
+	const imports = () => env.view().requests.filter((r) => r.path === '/v5/contacts/imports');
 
 	test('a row the platform refuses is isolated: the other rows are imported once, the bad one fails with the platform code', async () => {
 		const items = people(40);
@@ -204,7 +205,7 @@ describe('contact import', () => {
 		const out = result.output('Mail Delivery');
 		expect(out.filter((item) => item.json.error).map((item) => (item.pairedItem as { item: number }).item)).toEqual([17]);
 		expect(details(out[17]).code).toBe(400);
-		expect(env.emulator.platform.contacts.size).toBe(2 + 39);
+		expect(env.view().state.contacts.length).toBe(2 + 39);
 	});
 
 	test('values keep their JSON type', async () => {

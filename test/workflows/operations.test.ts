@@ -14,7 +14,7 @@ async function run(parameters: IDataObject, items = [{ json: {} }]) {
 	return result.output('Mail Delivery').map((item) => item.json);
 }
 
-const paths = () => env.emulator.requests.map((r) => r.path);
+const paths = () => env.view().requests.map((r) => r.path);
 const SANDBOX_OPERATIONS = [
 	'campaign.cancel', 'campaign.create', 'campaign.delete', 'contact.delete', 'contact.import', 'contact.upsert',
 	'contactList.create', 'contactList.delete', 'transactionalMail.send', 'verifiedSender.add', 'verifiedSender.delete',
@@ -27,14 +27,14 @@ describe('every operation succeeds on good input', () => {
 			subject: 'Spring', content: '<p>hi</p>', additionalFields: { sendDate: later(), languageCode: 'de', replyTo: 'reply@example.com' },
 		});
 		expect(created).toMatchObject({ success: true, mailName: 'spring', code: 200, guid: expect.any(String), id: expect.any(Number) });
-		expect(env.emulator.requests[0].body).toMatchObject({ sendDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/), languageCode: 'de' });
+		expect(env.view().requests[0].body).toMatchObject({ sendDate: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/), languageCode: 'de' });
 		const tasks = await run({ resource: 'campaign', operation: 'getMany', returnAll: true, filters: { mailName: 'spr' } });
 		expect(tasks).toEqual([expect.objectContaining({ mailName: 'spring', mailStatus: 1 })]);
 		const today = new Date().toISOString().slice(0, 10);
 		expect(await run({ resource: 'campaign', operation: 'getStats', startDate: today, endDate: today })).toEqual([]);
 		expect(await run({ resource: 'campaign', operation: 'cancel', mailName: rl('spring') })).toEqual([expect.objectContaining({ cancelled: true, code: 200 })]);
 		expect(await run({ resource: 'campaign', operation: 'delete', mailName: rl('spring') })).toEqual([expect.objectContaining({ deleted: true })]);
-		expect(env.emulator.platform.tasks.size).toBe(0);
+		expect(env.view().state.tasks.length).toBe(0);
 	});
 
 	test('campaign stats after a completed send', async () => {
@@ -50,7 +50,7 @@ describe('every operation succeeds on good input', () => {
 			expect.objectContaining({ templateName: 'receipt', templateSubject: 'Your receipt', createDate: expect.any(String) }),
 		]);
 		await run({ resource: 'template', operation: 'delete', templateName: rl('receipt') });
-		expect(env.emulator.platform.templates.has('receipt')).toBe(false);
+		expect(env.view().state.templates.map((template) => template.templateName)).not.toContain('receipt');
 	});
 
 	test('contact: upsert, get, import, delete', async () => {
@@ -68,9 +68,9 @@ describe('every operation succeeds on good input', () => {
 			expect.objectContaining({ success: true, email: 'x@example.org', name: 'X', request: 1, requestSize: 2 }),
 			expect.objectContaining({ success: true, email: 'y@example.org', name: 'Y', request: 1 }),
 		]);
-		expect(env.emulator.platform.lists.has('vip')).toBe(true);
+		expect(env.view().state.lists.map((list) => list.listName)).toContain('vip');
 		await run({ resource: 'contact', operation: 'delete', email: 'x@example.org' });
-		expect(env.emulator.platform.contacts.has('x@example.org')).toBe(false);
+		expect(env.view().state.contacts.map((contact) => contact.email)).not.toContain('x@example.org');
 	});
 
 	test('contact list: create, get many, delete', async () => {
@@ -81,7 +81,7 @@ describe('every operation succeeds on good input', () => {
 		expect(v11.output('Mail Delivery')[0].json).toMatchObject({ listName: 'fresh', id: expect.any(Number), listStatus: 1, listType: expect.any(Number) });
 		expect(Object.keys(v11.output('Mail Delivery')[0].json).filter((key) => /^[A-Z]/.test(key))).toEqual([]);
 		await run({ resource: 'contactList', operation: 'delete', listName: rl('fresh') });
-		expect(env.emulator.platform.lists.has('fresh')).toBe(false);
+		expect(env.view().state.lists.map((list) => list.listName)).not.toContain('fresh');
 	});
 
 	test('verified sender: add, get many, verify, delete', async () => {
@@ -92,13 +92,13 @@ describe('every operation succeeds on good input', () => {
 			{ fromDomain: 'sender@example.com', valid: true, goodMX: true, goodSPF: true, goodDKIM: true, goodDMARC: true },
 		]);
 		await run({ resource: 'verifiedSender', operation: 'delete', senderEmail: rl('shop@shop.example') });
-		expect(env.emulator.platform.senders.has('shop@shop.example')).toBe(false);
+		expect(env.view().state.senders.map((sender) => sender.fromDomain)).not.toContain('shop@shop.example');
 	});
 
 	test('transactional mail: send and get stats', async () => {
 		const sent = await run({ resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'Ada <ada@example.org>', contentSource: 'template', templateName: rl('welcome'), params: '{"name":"Ada"}' });
 		expect(sent).toEqual([expect.objectContaining({ success: true, recipients: ['ada@example.org'], request: 1 })]);
-		expect(env.emulator.requests[0].body).toEqual({
+		expect(env.view().requests[0].body).toEqual({
 			senderMail: 'sender@example.com', templateName: 'welcome', uniqueMsgID: expect.any(String),
 			messageVersions: [{ to: [{ email: 'ada@example.org', name: 'Ada' }], cc: [], bcc: [], params: { name: 'Ada' } }],
 		});
@@ -110,7 +110,7 @@ describe('every operation succeeds on good input', () => {
 		const result = await runWorkflow({ ...actionWorkflow({ resource: 'transactionalMail', operation: 'getStats' }, { typeVersion: 1.1 }), credentials: env.credentials() });
 		expect(result.error()).toBeUndefined();
 		const day = (offset: number) => new Date(Date.now() - offset * 86400_000).toISOString().slice(0, 10);
-		expect(env.emulator.requests[0].body).toEqual({ startDate: day(6), endDate: day(0) });
+		expect(env.view().requests[0].body).toEqual({ startDate: day(6), endDate: day(0) });
 	});
 
 	test('webhook: save and get', async () => {
@@ -134,7 +134,7 @@ describe('every operation succeeds on good input', () => {
 });
 
 describe('sandbox toggles', () => {
-	const snapshot = () => JSON.stringify({ ...env.emulator.snapshot(), now: undefined });
+	const snapshot = () => JSON.stringify({ ...env.view().state, now: undefined });
 	const cases: Array<[string, IDataObject]> = [
 		['campaign create', { resource: 'campaign', operation: 'create', mailName: 'sb', senderMail: rl('news@example.com'), sendListNames: ['newsletter'] }],
 		['campaign cancel', { resource: 'campaign', operation: 'cancel', mailName: rl('scheduled') }],
@@ -153,10 +153,10 @@ describe('sandbox toggles', () => {
 		await run({ resource: 'campaign', operation: 'create', mailName: 'scheduled', senderMail: rl('news@example.com'), sendListNames: ['newsletter'], additionalFields: { sendDate: later() } });
 		await env.control('POST', 'flush');
 		const before = snapshot();
-		env.emulator.requests = [];
+		const from = env.view().requests.length;
 		const [output] = await run({ ...parameters, sandboxMode: true });
 		expect(output).toMatchObject({ sandboxMode: true, code: 200 });
-		expect((env.emulator.requests[0].body as IDataObject).sandboxMode).toBe(true);
+		expect((env.view().requests[from].body as IDataObject).sandboxMode).toBe(true);
 		await env.control('POST', 'flush');
 		expect(snapshot()).toBe(before);
 	});
@@ -199,10 +199,10 @@ describe('sandbox toggles', () => {
 		expect(all).toHaveLength(23);
 		for (const parameters of all) {
 			await run({ resource: 'campaign', operation: 'create', mailName: 'scheduled', senderMail: rl('news@example.com'), sendListNames: ['newsletter'], additionalFields: { sendDate: later() } });
-			env.emulator.requests = [];
+			const from = env.view().requests.length;
 			await run({ ...parameters, sandboxMode: true });
 			const name = `${parameters.resource}.${parameters.operation}`;
-			const sent = env.emulator.requests.map((r) => (r.body as IDataObject).sandboxMode);
+			const sent = env.view().requests.slice(from).map((r) => (r.body as IDataObject).sandboxMode);
 			expect([name, sent.length > 0, sent.every((value) => value === (SANDBOX_OPERATIONS.includes(name) ? true : undefined))]).toEqual([name, true, true]);
 			env.emulator.reset();
 		}
@@ -211,10 +211,10 @@ describe('sandbox toggles', () => {
 
 test('Only Save keeps the chosen lists (4.1: optional then, not forbidden)', async () => {
 	await run({ resource: 'campaign', operation: 'create', mailName: 'draft', senderMail: rl('news@example.com'), onlySave: true, sendListNames: ['newsletter'] });
-	expect(env.emulator.requests[0].body).toMatchObject({ onlySave: true, sendListNames: ['newsletter'] });
-	expect([...env.emulator.platform.tasks.values()][0]).toMatchObject({ mailName: 'draft', mailStatus: -1, rcptListNames: ['newsletter'] });
+	expect(env.view().requests[0].body).toMatchObject({ onlySave: true, sendListNames: ['newsletter'] });
+	expect(env.view().state.tasks[0]).toMatchObject({ mailName: 'draft', mailStatus: -1, rcptListNames: ['newsletter'] });
 	await run({ resource: 'campaign', operation: 'create', mailName: 'draft2', senderMail: rl('news@example.com'), onlySave: true });
-	expect(env.emulator.requests[1].body).not.toHaveProperty('sendListNames');
+	expect(env.view().requests[1].body).not.toHaveProperty('sendListNames');
 });
 
 test('credentials have no Base URL default: a published credential never points at this machine', async () => {
@@ -247,7 +247,35 @@ describe('section 8 limits fail before any request', () => {
 	test.each(failing)('%s', async (_name, parameters, message) => {
 		const result = await runWorkflow({ ...actionWorkflow(parameters), credentials: env.credentials() });
 		expect(result.error()?.message).toBe(message);
-		expect(env.emulator.requests).toHaveLength(0);
+		expect(env.view().requests).toHaveLength(0);
+	});
+
+	// The other side of each limit: a value exactly at it is sent as given, and the platform accepts it.
+	const txAt = (extra: IDataObject) => ({ resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', subject: 's', ...extra });
+	const atLimit: Array<[string, IDataObject, (body: IDataObject) => unknown, unknown]> = [
+		['campaign mailName, 200 characters', { resource: 'campaign', operation: 'create', mailName: 'm'.repeat(200), senderMail: rl('news@example.com'), sendListNames: ['newsletter'] }, (b) => b.mailName, 'm'.repeat(200)],
+		['campaign subject, 400 characters', { resource: 'campaign', operation: 'create', mailName: 'm', senderMail: rl('news@example.com'), sendListNames: ['newsletter'], subject: 's'.repeat(400) }, (b) => b.subject, 's'.repeat(400)],
+		['template name, 250 characters', { resource: 'template', operation: 'create', templateName: 't'.repeat(250), templateSubject: 's', templateContent: 'c' }, (b) => b.templateName, 't'.repeat(250)],
+		['sender name, 200 characters', txAt({ options: { senderName: 'n'.repeat(200) } }), (b) => b.senderName, 'n'.repeat(200)],
+		['recipient name, 100 characters', txAt({ to: `${'n'.repeat(100)} <a@example.org>` }), (b) => (b.messageVersions as Array<{ to: IDataObject[] }>)[0].to[0].name, 'n'.repeat(100)],
+		['20 recipients', txAt({ to: Array.from({ length: 20 }, (_, i) => `r${i}@example.org`).join(',') }), (b) => (b.messageVersions as Array<{ to: IDataObject[] }>)[0].to.length, 20],
+		['category, 100 bytes', txAt({ options: { category: 'c'.repeat(100) } }), (b) => b.category, 'c'.repeat(100)],
+		['campaign label, 100 bytes', txAt({ options: { campaign: 'c'.repeat(100) } }), (b) => b.campaign, 'c'.repeat(100)],
+		['uniqueMsgID, 50 bytes', txAt({ options: { uniqueMsgID: 'é'.repeat(25) } }), (b) => b.uniqueMsgID, 'é'.repeat(25)],
+	];
+
+	test.each(atLimit)('%s: sent as given and accepted', async (_name, parameters, field, value) => {
+		const [output] = await run(parameters);
+		expect(output).toMatchObject({ success: true });
+		const requests = env.view().requests;
+		expect(requests.map((request) => request.code)).toEqual([200]);
+		expect(field(requests[0].body as IDataObject)).toEqual(value);
+	});
+
+	test('campaign label, 101 bytes of letters: refused before any request', async () => {
+		const result = await runWorkflow({ ...actionWorkflow(txAt({ options: { campaign: 'c'.repeat(101) } })), credentials: env.credentials() });
+		expect(result.error()?.message).toBe('Field "Campaign Label" is 101 bytes long (UTF-8); the limit is 100 bytes, in item 0 (the 1st input item)');
+		expect(env.view().requests).toHaveLength(0);
 	});
 
 	test('continue-on-fail: the bad item gets its error, the others their results', async () => {

@@ -17,7 +17,7 @@ const send = (options: IDataObject) => ({
 });
 const people = (count: number): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org`, name: `P${i}`, category: i % 3 === 0 ? 'a' : 'b' } }));
-const accepted = () => env.emulator.platform.mails.map((mail) => mail.email).sort();
+const accepted = () => env.view().mails.map((mail) => mail.email).sort();
 const everyoneOnce = (count: number, except: number[] = []) =>
 	Array.from({ length: count }, (_, i) => i).filter((i) => !except.includes(i)).map((i) => `p${i}@example.org`).sort();
 /** The output without request numbers and generated IDs, which depend on which request went first. */
@@ -99,7 +99,7 @@ test('Retry-After is honoured', async () => {
 test('Requests in Parallel outside 1 to 16 is a clear error before any request', async () => {
 	const result = await runWorkflow({ ...actionWorkflow(send({ parallelRequests: 17 })), credentials: env.credentials(), items: people(2) });
 	expect(result.error()?.message).toBe('Field "Requests in Parallel" must be a whole number from 1 to 16 (it is 17), in item 0 (the 1st input item)');
-	expect(env.emulator.requests.filter((r) => r.path === TX)).toHaveLength(0);
+	expect(env.view().requests.filter((r) => r.path === TX)).toHaveLength(0);
 });
 
 test('parameters without an expression are read once per run, not once per item', async () => {

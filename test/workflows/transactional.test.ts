@@ -12,7 +12,7 @@ const send = (extra: IDataObject = {}) => ({
 const people = (count: number, email = (i: number) => `p${i}@example.org`): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({ json: { email: email(i), name: `P${i}` } }));
 const GENERATED_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const txRequests = () => env.emulator.requests.filter((r) => r.path === '/v5/transactional/mail/sends_customised');
+const txRequests = () => env.view().requests.filter((r) => r.path === '/v5/transactional/mail/sends_customised');
 
 test('250 items become 3 requests (100/100/50), each item paired with its result', async () => {
 	const result = await runWorkflow({ ...actionWorkflow(send()), credentials: env.credentials(), items: people(250) });
@@ -108,8 +108,8 @@ test('contact import splits very large inputs into several requests', async () =
 		items: people(2500),
 	});
 	expect(result.output('Mail Delivery')).toHaveLength(2500);
-	expect(env.emulator.requests.map((r) => ((r.body as IDataObject).contactData as unknown[]).length)).toEqual([1000, 1000, 500]);
-	expect(env.emulator.platform.contacts.size).toBe(2 + 2500);
+	expect(env.view().requests.map((r) => ((r.body as IDataObject).contactData as unknown[]).length)).toEqual([1000, 1000, 500]);
+	expect(env.view().state.contacts.length).toBe(2 + 2500);
 });
 
 describe('version 1.1: tag values as name/value pairs, versions one way at a time', () => {

@@ -1,5 +1,6 @@
 import type { NodeApiError } from 'n8n-workflow';
 
+import { call } from '../harness/client';
 import { useEmulator } from '../harness/emulator';
 import { searchLists, searchSenders } from '../../nodes/MailDelivery/methods/listSearch';
 import { getSenderAddresses } from '../../nodes/MailDelivery/methods/loadOptions';
@@ -43,15 +44,20 @@ describe('error mapping', () => {
 });
 
 describe('paging', () => {
-	const pages = () => env.emulator.requests.filter((r) => r.path === '/v5/lists/get').map((r) => [(r.body as { pageIndex: number }).pageIndex, (r.body as { pageSize: number }).pageSize]);
-	const addLists = (count: number) => {
-		const now = Date.now();
-		for (let i = 0; i < count; i++) env.emulator.platform.lists.set(`bulk-${i}`, { id: 5000 + i, listName: `bulk-${i}`, listDescription: '', createdAt: now, modifiedAt: now });
+	/** [pageIndex, pageSize] of every lists/get request, from the `from`th request of the log on. */
+	const pages = (from = 0) => env.view().requests.slice(from).filter((r) => r.path === '/v5/lists/get').map((r) => [(r.body as { pageIndex: number }).pageIndex, (r.body as { pageSize: number }).pageSize]);
+	/** Lists made through the API, fifty requests at a time. */
+	const addLists = async (count: number) => {
+		for (let start = 0; start < count; start += 50) {
+			const names = Array.from({ length: Math.min(50, count - start) }, (_, i) => `bulk-${start + i}`);
+			const answers = await Promise.all(names.map((listName) => call(env.emulator, '/v5/lists/add', { listName })));
+			expect(answers.map((answer) => answer.body.code)).toEqual(names.map(() => 200));
+		}
 	};
 	const getMany = (extra: Record<string, unknown>) => runWorkflow({ ...actionWorkflow({ resource: 'contactList', operation: 'getMany', ...extra }), credentials: env.credentials() });
 
 	test('Return All follows pages to the short page, each page once, one item per record', async () => {
-		addLists(250);
+		await addLists(250);
 		const result = await getMany({ returnAll: true });
 		expect(result.output('Mail Delivery')).toHaveLength(251);
 		expect(pages()).toEqual([[1, 100], [2, 100], [3, 100]]);
@@ -59,23 +65,23 @@ describe('paging', () => {
 	});
 
 	test('Return All stops at totalRecords without asking for an empty page', async () => {
-		addLists(199);
+		await addLists(199);
 		const result = await getMany({ returnAll: true });
 		expect(result.output('Mail Delivery')).toHaveLength(200);
 		expect(pages()).toEqual([[1, 100], [2, 100]]);
 	});
 
 	test('Limit stops as soon as it has enough', async () => {
-		addLists(250);
+		await addLists(250);
 		expect((await getMany({ returnAll: false, limit: 5 })).output('Mail Delivery')).toHaveLength(5);
 		expect(pages()).toEqual([[1, 5]]);
-		env.emulator.requests = [];
+		const before = env.view().requests.length;
 		expect((await getMany({ returnAll: false, limit: 150 })).output('Mail Delivery')).toHaveLength(150);
-		expect(pages()).toEqual([[1, 100], [2, 100]]);
+		expect(pages(before)).toEqual([[1, 100], [2, 100]]);
 	});
 
 	test('a platform that caps the page size below what the node asks: Return All still gets every record, each page once', async () => {
-		addLists(249);
+		await addLists(249);
 		await env.control('POST', 'settings', { pageSizeCap: 30 });
 		const result = await getMany({ returnAll: true });
 		const names = result.output('Mail Delivery').map((item) => item.json.ListName);
@@ -85,14 +91,14 @@ describe('paging', () => {
 	});
 
 	test('a capped page size with Limit still returns the limit', async () => {
-		addLists(249);
+		await addLists(249);
 		await env.control('POST', 'settings', { pageSizeCap: 30 });
 		expect((await getMany({ returnAll: false, limit: 75 })).output('Mail Delivery')).toHaveLength(75);
 		expect(pages().map(([index]) => index)).toEqual([1, 2, 3]);
 	});
 
 	test('list search follows a capped page size to the end, page by page', async () => {
-		addLists(79);
+		await addLists(79);
 		await env.control('POST', 'settings', { pageSizeCap: 30 });
 		const context = loadOptionsContext(env.credentials());
 		const seen: string[] = [];

@@ -1,22 +1,17 @@
 /**
  * Webhook pushes (platform API section 6): events are queued, then POSTed as JSON arrays of at most
  * 1000 to the sender's transCallbackUrlExtra address or else transCallbackUrl, only for the kinds
- * switched on in transEvent (TaskStatus always), only while transEnable is true.
+ * switched on in transEvent (TaskStatus always), only while transEnable is true. Events that cannot
+ * be pushed are recorded as discarded; a failing receiver is retried, then the push recorded as failed.
  */
 import http from 'node:http';
 import https from 'node:https';
 
-import type { WebhookConfig } from './platform';
+import { EVENT_SWITCHES, type EmulatorEvent, type WebhookConfig } from './types';
 
-/** Flat string-or-number fields; `__`-prefixed fields are the emulator's own and never pushed. */
-export type EmulatorEvent = Record<string, string | number>;
+export type { EmulatorEvent } from './types';
 
 export const MAX_EVENTS_PER_PUSH = 1000;
-
-const SWITCH_OF: Record<string, string> = {
-	Dropped: 'dropped', Bounced: 'bounced', Delivered: 'delivered', SpamReport: 'spamReport',
-	Opened: 'opened', Clicked: 'clicked', Unsubscribed: 'unsubscribed',
-};
 
 /** JSON as the platform writes it: MailSeqId is a bare integer, even above 2^53. */
 export function serializeEvents(events: EmulatorEvent[]): string {
@@ -65,7 +60,7 @@ export class PushDispatcher {
 			this.discarded.push({ reason: 'push disabled', eventCode: code });
 			return;
 		}
-		const kindSwitch = SWITCH_OF[code];
+		const kindSwitch = EVENT_SWITCHES[code];
 		if (kindSwitch && config.transEvent?.[kindSwitch] !== true) {
 			this.discarded.push({ reason: 'kind switched off', eventCode: code });
 			return;
