@@ -1,8 +1,10 @@
-// `node scripts/import-cycles.mjs [folder]` (default emulator): prints the folder's TypeScript import graph (relative
-// imports, type-only included) and exits 1 when it has a cycle. No dependencies, unlike madge.
+// `node scripts/import-cycles.mjs [folder] [--graph]` (default emulator): checks the folder's TypeScript import graph
+// (relative imports, type-only included), prints it with --graph, and exits 1 when it has a cycle. No dependencies,
+// unlike madge. `npm run lint` runs it over nodes/ and emulator/.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-const root = resolve(process.argv[2] ?? 'emulator');
+const args = process.argv.slice(2);
+const root = resolve(args.find((arg) => !arg.startsWith('--')) ?? 'emulator');
 const files = [];
 const walk = (dir) => { for (const name of readdirSync(dir)) { const p = join(dir, name); if (statSync(p).isDirectory()) walk(p); else if (p.endsWith('.ts')) files.push(p); } };
 walk(root);
@@ -17,7 +19,7 @@ const graph = new Map(files.map((file) => {
 	return [file, [...new Set(specs.map((s) => resolveImport(file, s)).filter(Boolean))]];
 }));
 const name = (f) => relative(resolve(root, '..'), f);
-for (const [file, deps] of graph) console.log(`${name(file)} -> ${deps.map(name).join(', ') || '(none)'}`);
+if (args.includes('--graph')) for (const [file, deps] of graph) console.log(`${name(file)} -> ${deps.map(name).join(', ') || '(none)'}`);
 const state = new Map();
 const cycles = [];
 const visit = (file, stack) => {
@@ -29,5 +31,5 @@ const visit = (file, stack) => {
 	state.set(file, 'done');
 };
 for (const file of files) if (!state.has(file)) visit(file, [file]);
-console.log(cycles.length ? `CYCLES:\n${cycles.join('\n')}` : 'no cycle');
+console.log(cycles.length ? `Import cycles in ${name(root)}/:\n${cycles.join('\n')}` : `Imports of ${relative(process.cwd(), root)}/: no cycle.`);
 process.exitCode = cycles.length ? 1 : 0;

@@ -216,7 +216,10 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 		// n8n shows the message as the node's error title: it says what happened to the whole batch.
 		throw errorForItem(context, error, itemIndex, {
 			message: `${notSent.length} of ${itemCount} items not sent: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
-			description: [sentSummary(sent, notSent), `${capitalized(describeItems([itemIndex]))} failed first. ${own ?? ''}`.trim(), whatWasSent(error)].join('\n'),
+			// With several failures, the one described is the first; with one, it needs no introduction.
+			description: [sentSummary(sent, notSent), failedItems.length > 1 ? `${capitalized(describeItems([itemIndex]))} failed first. ${own ?? ''}`.trim() : own, whatWasSent(error)]
+				.filter(Boolean)
+				.join('\n'),
 		});
 	}
 

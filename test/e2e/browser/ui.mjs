@@ -9,7 +9,7 @@ import { root } from '../../../scripts/ensure-deps.mjs';
 import { OWNER } from '../../../scripts/n8n-runtime.mjs';
 import { ensureChromium } from '../../../scripts/system-packages.mjs';
 
-export const SHOTS = path.join(root, '.tmp', 'browser');
+const SHOTS = path.join(root, '.tmp', 'browser');
 const VIEWPORT = { width: 1600, height: 1000 };
 
 selectors.setTestIdAttribute('data-test-id');
@@ -124,25 +124,35 @@ export async function addNode(page, search, itemName, actionText) {
 	return page.getByTestId('ndv');
 }
 
-/** An options parameter: open it and click the option (n8n renders options as role=option). */
-export async function chooseOption(page, parameterName, optionText) {
+/**
+ * An options parameter: open it and click the option whose title is `option` (a text, or a RegExp for the
+ * title); n8n's options are role=option and their names include the description under the title.
+ */
+export async function chooseOption(page, parameterName, option) {
 	await page.getByTestId('ndv').getByTestId(`parameter-input-${parameterName}`).click();
-	await page.getByRole('option', { name: optionText, exact: true }).filter({ visible: true }).first().click();
+	const title = option instanceof RegExp ? option : new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`);
+	await page.getByRole('option', { name: title }).filter({ visible: true }).first().click();
 }
 
-/** The items of the output panel's current branch, from its JSON view ({ count, items }). */
+/**
+ * The items of the output panel's current branch, read from its Table view ({ count, countText, items, text }):
+ * each item an object of the cells' texts by column (the JSON view renders only the lines on screen).
+ */
 export async function readOutput(page) {
 	const panel = page.getByTestId('output-panel');
-	const countText = await panel.getByTestId('ndv-items-count').innerText({ timeout: 5_000 }).catch(() => '');
-	const count = Number(/(\d+)\s+items?/.exec(countText)?.[1] ?? (countText ? NaN : 0));
-	await panel.getByTestId('radio-button-json').click({ timeout: 5_000 }).catch(() => undefined);
-	const text = await panel.getByTestId('ndv-data-container').innerText({ timeout: 5_000 }).catch(() => '');
-	let items;
-	try {
-		items = JSON.parse(text.replace(/\u00a0/g, ' '));
-	} catch {
-		items = undefined;
-	}
+	const countText = (await panel.getByTestId('ndv-items-count').innerText({ timeout: 5_000 }).catch(() => '')).trim();
+	const count = Number(/(\d+)\s+items?/.exec(countText)?.[1] ?? 0);
+	await panel.getByTestId('radio-button-table').click({ timeout: 5_000 }).catch(() => undefined);
+	const table = panel.getByTestId('ndv-data-container').locator('table').first();
+	const found = await table.waitFor({ timeout: 5_000 }).then(() => true, () => false);
+	const text = (await panel.getByTestId('ndv-data-container').innerText({ timeout: 5_000 }).catch(() => '')).replace(/\s+/g, ' ').trim();
+	if (!found) return { count, countText, items: [], text };
+	const items = await table.evaluate((element) => {
+		const headers = [...element.querySelectorAll('thead th')].map((th) => th.textContent.replace(/\s+/g, ' ').trim());
+		return [...element.querySelectorAll('tbody tr')].map((row) =>
+			Object.fromEntries([...row.querySelectorAll('td')].map((td, index) => [headers[index], td.textContent.replace(/\s+/g, ' ').trim()]).filter(([header]) => header)),
+		);
+	});
 	return { count, countText, items, text };
 }
 

@@ -1,0 +1,42 @@
+// The editor in a real browser: n8n 2.41.1 with the built package and the emulator, the demo's credentials and
+// example workflows (as `npm start` makes them), and Debian's Chromium driven as a person drives it. The REST
+// API only sets the stage; every check reads what the editor shows. Screenshots: .tmp/browser/<journey>/.
+import { after, before, test } from 'node:test';
+
+import { setupDemo } from '../../scripts/demo.mjs';
+import { startStack } from './env.mjs';
+import { a, b, c, d, e, f } from './browser/journeys.mjs';
+import { launchBrowser } from './browser/ui.mjs';
+
+const JOURNEY_TIMEOUT = 180_000;
+const env = { state: {} };
+let stack;
+
+before(async () => {
+	const started = Date.now();
+	// Chromium first: without it the suite fails here, before starting anything.
+	env.browser = await launchBrowser();
+	stack = await startStack('2');
+	const { url, account, redirectUri } = stack.emulator;
+	await setupDemo(stack.session, { url, account, redirectUri });
+	Object.assign(env, { baseUrl: stack.n8n.baseUrl, emulator: stack.emulator, session: stack.session });
+	console.log(`browser suite: n8n and the demo ready in ${Math.round((Date.now() - started) / 1000)} s`);
+});
+
+after(async () => {
+	await env.browser?.close();
+	await stack?.n8n.stop();
+	await stack?.emulator.stop();
+});
+
+test('a. sign in, run the two manual examples and read their output, see the trigger example\'s executions by kind', { timeout: JOURNEY_TIMEOUT }, () => a(env));
+
+test('b. a new workflow: Code → Mail Delivery Send with pickers, drag and drop into To and a tag value, execute', { timeout: JOURNEY_TIMEOUT }, () => b(env));
+
+test('c. On Error: error output routes the bad item, regular output keeps it, Stop Workflow says what was not sent', { timeout: JOURNEY_TIMEOUT }, () => c(env));
+
+test('d. the trigger panel: Registration, Manual fields, one output per kind, a refused test listen that says what to do', { timeout: JOURNEY_TIMEOUT }, () => d(env));
+
+test('e. the three credential dialogs: wrong secrets explained, the authorization code fetched from the URL the dialog shows', { timeout: JOURNEY_TIMEOUT }, () => e(env));
+
+test('f. Webhook → Save refuses to take a trigger\'s address unless the Replace option is on', { timeout: JOURNEY_TIMEOUT }, () => f(env));
