@@ -5,13 +5,16 @@ const SECOND_MS = 1000;
 const SAFETY = 0.95;
 /** Without a refusal for this long, one more request a second is tried. */
 const PROBE_AFTER_MS = 3000;
+/** After a refusal of a rate that was tried, no higher rate is tried for this long: the limit was found. */
+const SETTLE_MS = 30_000;
 
 /**
  * Paces the requests of one run to the rate the platform accepts. Nothing is paced until the platform
  * answers 429 ("too many requests"); then the requests it accepted in the second before that answer
- * are its rate, and after a second's pause (the platform still counts the burst) starts are spaced to just under it. Every three seconds without a refusal the rate
- * goes up by one request a second, to follow a limit that rises again. Retries go through it too, so
- * a steady limit sees few refusals instead of bursts that it refuses by half.
+ * are its rate, and after a second's pause (the platform still counts the burst) starts are spaced to
+ * just under it. Every three seconds without a refusal the rate goes up by one request a second, to
+ * follow a limit that rises; once a rate tried that way is refused, the one below it is kept for 30 s.
+ * Retries go through it too, so a steady limit sees few refusals instead of bursts refused by half.
  */
 export class RequestPacer {
 	/** Start times of attempts the platform accepted, over the last second. */
@@ -20,6 +23,8 @@ export class RequestPacer {
 	private rate: number | undefined;
 	private nextStart = 0;
 	private lastChange = 0;
+	/** Until then no higher rate is tried. */
+	private settledUntil = 0;
 
 	/** Waits for this attempt's turn; returns its start time, to report with accepted(). */
 	async beforeAttempt(): Promise<number> {
@@ -36,7 +41,7 @@ export class RequestPacer {
 		const now = Date.now();
 		this.accepted.push(startedAt);
 		while (this.accepted.length > 0 && this.accepted[0] <= now - SECOND_MS) this.accepted.shift();
-		if (this.rate !== undefined && now - this.lastChange >= PROBE_AFTER_MS) {
+		if (this.rate !== undefined && now >= this.settledUntil && now - this.lastChange >= PROBE_AFTER_MS) {
 			this.rate += 1;
 			this.lastChange = now;
 		}
@@ -47,7 +52,11 @@ export class RequestPacer {
 		const now = Date.now();
 		if (this.rate !== undefined && now - this.lastChange < SECOND_MS) return;
 		// First refusal: the platform's rate is what it accepted in the last second. Paced already: one slower.
-		this.rate = Math.max(1, this.rate === undefined ? this.accepted.filter((at) => at > now - SECOND_MS).length : this.rate - 1);
+		if (this.rate === undefined) this.rate = Math.max(1, this.accepted.filter((at) => at > now - SECOND_MS).length);
+		else {
+			this.rate = Math.max(1, this.rate - 1);
+			this.settledUntil = now + SETTLE_MS;
+		}
 		this.lastChange = now;
 		// The platform counts the last second's requests: let them age out before the paced ones start.
 		this.nextStart = Math.max(this.nextStart, now + SECOND_MS);
