@@ -1,8 +1,10 @@
-// n8n's own lint configuration for community nodes (`@n8n/node-cli`'s eslint config, the one `n8n-node lint`
-// applies), run over the published code as it is, beside the project's stricter eslint.config.mjs.
-import { config } from '@n8n/node-cli/eslint';
+// n8n's own lint configuration for community nodes, as `n8n-node lint` applies it; `node scripts/n8n-lint.mjs`
+// installs @n8n/node-cli under .n8n-local/node-cli and runs this over the published code.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-export default [
-	{ ignores: ['dist/**', 'node_modules/**', 'emulator/**', 'test/**', 'bench/**', 'scripts/**', '*.js', '*.mjs'] },
-	...config,
-];
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { config } = createRequire(path.join(here, '.n8n-local', 'node-cli', 'package.json'))('@n8n/node-cli/eslint');
+
+export default [{ ignores: ['dist/**', 'node_modules/**', '.n8n-local/**', 'emulator/**', 'test/**', 'bench/**', 'scripts/**', '*.js', '*.mjs'] }, ...config];
