@@ -88,7 +88,8 @@ test('a combined send of 250 items takes 3 requests', async () => {
 	assert.equal(status, 200, JSON.stringify(data).slice(0, 300));
 	assert.equal(data.length, 250);
 	const requests = (await stack.emulator.control('GET', 'requests')).requests.slice(before).filter((r) => r.path === '/v5/transactional/mail/sends_customised');
-	assert.deepEqual(requests.map((r) => r.body.messageVersions.length), [100, 100, 50]);
+	// Requests go out several at once, so the platform may record the short one first.
+	assert.deepEqual(requests.map((r) => r.body.messageVersions.length).sort((a, b) => b - a), [100, 100, 50]);
 	// The day's transactional report counts them.
 	const today = new Date().toISOString().slice(0, 10);
 	const stats = await runAction(stack, { name: 'e2e stats', parameters: { resource: 'transactionalMail', operation: 'getStats', startDate: today, endDate: today }, credential: signature() });
