@@ -132,7 +132,8 @@ export async function apiRequest(
 			const retryAfter = retryAfterMs(failed.cause?.response?.headers?.['retry-after']);
 			const tryLater = status === 429 || (status === 503 && retryAfter !== undefined);
 			if (status === 429) pacer?.onTooManyRequests();
-			else if (!tryLater) pacer?.onAccepted(startedAt);
+			else if (!tryLater && Number.isFinite(status)) pacer?.onAccepted(startedAt);
+			else pacer?.onOtherAnswer();
 			const delay = tryLater ? (retryAfter ?? backoffMs(attempt)) : 0;
 			if (tryLater && attempt < retry.maxAttempts && waitedMs + delay <= retry.maxWaitMs) {
 				await sleep(delay);

@@ -25,9 +25,21 @@ export class RequestPacer {
 	private lastChange = 0;
 	/** Until then no higher rate is tried. */
 	private settledUntil = 0;
+	/**
+	 * The first requests, sent at once before anything is known, and not yet answered. Their answers come
+	 * within milliseconds of each other: an early "accepted" must not start a second unpaced wave before a
+	 * "too many requests" among them is seen, so until the first wave is answered no other request starts.
+	 */
+	private firstWave = { open: true, pending: 0, answered: Promise.resolve(), done: () => {} };
 
 	/** Waits for this attempt's turn; returns its start time, to report with accepted(). */
 	async beforeAttempt(): Promise<number> {
+		if (this.rate === undefined && this.firstWave.open) {
+			if (this.firstWave.pending === 0) this.firstWave.answered = new Promise((resolve) => (this.firstWave.done = resolve));
+			this.firstWave.pending++;
+			return Date.now();
+		}
+		await this.firstWave.answered;
 		if (this.rate === undefined) return Date.now();
 		const now = Date.now();
 		const start = Math.max(now, this.nextStart);
@@ -36,8 +48,23 @@ export class RequestPacer {
 		return start;
 	}
 
+	/** An attempt was answered, whatever the answer (called by each of the outcomes below). */
+	private answered() {
+		// Requests after the first wave start only once it is all answered: then pending is 0.
+		if (this.firstWave.pending === 0) return;
+		// The first answer closes the first wave to newcomers; the last one lets them start.
+		this.firstWave.open = false;
+		if (--this.firstWave.pending === 0) this.firstWave.done();
+	}
+
+	/** The platform answered something other than accepted or 429 (an error, a 503). */
+	onOtherAnswer() {
+		this.answered();
+	}
+
 	/** The platform processed the attempt that started at `startedAt`. */
 	onAccepted(startedAt: number) {
+		this.answered();
 		const now = Date.now();
 		this.accepted.push(startedAt);
 		while (this.accepted.length > 0 && this.accepted[0] <= now - SECOND_MS) this.accepted.shift();
@@ -49,6 +76,7 @@ export class RequestPacer {
 
 	/** The platform answered 429: its rate is what it accepted in the last second. */
 	onTooManyRequests() {
+		this.answered();
 		const now = Date.now();
 		if (this.rate !== undefined && now - this.lastChange < SECOND_MS) return;
 		// First refusal: the platform's rate is what it accepted in the last second. Paced already: one slower.
