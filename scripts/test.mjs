@@ -21,9 +21,15 @@ let failed = jest.numFailedTests;
 let skipped = jest.numPendingTests;
 const skips = [];
 
+let e2eFailed = false;
 if (!unitOnly) {
 	const e2eReport = path.join(reports, 'e2e-summary.json');
-	run('node test/e2e/run.mjs', { env: { ...process.env, E2E_SUMMARY: e2eReport } });
+	try {
+		run('node test/e2e/run.mjs', { env: { ...process.env, E2E_SUMMARY: e2eReport } });
+	} catch {
+		// The totals below still print; a suite that failed before counting its tests fails the run too.
+		e2eFailed = true;
+	}
 	if (existsSync(e2eReport)) {
 		const e2e = JSON.parse(readFileSync(e2eReport, 'utf8'));
 		passed += e2e.passed;
@@ -35,4 +41,4 @@ if (!unitOnly) {
 console.log(`\nAll suites (jest${unitOnly ? '' : ' and end-to-end'}):`);
 console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 for (const skip of skips) console.log(`  ${skip}`);
-if (failed > 0) process.exit(1);
+if (failed > 0 || e2eFailed) process.exit(1);

@@ -2,7 +2,7 @@
 // (E2E_SUITES=main,browser,install,queue picks some). Line 2 also runs the browser suite (the editor in Chromium),
 // the install suite (the package from a registry) and the queue-mode suite.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { root } from '../../scripts/ensure-deps.mjs';
@@ -12,6 +12,7 @@ const SUITES = { 2: ['main', 'mcp', 'browser', 'install', 'queue'], 1: ['main'] 
 const lines = (process.env.E2E_LINES ?? '2,1').split(',').map((line) => line.trim()).filter(Boolean);
 const chosen = process.env.E2E_SUITES?.split(',').map((suite) => suite.trim());
 const totals = { passed: 0, failed: 0, skipped: 0, skips: [] };
+const failedSuites = [];
 mkdirSync(path.join(root, '.tmp'), { recursive: true });
 for (const line of lines) {
 	const installStarted = Date.now();
@@ -26,8 +27,11 @@ for (const line of lines) {
 				['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, path.join(root, 'test', 'e2e', `${suite}.e2e.mjs`)],
 				{ cwd: root, stdio: 'inherit', env: { ...process.env, N8N_LINE: line } },
 			);
+		} catch {
+			// A failing suite does not keep the others from running; the run fails at the end.
+			failedSuites.push(`${suite} (n8n line ${line})`);
 		} finally {
-			const text = readFileSync(tap, 'utf8');
+			const text = existsSync(tap) ? readFileSync(tap, 'utf8') : '';
 			totals.passed += Number(/^# pass (\d+)/m.exec(text)?.[1] ?? 0);
 			totals.failed += Number(/^# fail (\d+)/m.exec(text)?.[1] ?? 0);
 			totals.skipped += Number(/^# skipped (\d+)/m.exec(text)?.[1] ?? 0);
@@ -36,4 +40,8 @@ for (const line of lines) {
 		}
 		console.log(`n8n line ${line}: ${suite} suite finished in ${Math.round((Date.now() - started) / 1000)} s`);
 	}
+}
+if (failedSuites.length > 0) {
+	console.error(`End-to-end suites that failed: ${failedSuites.join(', ')}`);
+	process.exit(1);
 }

@@ -346,6 +346,8 @@ const triggerOnCanvas = (page) => page.locator(`[data-test-id="canvas-node"][dat
 /** Registration's choices: Automatic shows the credential, Manual the secret fields instead. */
 async function registrationChoices(j, page, ndv, visible) {
 	await ndv.getByTestId('parameter-input-registration').click();
+	// The dropdown opens with an animation: wait until its options are there before reading them.
+	await page.getByRole('option').filter({ visible: true }).first().waitFor({ timeout: 10_000 }).catch(() => {});
 	const registrations = (await page.getByRole('option').filter({ visible: true }).allInnerTexts()).map((text) => text.split('\n')[0].trim());
 	await page.keyboard.press('Escape');
 	j.saw('Registration options', JSON.stringify(registrations));
