@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { runBatched } from '../../helpers/batching';
@@ -15,6 +15,27 @@ const KNOWN_PROPERTIES = new Set(['email', 'phoneNumber', 'name']);
 /** The property list's choice for an identifier typed by the user (version 1.1). */
 const CUSTOM_PROPERTY = '__custom';
 
+/** The manual mapping: each version names the property its own way; the value is given the same way in both. */
+function fieldsToImport(show: IDisplayOptions['show'], propertyFields: INodeProperties[]): INodeProperties {
+	return {
+		displayName: 'Fields to Import',
+		name: 'contactDataMapping',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		required: true,
+		placeholder: 'Add Field',
+		default: { fields: [{ propertyName: 'email', value: '={{ $json.email }}' }] },
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Field',
+				name: 'fields',
+				values: [...propertyFields, { displayName: 'Value', name: 'value', type: 'string', default: '', description: 'Value for this item, usually an expression' }],
+			},
+		],
+	};
+}
+
 const properties: INodeProperties[] = [
 	{
 		displayName:
@@ -23,32 +44,15 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	{
-		displayName: 'Fields to Import',
-		name: 'contactDataMapping',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		required: true,
-		placeholder: 'Add Field',
-		default: { fields: [{ propertyName: 'email', value: '={{ $json.email }}' }] },
-		displayOptions: { show: ONLY_VERSION_1 },
-		options: [
-			{
-				displayName: 'Field',
-				name: 'fields',
-				values: [
-					{
-						displayName: 'Property Name',
-						name: 'propertyName',
-						type: 'string',
-						default: 'email',
-						description: 'Property identifier on the platform, such as email, phoneNumber, name or a custom property',
-					},
-					{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'Value for this item, usually an expression' },
-				],
-			},
-		],
-	},
+	fieldsToImport(ONLY_VERSION_1, [
+		{
+			displayName: 'Property Name',
+			name: 'propertyName',
+			type: 'string',
+			default: 'email',
+			description: 'Property identifier on the platform, such as email, phoneNumber, name or a custom property',
+		},
+	]),
 	{
 		displayName: 'Map Fields',
 		name: 'mappingMode',
@@ -75,46 +79,29 @@ const properties: INodeProperties[] = [
 		default: 'custom',
 		displayOptions: { show: { ...FROM_VERSION_1_1, mappingMode: ['autoMapInputData'] } },
 	},
-	{
-		displayName: 'Fields to Import',
-		name: 'contactDataMapping',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		required: true,
-		placeholder: 'Add Field',
-		default: { fields: [{ propertyName: 'email', value: '={{ $json.email }}' }] },
-		displayOptions: { show: { ...FROM_VERSION_1_1, mappingMode: ['defineBelow'] } },
-		options: [
-			{
-				displayName: 'Field',
-				name: 'fields',
-				values: [
-					{
-						displayName: 'Property',
-						name: 'propertyName',
-						type: 'options',
-						options: [
-							{ name: 'Custom Property', value: CUSTOM_PROPERTY, description: 'A property defined on the platform, by its identifier' },
-							{ name: 'Email', value: 'email' },
-							{ name: 'Name', value: 'name' },
-							{ name: 'Phone Number', value: 'phoneNumber' },
-						],
-						default: 'email',
-					},
-					{
-						displayName: 'Custom Property Identifier',
-						name: 'customPropertyName',
-						type: 'string',
-						default: '',
-						placeholder: 'city',
-						description: 'The identifier of the property on the platform',
-						displayOptions: { show: { propertyName: [CUSTOM_PROPERTY] } },
-					},
-					{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'Value for this item, usually an expression' },
-				],
-			},
-		],
-	},
+	fieldsToImport({ ...FROM_VERSION_1_1, mappingMode: ['defineBelow'] }, [
+		{
+			displayName: 'Property',
+			name: 'propertyName',
+			type: 'options',
+			options: [
+				{ name: 'Custom Property', value: CUSTOM_PROPERTY, description: 'A property defined on the platform, by its identifier' },
+				{ name: 'Email', value: 'email' },
+				{ name: 'Name', value: 'name' },
+				{ name: 'Phone Number', value: 'phoneNumber' },
+			],
+			default: 'email',
+		},
+		{
+			displayName: 'Custom Property Identifier',
+			name: 'customPropertyName',
+			type: 'string',
+			default: '',
+			placeholder: 'city',
+			description: 'The identifier of the property on the platform',
+			displayOptions: { show: { propertyName: [CUSTOM_PROPERTY] } },
+		},
+	]),
 	{
 		displayName: 'Update Mode',
 		name: 'updateMode',
