@@ -4,7 +4,7 @@
 // emulator's request log. `node bench/n8n-bulk.mjs [--cpu-prof DIR]`; `npm run bench` runs it last.
 // BENCH_ROUNDS (default 3) runs per case, medians printed; BENCH_CASES='import,Set:' (parts of labels) picks cases;
 // BENCH_SIZE=500 puts 500 where a case has 10,000 items (and scales the others alike) for a quick run.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -18,6 +18,17 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SCALE = process.env.BENCH_SIZE ? Number(process.env.BENCH_SIZE) / 10_000 : 1;
 const LATENCY_MS = 150;
 const RECIPIENTS_PER_REQUEST = 100; // a combined send carries at most 100 message versions
+/** CPU time the process used so far (user + system), in ms; /proc counts in ticks of 10 ms. */
+const processCpuMs = (pid) => {
+	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+/** The machine's CPU counters: on a shared virtual machine, steal is time the host gave to someone else. */
+const machineCpu = () => {
+	const counters = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+	return { total: counters.reduce((sum, value) => sum + value, 0), steal: counters[7] ?? 0 };
+};
+const stealPercent = (before, after) => ((after.steal - before.steal) / Math.max(1, after.total - before.total)) * 100;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const size = (n) => Math.max(1, Math.round(n * SCALE));
 
@@ -33,10 +44,13 @@ const sendByInputFields = (parallel) => ({
 });
 const IMPORT = { authentication: 'signature', resource: 'contact', operation: 'import', updateMode: 1, mappingMode: 'autoMapInputData', unknownProperties: 'custom' };
 
-// Baselines run first so the send ratios can use them; the label is what BENCH_CASES matches.
+// The label is what BENCH_CASES matches.
 const CASES = [
 	{ label: 'Set: email + name', kind: 'set', n: size(10_000), fields: ['email', 'name'] },
-	...[1, 4, 16].map((parallel) => ({ label: `send by expressions P=${parallel}`, kind: 'send', mapping: 'expressions', n: size(10_000), parallel, parameters: sendByExpressions(parallel) })),
+	// Each runs right after its own Set run (`baseline`): the ratio to n8n's own cost is taken pair by pair.
+	...[1, 4, 16].map((parallel) => ({
+		label: `send by expressions P=${parallel}`, kind: 'send', mapping: 'expressions', n: size(10_000), parallel, parameters: sendByExpressions(parallel), baseline: 'Set: email + name',
+	})),
 	...[1, 4, 16].map((parallel) => ({ label: `send by input fields P=${parallel}`, kind: 'send', mapping: 'inputFields', n: size(10_000), parallel, parameters: sendByInputFields(parallel) })),
 	{ label: 'send by input fields P=16 at 10 req/s', kind: 'send', mapping: 'inputFields', n: size(10_000), parallel: 16, rateLimit: 10, parameters: sendByInputFields(16) },
 	{ label: 'Set: email (import baseline)', kind: 'set', n: size(10_000), fields: ['email'] },
@@ -99,15 +113,41 @@ async function main() {
 		const session = await setupOwner(n8n.baseUrl);
 		const credential = await createCredential(session, 'mailDeliverySignatureApi', credentialData(emulator, 'mailDeliverySignatureApi'), 'bench: signature');
 		const chosen = process.env.BENCH_CASES?.split(',').map((part) => part.trim());
-		for (const benchCase of CASES.filter(({ label }) => !chosen || chosen.some((part) => label.includes(part)))) {
+		const cases = CASES.filter(({ label }) => !chosen || chosen.some((part) => label.includes(part)));
+		// The machine's speed drifts over minutes, and n8n's from run to run: the rounds go round the cases, so
+		// every case runs early and late alike, and a case measured against a baseline runs right after its own run of it.
+		const entries = [];
+		for (const benchCase of cases) {
+			const entry = { benchCase, runs: [], baselineRuns: [] };
+			entries.push(entry);
 			try {
-				results.push({ benchCase, runs: await measure(benchCase, { session, credential, emulator, n8n }) });
+				entry.bench = await prepareCase(benchCase, { session, credential, emulator, n8n });
 			} catch (error) {
-				// One case failing (say, parameters the node does not know yet) must not hide the others.
-				results.push({ benchCase, error: error.message + (error.cause ? ` (${error.cause.message ?? error.cause})` : '') });
-				if (process.env.BENCH_DEBUG) console.error(error);
+				entry.error = describeError(error);
 			}
-			console.log(`  done: ${line(results.at(-1), results)}`);
+		}
+		for (const entry of entries) entry.baseline = entries.find((other) => other.benchCase.label === entry.benchCase.baseline && !other.error);
+		const isPairedBaseline = (entry) => entries.some((other) => other.baseline === entry);
+		for (let round = 0; round < ROUNDS; round++) {
+			for (const entry of entries.filter((e) => !e.error && !isPairedBaseline(e))) {
+				try {
+					if (entry.baseline) {
+						const baselineRun = await entry.baseline.bench.run(entry.baseline.benchCase.n);
+						entry.baseline.runs.push(baselineRun);
+						entry.baselineRuns.push(baselineRun);
+					}
+					entry.runs.push(await entry.bench.run(entry.benchCase.n));
+				} catch (error) {
+					// One case failing (say, parameters the node does not know yet) must not hide the others.
+					entry.error = describeError(error);
+				}
+			}
+			const last = (e) => `${seconds(e.runs.at(-1)?.nodeMs)} (CPU ${seconds(e.runs.at(-1)?.cpuMs)}, steal ${Math.round(e.runs.at(-1)?.stealPct)} %)`;
+			console.log(`  round ${round + 1}: ${entries.map((e) => `${e.benchCase.label} ${e.error ? 'failed' : last(e)}`).join(', ')}`);
+		}
+		for (const entry of entries) {
+			await entry.bench?.stop();
+			results.push(entry.error ? { benchCase: entry.benchCase, error: entry.error } : { benchCase: entry.benchCase, runs: entry.runs, baselineRuns: entry.baselineRuns });
 		}
 	} finally {
 		await n8n.stop();
@@ -116,7 +156,13 @@ async function main() {
 	print(results, load);
 }
 
-async function measure(benchCase, { session, credential, emulator, n8n }) {
+const describeError = (error) => {
+	if (process.env.BENCH_DEBUG) console.error(error);
+	return error.message + (error.cause ? ` (${error.cause.message ?? error.cause})` : '');
+};
+
+/** Activates the case's workflow and warms it up; `run(n)` measures one execution, `stop()` deactivates it. */
+async function prepareCase(benchCase, { session, credential, emulator, n8n }) {
 	const { workflow, hookPath } = workflowOf(benchCase, credential);
 	const workflowId = await activate(session, workflow);
 	const url = `${n8n.baseUrl}/webhook/${hookPath}`;
@@ -132,6 +178,8 @@ async function measure(benchCase, { session, credential, emulator, n8n }) {
 		const afterId = await newestId();
 		// VmHWM only grows over the process's life: sample VmRSS instead and take this case's rise.
 		const before = residentMiB(n8n.pid);
+		const cpuBefore = processCpuMs(n8n.pid);
+		const machineBefore = machineCpu();
 		let peak = before;
 		const sampler = setInterval(() => (peak = Math.max(peak, residentMiB(n8n.pid) ?? 0)), 100);
 		let execution;
@@ -166,6 +214,8 @@ async function measure(benchCase, { session, credential, emulator, n8n }) {
 			wallMs: new Date(execution.stoppedAt).getTime() - new Date(execution.startedAt).getTime(),
 			nodeMs: node.executionTime,
 			peakMiB: peak - before,
+			cpuMs: processCpuMs(n8n.pid) - cpuBefore,
+			stealPct: stealPercent(machineBefore, machineCpu()),
 		};
 		if (benchCase.kind === 'set') return figures;
 
@@ -185,14 +235,8 @@ async function measure(benchCase, { session, credential, emulator, n8n }) {
 		return figures;
 	}
 
-	try {
-		await run(Math.min(100, benchCase.n)); // warm-up: node types loaded, first-run costs paid
-		const runs = [];
-		for (let round = 0; round < ROUNDS; round++) runs.push(await run(benchCase.n));
-		return runs;
-	} finally {
-		await session.api('POST', `/workflows/${workflowId}/deactivate`).catch(() => undefined);
-	}
+	await run(Math.min(100, benchCase.n)); // warm-up: node types loaded, first-run costs paid
+	return { run, stop: () => session.api('POST', `/workflows/${workflowId}/deactivate`).catch(() => undefined) };
 }
 
 /** Every recipient mailed exactly once; every row imported exactly once, with its name and custom property. */
@@ -225,7 +269,7 @@ function summary(result) {
 	const { runs } = result;
 	const pick = (key) => (runs[0][key] === undefined ? undefined : median(runs.map((r) => r[key])));
 	return {
-		wallMs: pick('wallMs'), nodeMs: pick('nodeMs'), beforeFirstMs: pick('beforeFirstMs'), requestsPhaseMs: pick('requestsPhaseMs'), afterLastMs: pick('afterLastMs'),
+		wallMs: pick('wallMs'), nodeMs: pick('nodeMs'), beforeFirstMs: pick('beforeFirstMs'), requestsPhaseMs: pick('requestsPhaseMs'), afterLastMs: pick('afterLastMs'), cpuMs: pick('cpuMs'), stealPct: pick('stealPct'),
 		requests: pick('requests'), refused: runs[0].refused === undefined ? undefined : runs.map((r) => r.refused), peakMiB: pick('peakMiB'),
 		peakMaxMiB: Math.max(...runs.map((r) => r.peakMiB)),
 	};
@@ -233,21 +277,22 @@ function summary(result) {
 
 const COLUMNS = [
 	['case', 38], ['N', 7], ['wall', 8], ['node', 8], ['before 1st req', 14], ['requests phase', 14], ['after last', 10], ['requests (429s)', 18],
-	['ideal', 7], ['node÷ideal', 10], ['node÷(Set+ideal)', 16], ['peak RSS +MiB (max)', 19],
+	['ideal', 7], ['node÷ideal', 10], ['node÷(Set+ideal)', 18], ['peak RSS +MiB (max)', 19], ['n8n CPU', 8], ['CPU÷Set CPU', 18], ['steal', 5],
 ];
 
-function line(result, all) {
+function line(result) {
 	const { benchCase } = result;
 	if (result.error) return `${benchCase.label.padEnd(COLUMNS[0][1])} | failed: ${result.error}`;
 	const s = summary(result);
 	const ideal = idealMs(benchCase);
-	// The expressions' own cost in n8n: the Set node over the same items with the same two expressions.
-	const setBaseline = all.find((r) => r.runs && r.benchCase.kind === 'set' && r.benchCase.n === benchCase.n && r.benchCase.fields.length === 2);
-	const set = setBaseline && summary(setBaseline).nodeMs;
+	// The expressions' own cost in n8n: the Set node over the same items with the same two expressions, run just before.
+	const ratios = (result.baselineRuns ?? []).map((baselineRun, round) => result.runs[round]?.nodeMs / (baselineRun.nodeMs + ideal)).filter(Number.isFinite);
+	const cpuRatios = (result.baselineRuns ?? []).map((baselineRun, round) => result.runs[round]?.cpuMs / baselineRun.cpuMs).filter(Number.isFinite);
+	const spread = (values) => (values.length ? `${ratio(median(values))} (${ratio(Math.min(...values))}–${ratio(Math.max(...values))})` : '—');
 	const cells = [
 		benchCase.label, benchCase.n.toLocaleString('en'), seconds(s.wallMs), seconds(s.nodeMs), seconds(s.beforeFirstMs), seconds(s.requestsPhaseMs), seconds(s.afterLastMs),
 		s.requests === undefined ? '—' : `${s.requests} (${s.refused.join('/')})`, seconds(ideal), ratio(s.nodeMs / ideal),
-		benchCase.kind === 'send' && set !== undefined ? ratio(s.nodeMs / (set + ideal)) : '—', `${s.peakMiB} (${s.peakMaxMiB})`,
+		spread(ratios), `${s.peakMiB} (${s.peakMaxMiB})`, seconds(s.cpuMs), spread(cpuRatios), `${Math.round(s.stealPct)} %`,
 	];
 	return cells.map((cell, i) => String(cell).padEnd(COLUMNS[i][1])).join(' | ');
 }
@@ -256,17 +301,21 @@ function print(results, load) {
 	console.log(`
 Bulk sends and imports inside a real n8n 2.41.1 (n8n's default settings, one process for all cases, SQLite, execution data
 saved); the emulator as its own process answering every request ${LATENCY_MS} ms late. ${os.cpus().length} cores, load average
-${load} at the start (the machine may be shared). Medians of ${ROUNDS} runs after one 100-item warm-up per case${SCALE === 1 ? '' : `; sizes scaled by ${SCALE}`}.
+${load} at the start (the machine may be shared). Medians of ${ROUNDS} runs after one 100-item warm-up per case, the rounds
+interleaved (case A, B, C, A, B, C, …) so that drift falls on every case alike${SCALE === 1 ? '' : `; sizes scaled by ${SCALE}`}.
 wall = the execution's startedAt→stoppedAt; node = the measured node's executionTime; before 1st req = node start → its first
 platform request (first answer − ${LATENCY_MS} ms); requests phase = first request → last answer; after last = last answer →
 node end; requests counts refused ones, 429s per run in brackets; ideal = ⌈N/100⌉ ÷ P × ${LATENCY_MS} ms; Set = the Set node's
-time with the same two expressions over the same N;
+time with the same two expressions over the same N, run just before the send in each round: the ratio's median (lowest–
+highest) over the rounds, pair by pair;
 peak RSS = the n8n process's VmRSS sampled every 100 ms, maximum minus the value before the run (median, max of runs;
-the Code node runs in n8n's task runner, another process, not counted).
+the Code node runs in n8n's task runner, another process, not counted); n8n CPU = CPU time of n8n's main process over the run
+(execution start to the bench seeing its end; median), a figure the machine's contention does not inflate as it does
+wall times, and CPU÷Set CPU its ratio to the Set run's, pair by pair like node÷(Set+ideal); steal = share of the machine's CPU time its host gave to others during the run (median).
 `);
 	console.log(COLUMNS.map(([name, width]) => name.padEnd(width)).join(' | '));
 	console.log(COLUMNS.map(([, width]) => '-'.repeat(width)).join('-|-'));
-	for (const result of results) console.log(line(result, results));
+	for (const result of results) console.log(line(result));
 	// Under a rate limit the ideal above is not reachable: the limit sets its own floor.
 	for (const { benchCase } of results.filter((r) => r.benchCase.rateLimit)) {
 		const requests = Math.ceil(benchCase.n / RECIPIENTS_PER_REQUEST);
