@@ -81,7 +81,7 @@ function workflowOf(benchCase, credential) {
 					},
 				}
 			: {
-					id: randomUUID(), name: 'Measured', type: ACTION, typeVersion: 1.1, position: [400, 0], parameters: benchCase.parameters,
+					id: randomUUID(), name: 'Measured', type: ACTION, typeVersion: 1, position: [400, 0], parameters: benchCase.parameters,
 					credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 				};
 	return {

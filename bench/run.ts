@@ -88,7 +88,7 @@ async function benchCombinedSend() {
 	const parameters = (combineItems: boolean) => ({
 		resource: 'transactionalMail', operation: 'send', senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
 		to: '={{ $json.email }}', contentSource: 'template', templateName: { __rl: true, mode: 'name', value: 'welcome' },
-		params: '={{ JSON.stringify({ name: $json.name }) }}', options: { combineItems },
+		tagValuesMode: 'json', params: '={{ JSON.stringify({ name: $json.name }) }}', options: { combineItems },
 	});
 	const results: Record<string, { requests: number; ms: number }> = {};
 	for (const combine of [false, true]) {
@@ -161,7 +161,7 @@ async function benchTrigger() {
 const sendParameters = (options: Record<string, unknown>) => ({
 	resource: 'transactionalMail', operation: 'send', senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
 	to: '={{ $json.email }}', contentSource: 'template', templateName: { __rl: true, mode: 'name', value: 'welcome' },
-	params: '={{ JSON.stringify({ name: $json.name }) }}', options,
+	tagValuesMode: 'json', params: '={{ JSON.stringify({ name: $json.name }) }}', options,
 });
 const recipients = (count: number): INodeExecutionData[] => Array.from({ length: count }, (_, i) => ({ json: { email: `r${i}@example.org`, name: `R${i}` } }));
 

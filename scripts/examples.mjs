@@ -26,7 +26,7 @@ export function exampleWorkflows(credential) {
 				node('When clicking "Execute workflow"', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}),
 				node('Recipients', 'n8n-nodes-base.set', 3.4, [220, 0], { mode: 'raw', jsonOutput: JSON.stringify({ people }, null, 2), options: {} }),
 				node('One item per recipient', 'n8n-nodes-base.splitOut', 1, [440, 0], { fieldToSplitOut: 'people', options: {} }),
-				node('Send welcome mail', ACTION, 1.1, [660, 0], {
+				node('Send welcome mail', ACTION, 1, [660, 0], {
 					authentication: 'signature', resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'),
 					to: '={{ $json.name }} <{{ $json.email }}>', contentSource: 'template', templateName: rl('welcome'),
 					tagValues: { values: [{ name: 'name', value: '={{ $json.name }}' }] }, options: { category: 'welcome', combineItems: true },
@@ -43,12 +43,12 @@ export function exampleWorkflows(credential) {
 			name: 'Mail Delivery: campaign to a list',
 			nodes: [
 				node('When clicking "Execute workflow"', 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}),
-				node('Create campaign', ACTION, 1.1, [220, 0], {
+				node('Create campaign', ACTION, 1, [220, 0], {
 					authentication: 'signature', resource: 'campaign', operation: 'create', mailName: '=Newsletter {{ $now.toFormat("yyyy-MM-dd HH:mm:ss") }}',
 					senderMail: rl('news@example.com'), sendListNames: ['newsletter'], subject: 'News of the month',
 					content: '<h1>News</h1><p>Read <a href="https://example.org">more</a>.</p>', additionalFields: { languageCode: 'en' },
 				}, { credentials }),
-				node('Campaign tasks', ACTION, 1.1, [440, 0], {
+				node('Campaign tasks', ACTION, 1, [440, 0], {
 					authentication: 'signature', resource: 'campaign', operation: 'getMany', returnAll: false, limit: 10,
 				}, { credentials }),
 			],

@@ -47,9 +47,7 @@ export class MailDelivery implements INodeType {
 		name: 'mailDelivery',
 		icon: { light: 'file:mailDelivery.svg', dark: 'file:mailDelivery.dark.svg' },
 		group: ['output'],
-		// 1.1: tag values as name/value pairs, message versions as fields or JSON (one at a time).
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] + ($parameter["sandboxMode"] === true ? " (sandbox)" : "") }}',
 		description:
 			'Send transactional and campaign mail, and manage templates, contacts, lists, senders and webhooks of the mail delivery platform',

@@ -46,9 +46,8 @@ export class MailDeliveryTrigger implements INodeType {
 		name: 'mailDeliveryTrigger',
 		icon: { light: 'file:mailDelivery.svg', dark: 'file:mailDelivery.dark.svg' },
 		group: ['trigger'],
-		// Version 2 behaves as 1; n8n 2.x evaluates an expression for every push to a version-1 webhook node.
-		version: [1, 2],
-		defaultVersion: 2,
+		// Not 1: n8n evaluates an expression for every push to a version-1 webhook node (parseRequestBody).
+		version: 2,
 		subtitle: '={{ $parameter["outputMode"] === "perKind" ? "One output per event kind" : "Delivery events" }}',
 		description: 'Starts the workflow when the mail delivery platform pushes delivery, bounce, open, click and other events',
 		defaults: { name: 'Mail Delivery Trigger' },

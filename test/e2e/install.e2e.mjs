@@ -169,7 +169,7 @@ for (const [way, { label, install, restarts }] of Object.entries(WAYS)) {
 			parameters: {
 				resource: 'transactionalMail', operation: 'send', senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
 				messageSource: 'definedHere', contentSource: 'html', content: '<p>x</p>', subject: 's',
-				messageVersionsJson: JSON.stringify([{ to: recipients.map((email) => ({ email })) }]),
+				versionsMode: 'json', messageVersionsJson: JSON.stringify([{ to: recipients.map((email) => ({ email })) }]),
 			},
 		});
 		assert.equal(send.status, 200, JSON.stringify(send.data).slice(0, 300));

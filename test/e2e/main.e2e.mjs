@@ -65,7 +65,7 @@ test('action workflows reach the emulator for every resource', async () => {
 		[{ resource: 'campaign', operation: 'create', mailName: `e2e-${line}`, senderMail: rl('news@example.com'), sendListNames: ['newsletter'], subject: 'Hi' }, (items) => items[0].guid],
 		[{ resource: 'template', operation: 'getMany', returnAll: true }, (items) => items.some((t) => t.templateName === 'welcome')],
 		[{ resource: 'contact', operation: 'upsert', email: `e2e-${line}@example.org` }, (items) => items[0].success === true],
-		[{ resource: 'contactList', operation: 'getMany', returnAll: true }, (items) => items.some((l) => l.ListName === 'newsletter')],
+		[{ resource: 'contactList', operation: 'getMany', returnAll: true }, (items) => items.some((l) => l.listName === 'newsletter')],
 		[{ resource: 'verifiedSender', operation: 'getMany', returnAll: true }, (items) => items.some((s) => s.fromDomain === 'sender@example.com')],
 		[{ resource: 'webhook', operation: 'get' }, (items) => 'transEnable' in items[0]],
 	];
@@ -82,7 +82,7 @@ test('a combined send of 250 items takes 3 requests', async () => {
 	const parameters = {
 		resource: 'transactionalMail', operation: 'send', senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
 		to: '={{ $json.email }}', contentSource: 'template', templateName: { __rl: true, mode: 'name', value: 'welcome' },
-		params: '={{ JSON.stringify({ name: $json.name }) }}',
+		tagValuesMode: 'json', params: '={{ JSON.stringify({ name: $json.name }) }}',
 	};
 	const { status, data } = await runAction(stack, { name: 'e2e combined send', parameters, credential: signature(), splitField: 'body.people' }, { people });
 	assert.equal(status, 200, JSON.stringify(data).slice(0, 300));
@@ -147,7 +147,7 @@ test('the trigger registers on activation, turns pushes into executions, and res
 		parameters: {
 			resource: 'transactionalMail', operation: 'send', senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
 			messageSource: 'definedHere', contentSource: 'html', content: '<p>x</p>', subject: 's',
-			messageVersionsJson: JSON.stringify([{ to: recipients.map((email) => ({ email })) }]),
+			versionsMode: 'json', messageVersionsJson: JSON.stringify([{ to: recipients.map((email) => ({ email })) }]),
 		},
 		credential: signature(),
 	});

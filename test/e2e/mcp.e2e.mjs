@@ -29,14 +29,14 @@ before(async () => {
 				webhookId: randomUUID(), parameters: { path: MCP_PATH },
 			},
 			{
-				id: randomUUID(), name: 'Send welcome mail', type: `${PACKAGE_NAME}.mailDeliveryTool`, typeVersion: 1.1, position: [0, 200], credentials,
+				id: randomUUID(), name: 'Send welcome mail', type: `${PACKAGE_NAME}.mailDeliveryTool`, typeVersion: 1, position: [0, 200], credentials,
 				parameters: {
 					authentication: 'signature', resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'),
 					to: "={{ $fromAI('to', 'Recipients, separated by commas', 'string') }}", contentSource: 'template', templateName: rl('welcome'), options: {},
 				},
 			},
 			{
-				id: randomUUID(), name: 'Find campaigns', type: `${PACKAGE_NAME}.mailDeliveryTool`, typeVersion: 1.1, position: [200, 200], credentials,
+				id: randomUUID(), name: 'Find campaigns', type: `${PACKAGE_NAME}.mailDeliveryTool`, typeVersion: 1, position: [200, 200], credentials,
 				parameters: { authentication: 'signature', resource: 'campaign', operation: 'getMany' },
 			},
 		],

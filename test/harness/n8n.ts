@@ -159,7 +159,7 @@ let nodeCounter = 0;
 /** An action-node workflow: Test Source → Mail Delivery, with the given parameters. */
 export function actionWorkflow(
 	parameters: IDataObject,
-	options: { authentication?: string; continueOnFail?: boolean; onError?: 'continueRegularOutput' | 'continueErrorOutput'; typeVersion?: number } = {},
+	options: { authentication?: string; continueOnFail?: boolean; onError?: 'continueRegularOutput' | 'continueErrorOutput' } = {},
 ) {
 	const authentication = options.authentication ?? 'signature';
 	const credentialName = credentialTypeOf(authentication as Authentication);
@@ -167,7 +167,7 @@ export function actionWorkflow(
 		id: `node-${++nodeCounter}`,
 		name: 'Mail Delivery',
 		type: ACTION_NODE_TYPE,
-		typeVersion: options.typeVersion ?? 1,
+		typeVersion: 1,
 		position: [200, 0],
 		parameters: { authentication, ...parameters } as INode['parameters'],
 		credentials: { [credentialName]: { id: '1', name: 'test' } },

@@ -14,7 +14,7 @@ const rl = (value: string) => ({ __rl: true, mode: 'name', value });
 const send = (extra: IDataObject = {}) => ({
 	resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: '={{ $json.email }}',
 	contentSource: 'template', templateName: { __rl: true, mode: 'name', value: '={{ $json.template ?? "welcome" }}' },
-	params: '={{ JSON.stringify({ name: $json.name }) }}', ...extra,
+	tagValuesMode: 'json', params: '={{ JSON.stringify({ name: $json.name }) }}', ...extra,
 });
 const people = (count: number): INodeExecutionData[] => Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org`, name: `P${i}` } }));
 /** What a failed item's output says beside its error. */
@@ -111,7 +111,7 @@ test('an item whose versions span requests reports exactly which recipients were
 	const result = await runWorkflow({
 		...actionWorkflow({
 			resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), messageSource: 'definedHere',
-			contentSource: 'template', templateName: rl('welcome'), messageVersionsJson: JSON.stringify(versions),
+			contentSource: 'template', templateName: rl('welcome'), versionsMode: 'json', messageVersionsJson: JSON.stringify(versions),
 		}, { continueOnFail: true }),
 		credentials: env.credentials(),
 		items: [{ json: {} }],
@@ -190,7 +190,7 @@ test('recipients from an expression as arrays and objects, and a malformed entry
 
 describe('contact import', () => {
 	const importParameters = (fields: IDataObject[], options: IDataObject = {}) => ({
-		resource: 'contact', operation: 'import', updateMode: 1, contactDataMapping: { fields }, options,
+		resource: 'contact', operation: 'import', mappingMode: 'defineBelow', updateMode: 1, contactDataMapping: { fields }, options,
 	});
 	const imports = () => env.view().requests.filter((r) => r.path === '/v5/contacts/imports');
 
@@ -226,7 +226,7 @@ describe('contact import', () => {
 		expect(imports()).toHaveLength(0);
 	});
 
-	test('version 1.1: properties chosen from the list, custom ones by identifier; a custom one without an identifier is refused', async () => {
+	test('properties chosen from the list, custom ones by identifier; a custom one without an identifier is refused', async () => {
 		const items = people(3);
 		const fields = [
 			{ propertyName: 'email', value: '={{ $json.email }}' },
@@ -234,7 +234,7 @@ describe('contact import', () => {
 			{ propertyName: '__custom', customPropertyName: 'city', value: 'Paris' },
 		];
 		const manual = (mapped: IDataObject[]) => ({ ...importParameters(mapped), mappingMode: 'defineBelow' });
-		const result = await runWorkflow({ ...actionWorkflow(manual(fields), { typeVersion: 1.1 }), credentials: env.credentials(), items });
+		const result = await runWorkflow({ ...actionWorkflow(manual(fields)), credentials: env.credentials(), items });
 		expect(result.error()).toBeUndefined();
 		expect((imports()[0].body as IDataObject).contactDataMapping).toEqual([
 			{ columnNum: 0, propertyName: 'email' },
@@ -242,21 +242,21 @@ describe('contact import', () => {
 			{ columnNum: 2, propertyName: 'city' },
 		]);
 		const unnamed = await runWorkflow({
-			...actionWorkflow(manual([fields[0], { propertyName: '__custom', customPropertyName: ' ', value: 'x' }]), { typeVersion: 1.1 }),
+			...actionWorkflow(manual([fields[0], { propertyName: '__custom', customPropertyName: ' ', value: 'x' }])),
 			credentials: env.credentials(),
 			items,
 		});
 		expect(unnamed.error()?.message).toBe('Field "Fields to Import": field 2 has no property identifier, in item 0 (the 1st input item)');
 	});
 
-	test('version 1.1 maps automatically: each field its property, others as custom properties or left out; an item without email or phone fails alone', async () => {
+	test('mapping automatically: each field its property, others as custom properties or left out; an item without email or phone fails alone', async () => {
 		const items = [
 			{ json: { email: 'ada@example.org', name: 'Ada', city: 'London' } },
 			{ json: { name: 'No Address' } },
 			{ json: { email: 'grace@example.org', name: 'Grace', city: 'New York' } },
 		];
 		const auto = (unknownProperties: string) => ({ resource: 'contact', operation: 'import', updateMode: 1, mappingMode: 'autoMapInputData', unknownProperties });
-		const result = await runWorkflow({ ...actionWorkflow(auto('custom'), { typeVersion: 1.1, continueOnFail: true }), credentials: env.credentials(), items });
+		const result = await runWorkflow({ ...actionWorkflow(auto('custom'), { continueOnFail: true }), credentials: env.credentials(), items });
 		const out = result.output('Mail Delivery');
 		expect(out.map((item) => item.json.error ?? item.json.success)).toEqual([true, 'Field "email" or "phoneNumber" has no value for this item, in item 1 (the 2nd input item)', true]);
 		expect(imports()).toHaveLength(1);
@@ -264,7 +264,7 @@ describe('contact import', () => {
 			contactDataMapping: [{ columnNum: 0, propertyName: 'email' }, { columnNum: 1, propertyName: 'name' }, { columnNum: 2, propertyName: 'city' }],
 			contactData: [['ada@example.org', 'Ada', 'London'], ['grace@example.org', 'Grace', 'New York']],
 		});
-		await runWorkflow({ ...actionWorkflow(auto('ignore'), { typeVersion: 1.1, continueOnFail: true }), credentials: env.credentials(), items });
+		await runWorkflow({ ...actionWorkflow(auto('ignore'), { continueOnFail: true }), credentials: env.credentials(), items });
 		expect(imports()[1].body).toMatchObject({ contactDataMapping: [{ columnNum: 0, propertyName: 'email' }, { columnNum: 1, propertyName: 'name' }] });
 	});
 });

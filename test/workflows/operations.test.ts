@@ -59,7 +59,7 @@ describe('every operation succeeds on good input', () => {
 		const imported = await run(
 			{
 				resource: 'contact', operation: 'import', updateMode: 1,
-				contactDataMapping: { fields: [{ propertyName: 'email', value: '={{ $json.mail }}' }, { propertyName: 'name', value: '={{ $json.who }}' }] },
+				mappingMode: 'defineBelow', contactDataMapping: { fields: [{ propertyName: 'email', value: '={{ $json.mail }}' }, { propertyName: 'name', value: '={{ $json.who }}' }] },
 				options: { listName: rl('vip') },
 			},
 			[{ json: { mail: 'x@example.org', who: 'X' } }, { json: { mail: 'y@example.org', who: 'Y' } }],
@@ -75,11 +75,11 @@ describe('every operation succeeds on good input', () => {
 
 	test('contact list: create, get many, delete', async () => {
 		await run({ resource: 'contactList', operation: 'create', listName: 'fresh', listDescription: 'd' });
-		expect((await run({ resource: 'contactList', operation: 'getMany', returnAll: true, filters: { search: 'fre' } })).map((l) => l.ListName)).toEqual(['fresh']);
-		// Version 1.1 spells list records in camelCase, like every other record.
-		const v11 = await runWorkflow({ ...actionWorkflow({ resource: 'contactList', operation: 'getMany', returnAll: true, filters: { search: 'fre' } }, { typeVersion: 1.1 }), credentials: env.credentials() });
-		expect(v11.output('Mail Delivery')[0].json).toMatchObject({ listName: 'fresh', id: expect.any(Number), listStatus: 1, listType: expect.any(Number) });
-		expect(Object.keys(v11.output('Mail Delivery')[0].json).filter((key) => /^[A-Z]/.test(key))).toEqual([]);
+		// List records are spelt in camelCase, like every other record.
+		const lists = await run({ resource: 'contactList', operation: 'getMany', returnAll: true, filters: { search: 'fre' } });
+		expect(lists.map((l) => l.listName)).toEqual(['fresh']);
+		expect(lists[0]).toMatchObject({ listName: 'fresh', id: expect.any(Number), listStatus: 1, listType: expect.any(Number) });
+		expect(Object.keys(lists[0]).filter((key) => /^[A-Z]/.test(key))).toEqual([]);
 		await run({ resource: 'contactList', operation: 'delete', listName: rl('fresh') });
 		expect(env.view().state.lists.map((list) => list.listName)).not.toContain('fresh');
 	});
@@ -96,7 +96,7 @@ describe('every operation succeeds on good input', () => {
 	});
 
 	test('transactional mail: send and get stats', async () => {
-		const sent = await run({ resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'Ada <ada@example.org>', contentSource: 'template', templateName: rl('welcome'), params: '{"name":"Ada"}' });
+		const sent = await run({ resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'Ada <ada@example.org>', contentSource: 'template', templateName: rl('welcome'), tagValuesMode: 'json', params: '{"name":"Ada"}' });
 		expect(sent).toEqual([expect.objectContaining({ success: true, recipients: ['ada@example.org'], request: 1 })]);
 		expect(env.view().requests[0].body).toEqual({
 			senderMail: 'sender@example.com', templateName: 'welcome', uniqueMsgID: expect.any(String),
@@ -106,8 +106,8 @@ describe('every operation succeeds on good input', () => {
 		expect(await run({ resource: 'transactionalMail', operation: 'getStats', startDate: today, endDate: today })).toEqual([expect.objectContaining({ statsDate: today, sentCount: 1 })]);
 	});
 
-	test('version 1.1 reports cover the last 7 days by default', async () => {
-		const result = await runWorkflow({ ...actionWorkflow({ resource: 'transactionalMail', operation: 'getStats' }, { typeVersion: 1.1 }), credentials: env.credentials() });
+	test('reports cover the last 7 days by default', async () => {
+		const result = await runWorkflow({ ...actionWorkflow({ resource: 'transactionalMail', operation: 'getStats' }), credentials: env.credentials() });
 		expect(result.error()).toBeUndefined();
 		const day = (offset: number) => new Date(Date.now() - offset * 86400_000).toISOString().slice(0, 10);
 		expect(env.view().requests[0].body).toEqual({ startDate: day(6), endDate: day(0) });
@@ -140,7 +140,7 @@ describe('sandbox toggles', () => {
 		['campaign cancel', { resource: 'campaign', operation: 'cancel', mailName: rl('scheduled') }],
 		['campaign delete', { resource: 'campaign', operation: 'delete', mailName: rl('scheduled') }],
 		['contact upsert', { resource: 'contact', operation: 'upsert', email: 'sb@example.org' }],
-		['contact import', { resource: 'contact', operation: 'import', updateMode: 1, contactDataMapping: { fields: [{ propertyName: 'email', value: 'sb@example.org' }] } }],
+		['contact import', { resource: 'contact', operation: 'import', mappingMode: 'defineBelow', updateMode: 1, contactDataMapping: { fields: [{ propertyName: 'email', value: 'sb@example.org' }] } }],
 		['contact delete', { resource: 'contact', operation: 'delete', email: 'ada@example.org' }],
 		['contact list create', { resource: 'contactList', operation: 'create', listName: 'sb' }],
 		['contact list delete', { resource: 'contactList', operation: 'delete', listName: rl('newsletter') }],
@@ -181,7 +181,7 @@ describe('sandbox toggles', () => {
 			{ resource: 'template', operation: 'getMany', returnAll: true },
 			{ resource: 'template', operation: 'delete', templateName: rl('welcome') },
 			{ resource: 'contact', operation: 'upsert', email: 'sbx@example.org' },
-			{ resource: 'contact', operation: 'import', updateMode: 1, contactDataMapping: { fields: [{ propertyName: 'email', value: 'sbx@example.org' }] } },
+			{ resource: 'contact', operation: 'import', mappingMode: 'defineBelow', updateMode: 1, contactDataMapping: { fields: [{ propertyName: 'email', value: 'sbx@example.org' }] } },
 			{ resource: 'contact', operation: 'get', email: 'ada@example.org' },
 			{ resource: 'contact', operation: 'delete', email: 'ada@example.org' },
 			{ resource: 'contactList', operation: 'create', listName: 'sbx' },
@@ -239,7 +239,7 @@ describe('section 8 limits fail before any request', () => {
 		['campaign label characters', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { campaign: 'spring-sale' } }, 'Field "Campaign Label" may contain only letters and digits (A-Z, a-z, 0-9), in item 0 (the 1st input item)'],
 		['uniqueMsgID bytes', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: 'c', options: { uniqueMsgID: 'é'.repeat(26) } }, 'Field "Unique Message ID" is 52 bytes long (UTF-8); the limit is 50 bytes, in item 0 (the 1st input item)'],
 		['no recipient', { resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: ' ', contentSource: 'html', content: 'c' }, 'Field "To" needs at least one entry, in item 0 (the 1st input item)'],
-		['bad date', { resource: 'transactionalMail', operation: 'getStats', startDate: 'someday', endDate: '2026-01-01' }, 'Field "Start Date" is not a day that can be read: "someday", in item 0 (the 1st input item)'],
+		['bad date', { resource: 'transactionalMail', operation: 'getStats', startDate: 'someday', endDate: '2026-01-01' }, 'Field "Start Day" is not a day that can be read: "someday", in item 0 (the 1st input item)'],
 		['webhook url', { resource: 'webhook', operation: 'save', updateFields: { transCallbackUrl: 'hooks.example' } }, 'Field "transCallbackUrl" "hooks.example" must start with http:// or https://, in item 0 (the 1st input item)'],
 		['contact without email or phone', { resource: 'contact', operation: 'upsert', email: '' }, 'Field "email" or "phoneNumber" is required: the contact needs one of them, in item 0 (the 1st input item)'],
 	];

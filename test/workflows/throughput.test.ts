@@ -13,7 +13,7 @@ const rl = (value: string) => ({ __rl: true, mode: 'name', value });
 const send = (options: IDataObject) => ({
 	resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: '={{ $json.email }}',
 	contentSource: 'template', templateName: { __rl: true, mode: 'name', value: '={{ $json.template ?? "welcome" }}' },
-	params: '={{ JSON.stringify({ name: $json.name }) }}', options: { category: '={{ $json.category }}', ...options },
+	tagValuesMode: 'json', params: '={{ JSON.stringify({ name: $json.name }) }}', options: { category: '={{ $json.category }}', ...options },
 });
 const people = (count: number): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org`, name: `P${i}`, category: i % 3 === 0 ? 'a' : 'b' } }));

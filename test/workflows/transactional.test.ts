@@ -7,7 +7,7 @@ const env = useEmulator();
 const rl = (value: string) => ({ __rl: true, mode: 'name', value });
 const send = (extra: IDataObject = {}) => ({
 	resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: '={{ $json.email }}',
-	contentSource: 'template', templateName: rl('welcome'), params: '={{ JSON.stringify({ name: $json.name }) }}', ...extra,
+	contentSource: 'template', templateName: rl('welcome'), tagValuesMode: 'json', params: '={{ JSON.stringify({ name: $json.name }) }}', ...extra,
 });
 const people = (count: number, email = (i: number) => `p${i}@example.org`): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({ json: { email: email(i), name: `P${i}` } }));
@@ -79,7 +79,7 @@ test('one item with its own versions as JSON, plus an attachment from binary dat
 	const result = await runWorkflow({
 		...actionWorkflow({
 			resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), messageSource: 'definedHere',
-			contentSource: 'template', templateName: rl('welcome'), messageVersionsJson: JSON.stringify(versions),
+			contentSource: 'template', templateName: rl('welcome'), versionsMode: 'json', messageVersionsJson: JSON.stringify(versions),
 			options: { attachmentBinaryProperty: 'data', trackOpen: true, trackClick: false, category: 'receipts' },
 		}),
 		credentials: env.credentials(),
@@ -101,6 +101,7 @@ test('contact import splits very large inputs into several requests', async () =
 	const result = await runWorkflow({
 		...actionWorkflow({
 			resource: 'contact', operation: 'import', updateMode: 1,
+			mappingMode: 'defineBelow',
 			contactDataMapping: { fields: [{ propertyName: 'email', value: '={{ $json.email }}' }] },
 			options: { batchSize: 1000 },
 		}),
@@ -112,13 +113,12 @@ test('contact import splits very large inputs into several requests', async () =
 	expect(env.view().state.contacts.length).toBe(2 + 2500);
 });
 
-describe('version 1.1: tag values as name/value pairs, versions one way at a time', () => {
-	const v11 = { typeVersion: 1.1 };
+describe('tag values as name/value pairs, versions one way at a time', () => {
 	const bodies = () => txRequests().map((request) => request.body as IDataObject);
 
 	test('tag values given as pairs with expressions become each message\'s params', async () => {
-		const parameters = send({ params: undefined, tagValues: { values: [{ name: 'firstName', value: '={{ $json.name }}' }, { name: 'shop', value: 'Example' }] } });
-		const result = await runWorkflow({ ...actionWorkflow(parameters, v11), credentials: env.credentials(), items: people(2) });
+		const parameters = send({ params: undefined, tagValuesMode: 'fields', tagValues: { values: [{ name: 'firstName', value: '={{ $json.name }}' }, { name: 'shop', value: 'Example' }] } });
+		const result = await runWorkflow({ ...actionWorkflow(parameters), credentials: env.credentials(), items: people(2) });
 		expect(result.error()).toBeUndefined();
 		expect((bodies()[0].messageVersions as IDataObject[]).map((version) => version.params)).toEqual([
 			{ firstName: 'P0', shop: 'Example' },
@@ -127,16 +127,16 @@ describe('version 1.1: tag values as name/value pairs, versions one way at a tim
 	});
 
 	test('a tag value without a name is refused before any request, naming the field', async () => {
-		const parameters = send({ params: undefined, tagValues: { values: [{ name: ' ', value: 'x' }] } });
-		const result = await runWorkflow({ ...actionWorkflow(parameters, v11), credentials: env.credentials(), items: people(1) });
+		const parameters = send({ params: undefined, tagValuesMode: 'fields', tagValues: { values: [{ name: ' ', value: 'x' }] } });
+		const result = await runWorkflow({ ...actionWorkflow(parameters), credentials: env.credentials(), items: people(1) });
 		expect(result.error()?.message).toContain('Field "Tag Values": tag value 1 has no name');
 		expect(txRequests()).toHaveLength(0);
 	});
 
-	test('JSON mode still reads Tag Values (JSON); version 1 nodes keep reading it without a mode', async () => {
-		await runWorkflow({ ...actionWorkflow(send({ tagValuesMode: 'json' }), v11), credentials: env.credentials(), items: people(1) });
+	test('JSON mode reads Tag Values (JSON); the default mode (pairs) does not', async () => {
 		await runWorkflow({ ...actionWorkflow(send()), credentials: env.credentials(), items: people(1) });
-		expect(bodies().map((body) => (body.messageVersions as IDataObject[])[0].params)).toEqual([{ name: 'P0' }, { name: 'P0' }]);
+		await runWorkflow({ ...actionWorkflow(send({ tagValuesMode: undefined })), credentials: env.credentials(), items: people(1) });
+		expect(bodies().map((body) => (body.messageVersions as IDataObject[])[0].params)).toEqual([{ name: 'P0' }, undefined]);
 	});
 
 	test('versions defined with fields use only the fields, even when old JSON is still stored', async () => {
@@ -145,7 +145,7 @@ describe('version 1.1: tag values as name/value pairs, versions one way at a tim
 			messageVersionsUi: { versions: [{ to: 'ada@example.org', templateName: 'welcome' }] },
 			messageVersionsJson: '[{"to": [{"email": "json@example.org"}]}]',
 		});
-		const result = await runWorkflow({ ...actionWorkflow(parameters, v11), credentials: env.credentials(), items: people(1) });
+		const result = await runWorkflow({ ...actionWorkflow(parameters), credentials: env.credentials(), items: people(1) });
 		expect(result.error()).toBeUndefined();
 		expect((bodies()[0].messageVersions as IDataObject[]).map((version) => (version.to as IDataObject[])[0].email)).toEqual(['ada@example.org']);
 	});
@@ -177,7 +177,7 @@ test('Include Input Fields puts the input item\'s fields before the result', asy
 	expect(without.output('Mail Delivery')[0].json.orderId).toBeUndefined();
 });
 
-describe('version 1.1: recipients and tag values straight from the input fields, no expression to evaluate', () => {
+describe('recipients and tag values straight from the input fields, no expression to evaluate', () => {
 	const bodies = () => txRequests().map((request) => request.body as IDataObject);
 
 	test('Email Field and Name Field give each version its recipient; all input fields become its tag values', async () => {
@@ -186,7 +186,7 @@ describe('version 1.1: recipients and tag values straight from the input fields,
 			recipientSource: 'inputField', recipientField: 'email', recipientNameField: 'name', tagValuesMode: 'inputFields',
 		};
 		const items = [{ json: { email: 'ada@example.org', name: 'Ada', orderId: 'A-1' } }, { json: { email: 'grace@example.org', name: '', orderId: 'A-2' } }];
-		const result = await runWorkflow({ ...actionWorkflow(parameters, { typeVersion: 1.1 }), credentials: env.credentials(), items });
+		const result = await runWorkflow({ ...actionWorkflow(parameters), credentials: env.credentials(), items });
 		expect(result.error()).toBeUndefined();
 		expect(bodies()[0].messageVersions).toEqual([
 			{ to: [{ email: 'ada@example.org', name: 'Ada' }], cc: [], bcc: [], params: { email: 'ada@example.org', name: 'Ada', orderId: 'A-1' } },
@@ -200,7 +200,7 @@ describe('version 1.1: recipients and tag values straight from the input fields,
 			recipientSource: 'inputField', recipientField: 'mail', tagValuesMode: 'chosenInputFields', tagValueFields: 'orderId, missing',
 		};
 		const items = [{ json: { mail: 'ada@example.org', orderId: 'A-1', secret: 'x' } }, { json: { orderId: 'A-2' } }];
-		const result = await runWorkflow({ ...actionWorkflow(parameters, { typeVersion: 1.1, continueOnFail: true }), credentials: env.credentials(), items });
+		const result = await runWorkflow({ ...actionWorkflow(parameters, { continueOnFail: true }), credentials: env.credentials(), items });
 		const out = result.output('Mail Delivery');
 		expect(out[1].json.error).toBe('Field "Email Field": the input item has no value in its field "mail", in item 1 (the 2nd input item)');
 		expect((bodies()[0].messageVersions as IDataObject[])[0].params).toEqual({ orderId: 'A-1' });

@@ -61,7 +61,7 @@ describe('paging', () => {
 		const result = await getMany({ returnAll: true });
 		expect(result.output('Mail Delivery')).toHaveLength(251);
 		expect(pages()).toEqual([[1, 100], [2, 100], [3, 100]]);
-		expect(result.output('Mail Delivery')[0].json).toMatchObject({ ListName: expect.any(String), Id: expect.any(Number) });
+		expect(result.output('Mail Delivery')[0].json).toMatchObject({ listName: expect.any(String), id: expect.any(Number) });
 	});
 
 	test('Return All stops at totalRecords without asking for an empty page', async () => {
@@ -84,7 +84,7 @@ describe('paging', () => {
 		await addLists(249);
 		await env.control('POST', 'settings', { pageSizeCap: 30 });
 		const result = await getMany({ returnAll: true });
-		const names = result.output('Mail Delivery').map((item) => item.json.ListName);
+		const names = result.output('Mail Delivery').map((item) => item.json.listName);
 		expect(names).toHaveLength(250);
 		expect(new Set(names).size).toBe(250);
 		expect(pages().map(([index]) => index)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);

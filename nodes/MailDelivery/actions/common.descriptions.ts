@@ -25,10 +25,6 @@ export const authenticationProperty: INodeProperties = {
 	default: 'signature',
 };
 
-/** Fields of version 1 only, and fields from version 1.1 on (tag values as pairs, days, automatic mapping). */
-export const ONLY_VERSION_1 = { '@version': [1] };
-export const FROM_VERSION_1_1 = { '@version': [{ _cnd: { gte: 1.1 } }] };
-
 /** The sandbox toggle, placed only on the operations whose table lists `sandboxMode`. */
 export const sandboxModeField: INodeProperties = {
 	displayName: 'Sandbox Mode',
@@ -165,29 +161,8 @@ export const TASK_TYPE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Ordinary (Mail List)', value: 'MailList' },
 ];
 
-/**
- * Start and end day of a report, days included, sent as YYYY-MM-DD. Version 1 used date-time pickers;
- * from 1.1 they are days, by default the last 7 (today included) in the workflow's time zone.
- */
+/** Start and end day of a report, days included, sent as YYYY-MM-DD; by default the last 7 (today included) in the workflow's time zone. */
 export const dayRangeFields: INodeProperties[] = [
-	{
-		displayName: 'Start Date',
-		name: 'startDate',
-		type: 'dateTime',
-		required: true,
-		default: '',
-		description: 'First day of the report (included)',
-		displayOptions: { show: ONLY_VERSION_1 },
-	},
-	{
-		displayName: 'End Date',
-		name: 'endDate',
-		type: 'dateTime',
-		required: true,
-		default: '',
-		description: 'Last day of the report (included)',
-		displayOptions: { show: ONLY_VERSION_1 },
-	},
 	{
 		displayName: 'Start Day',
 		name: 'startDate',
@@ -196,7 +171,6 @@ export const dayRangeFields: INodeProperties[] = [
 		default: '={{ $today.minus({ days: 6 }).toFormat("yyyy-MM-dd") }}',
 		placeholder: 'YYYY-MM-DD',
 		description: 'First day of the report (included), as YYYY-MM-DD. By default 6 days before today.',
-		displayOptions: { show: FROM_VERSION_1_1 },
 	},
 	{
 		displayName: 'End Day',
@@ -206,7 +180,6 @@ export const dayRangeFields: INodeProperties[] = [
 		default: '={{ $today.toFormat("yyyy-MM-dd") }}',
 		placeholder: 'YYYY-MM-DD',
 		description: 'Last day of the report (included), as YYYY-MM-DD. By default today.',
-		displayOptions: { show: FROM_VERSION_1_1 },
 	},
 ];
 

@@ -60,15 +60,13 @@ export function jsonParam(this: IExecuteFunctions, field: string, value: unknown
 }
 
 export function readDayRange(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	// The fields are labelled in days from version 1.1.
-	const [startLabel, endLabel] = this.getNode().typeVersion >= 1.1 ? ['Start Day', 'End Day'] : ['Start Date', 'End Date'];
-	const startDate = dayParam.call(this, startLabel, this.getNodeParameter('startDate', itemIndex, ''), itemIndex);
-	const endDate = dayParam.call(this, endLabel, this.getNodeParameter('endDate', itemIndex, ''), itemIndex);
+	const startDate = dayParam.call(this, 'Start Day', this.getNodeParameter('startDate', itemIndex, ''), itemIndex);
+	const endDate = dayParam.call(this, 'End Day', this.getNodeParameter('endDate', itemIndex, ''), itemIndex);
 	if (!startDate || !endDate) {
-		throw inputError(this.getNode(), `Field "${startDate ? endLabel : startLabel}" is required`, itemIndex);
+		throw inputError(this.getNode(), `Field "${startDate ? 'End Day' : 'Start Day'}" is required`, itemIndex);
 	}
 	if (startDate > endDate) {
-		throw inputError(this.getNode(), `Field "${startLabel}" (${startDate}) is after "${endLabel}" (${endDate})`, itemIndex);
+		throw inputError(this.getNode(), `Field "Start Day" (${startDate}) is after "End Day" (${endDate})`, itemIndex);
 	}
 	return { startDate, endDate };
 }

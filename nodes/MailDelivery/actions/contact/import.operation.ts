@@ -1,10 +1,10 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { runBatched } from '../../helpers/batching';
 import { findProblems, inputError, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
-import { FROM_VERSION_1_1, ONLY_VERSION_1, batchThroughputOptions, listLocator, sandboxModeField } from '../common.descriptions';
+import { batchThroughputOptions, listLocator, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, locatorValue, setIfPresent } from '../../helpers/parameters';
 import { batchOptionsOf, wholeNumberOption } from '../../helpers/batchOptions';
 
@@ -12,29 +12,8 @@ const DEFAULT_ROWS_PER_REQUEST = 1000;
 const MAX_ROWS_PER_REQUEST = 10000;
 /** Properties the platform defines for every contact (2.3); mapped automatically, the others are custom. */
 const KNOWN_PROPERTIES = new Set(['email', 'phoneNumber', 'name']);
-/** The property list's choice for an identifier typed by the user (version 1.1). */
+/** The property list's choice for an identifier typed by the user. */
 const CUSTOM_PROPERTY = '__custom';
-
-/** The manual mapping: each version names the property its own way; the value is given the same way in both. */
-function fieldsToImport(show: IDisplayOptions['show'], propertyFields: INodeProperties[]): INodeProperties {
-	return {
-		displayName: 'Fields to Import',
-		name: 'contactDataMapping',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		required: true,
-		placeholder: 'Add Field',
-		default: { fields: [{ propertyName: 'email', value: '={{ $json.email }}' }] },
-		displayOptions: { show },
-		options: [
-			{
-				displayName: 'Field',
-				name: 'fields',
-				values: [...propertyFields, { displayName: 'Value', name: 'value', type: 'string', default: '', description: 'Value for this item, usually an expression' }],
-			},
-		],
-	};
-}
 
 const properties: INodeProperties[] = [
 	{
@@ -44,15 +23,6 @@ const properties: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	fieldsToImport(ONLY_VERSION_1, [
-		{
-			displayName: 'Property Name',
-			name: 'propertyName',
-			type: 'string',
-			default: 'email',
-			description: 'Property identifier on the platform, such as email, phoneNumber, name or a custom property',
-		},
-	]),
 	{
 		displayName: 'Map Fields',
 		name: 'mappingMode',
@@ -66,7 +36,6 @@ const properties: INodeProperties[] = [
 			{ name: 'Map Each Field Below', value: 'defineBelow', description: 'Choose each property and give its value' },
 		],
 		default: 'autoMapInputData',
-		displayOptions: { show: FROM_VERSION_1_1 },
 	},
 	{
 		displayName: 'Other Input Fields',
@@ -77,31 +46,48 @@ const properties: INodeProperties[] = [
 			{ name: 'Leave Out', value: 'ignore', description: 'Only email, phoneNumber and name are imported' },
 		],
 		default: 'custom',
-		displayOptions: { show: { ...FROM_VERSION_1_1, mappingMode: ['autoMapInputData'] } },
+		displayOptions: { show: { mappingMode: ['autoMapInputData'] } },
 	},
-	fieldsToImport({ ...FROM_VERSION_1_1, mappingMode: ['defineBelow'] }, [
-		{
-			displayName: 'Property',
-			name: 'propertyName',
-			type: 'options',
-			options: [
-				{ name: 'Custom Property', value: CUSTOM_PROPERTY, description: 'A property defined on the platform, by its identifier' },
-				{ name: 'Email', value: 'email' },
-				{ name: 'Name', value: 'name' },
-				{ name: 'Phone Number', value: 'phoneNumber' },
-			],
-			default: 'email',
-		},
-		{
-			displayName: 'Custom Property Identifier',
-			name: 'customPropertyName',
-			type: 'string',
-			default: '',
-			placeholder: 'city',
-			description: 'The identifier of the property on the platform',
-			displayOptions: { show: { propertyName: [CUSTOM_PROPERTY] } },
-		},
-	]),
+	{
+		displayName: 'Fields to Import',
+		name: 'contactDataMapping',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		required: true,
+		placeholder: 'Add Field',
+		default: { fields: [{ propertyName: 'email', value: '={{ $json.email }}' }] },
+		displayOptions: { show: { mappingMode: ['defineBelow'] } },
+		options: [
+			{
+				displayName: 'Field',
+				name: 'fields',
+				values: [
+					{
+						displayName: 'Property',
+						name: 'propertyName',
+						type: 'options',
+						options: [
+							{ name: 'Custom Property', value: CUSTOM_PROPERTY, description: 'A property defined on the platform, by its identifier' },
+							{ name: 'Email', value: 'email' },
+							{ name: 'Name', value: 'name' },
+							{ name: 'Phone Number', value: 'phoneNumber' },
+						],
+						default: 'email',
+					},
+					{
+						displayName: 'Custom Property Identifier',
+						name: 'customPropertyName',
+						type: 'string',
+						default: '',
+						placeholder: 'city',
+						description: 'The identifier of the property on the platform',
+						displayOptions: { show: { propertyName: [CUSTOM_PROPERTY] } },
+					},
+					{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'Value for this item, usually an expression' },
+				],
+			},
+		],
+	},
 	{
 		displayName: 'Update Mode',
 		name: 'updateMode',
@@ -158,9 +144,9 @@ function cellValue(value: unknown): IDataObject[string] {
 
 const isEmpty = (value: unknown) => value === '' || value === undefined;
 
-/** The row of one item, mapped by the fields below (version 1) or automatically from its fields (1.1). */
+/** The row of one item, mapped automatically from its fields or by the fields below. */
 function rowValues(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	if (this.getNodeParameter('mappingMode', itemIndex, 'defineBelow') === 'autoMapInputData') {
+	if (this.getNodeParameter('mappingMode', itemIndex, 'autoMapInputData') === 'autoMapInputData') {
 		const keepOthers = this.getNodeParameter('unknownProperties', itemIndex, 'custom') === 'custom';
 		const values: IDataObject = {};
 		for (const [name, value] of Object.entries(this.getInputData()[itemIndex]?.json ?? {})) {

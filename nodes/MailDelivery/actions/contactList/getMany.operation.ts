@@ -47,6 +47,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body: IDataObject = {};
 	for (const key of ['search', 'listType', 'sort']) setIfPresent(body, key, filters[key]);
 	const lists = await apiRequestPages.call(this, '/v5/lists/get', body, 'lists', pagingOf.call(this, itemIndex));
-	const nodeVersion = this.getNode().typeVersion;
-	return lists.map((list) => normalizeList(list, nodeVersion));
+	return lists.map(normalizeList);
 }

@@ -5,7 +5,7 @@ import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-work
 import { groupKey, runBatched } from '../../helpers/batching';
 import { assertValid, type FieldRules, inputError, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
-import { FROM_VERSION_1_1, ONLY_VERSION_1, attachmentField, batchThroughputOptions, sandboxModeField, senderLocator, templateLocator } from '../common.descriptions';
+import { attachmentField, batchThroughputOptions, sandboxModeField, senderLocator, templateLocator } from '../common.descriptions';
 import { applySandboxMode, dateTimeParam, jsonParam, locatorValue, setIfPresent } from '../../helpers/parameters';
 import { type AttachmentReference, attachmentReference, readAttachment } from '../../helpers/attachments';
 import { batchOptionsOf } from '../../helpers/batchOptions';
@@ -47,7 +47,7 @@ const properties: INodeProperties[] = [
 			},
 		],
 		default: 'to',
-		displayOptions: { show: { ...FROM_VERSION_1_1, messageSource: ['perItem'] } },
+		displayOptions: { show: { messageSource: ['perItem'] } },
 	},
 	{
 		displayName: 'To',
@@ -66,7 +66,7 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: 'email',
 		description: 'Name of the input field holding the address (or several, separated by commas)',
-		displayOptions: { show: { ...FROM_VERSION_1_1, messageSource: ['perItem'], recipientSource: ['inputField'] } },
+		displayOptions: { show: { messageSource: ['perItem'], recipientSource: ['inputField'] } },
 	},
 	{
 		displayName: 'Name Field',
@@ -75,7 +75,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'name',
 		description: "Name of the input field holding the recipient's name; empty sends no name",
-		displayOptions: { show: { ...FROM_VERSION_1_1, messageSource: ['perItem'], recipientSource: ['inputField'] } },
+		displayOptions: { show: { messageSource: ['perItem'], recipientSource: ['inputField'] } },
 	},
 	{
 		displayName: 'Content Source',
@@ -106,14 +106,6 @@ const properties: INodeProperties[] = [
 		description: "Subject; may contain tags. Empty uses the template's subject.",
 	},
 	{
-		displayName: 'Tag Values (JSON)',
-		name: 'params',
-		type: 'json',
-		default: '{}',
-		description: 'Values of the personalization tags, e.g. {"name": "Ada"}. Per message, they win over shared tag values.',
-		displayOptions: { show: ONLY_VERSION_1 },
-	},
-	{
 		displayName: 'Define Tag Values',
 		name: 'tagValuesMode',
 		type: 'options',
@@ -124,7 +116,6 @@ const properties: INodeProperties[] = [
 			{ name: 'Using JSON', value: 'json', description: 'One JSON object, e.g. {"firstName": "Ada"}' },
 		],
 		default: 'fields',
-		displayOptions: { show: FROM_VERSION_1_1 },
 	},
 	{
 		displayName: 'Input Fields',
@@ -133,7 +124,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'firstName, orderId',
 		description: 'Names of the input fields that become tag values, separated by commas',
-		displayOptions: { show: { ...FROM_VERSION_1_1, tagValuesMode: ['chosenInputFields'] } },
+		displayOptions: { show: { tagValuesMode: ['chosenInputFields'] } },
 	},
 	{
 		displayName: 'Tag Values',
@@ -143,7 +134,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Tag Value',
 		default: {},
 		description: 'Values of the personalization tags ({{name}} in the template, subject or HTML). Per message, they win over shared tag values.',
-		displayOptions: { show: { ...FROM_VERSION_1_1, tagValuesMode: ['fields'] } },
+		displayOptions: { show: { tagValuesMode: ['fields'] } },
 		options: [
 			{
 				displayName: 'Tag Value',
@@ -161,39 +152,7 @@ const properties: INodeProperties[] = [
 		type: 'json',
 		default: '{}',
 		description: 'Values of the personalization tags, e.g. {"firstName": "Ada"}. Per message, they win over shared tag values.',
-		displayOptions: { show: { ...FROM_VERSION_1_1, tagValuesMode: ['json'] } },
-	},
-	{
-		displayName: 'Message Versions',
-		name: 'messageVersionsUi',
-		type: 'fixedCollection',
-		typeOptions: { multipleValues: true },
-		placeholder: 'Add Version',
-		default: {},
-		displayOptions: { show: { messageSource: ['definedHere'], ...ONLY_VERSION_1 } },
-		options: [
-			{
-				displayName: 'Version',
-				name: 'versions',
-				values: [
-					{ displayName: 'Bcc', name: 'bcc', type: 'string', default: '' },
-					{ displayName: 'Cc', name: 'cc', type: 'string', default: '' },
-					{ displayName: 'Subject', name: 'subject', type: 'string', default: '' },
-					{ displayName: 'Tag Values (JSON)', name: 'params', type: 'json', default: '{}' },
-					{ displayName: 'Template Name', name: 'templateName', type: 'string', default: '' },
-					{ displayName: 'To', name: 'to', type: 'string', default: '', placeholder: 'ada@example.org, Grace <grace@example.org>' },
-				],
-			},
-		],
-	},
-	{
-		displayName: 'Message Versions (JSON)',
-		name: 'messageVersionsJson',
-		type: 'json',
-		default: '',
-		placeholder: '[{"to": [{"email": "ada@example.org", "name": "Ada"}], "params": {"name": "Ada"}}]',
-		description: 'Versions in the API\'s own shape; used instead of the list above when set',
-		displayOptions: { show: { messageSource: ['definedHere'], ...ONLY_VERSION_1 } },
+		displayOptions: { show: { tagValuesMode: ['json'] } },
 	},
 	{
 		displayName: 'Define Versions',
@@ -204,7 +163,7 @@ const properties: INodeProperties[] = [
 			{ name: 'Using JSON', value: 'json', description: "A JSON array of versions in the API's own shape" },
 		],
 		default: 'fields',
-		displayOptions: { show: { ...FROM_VERSION_1_1, messageSource: ['definedHere'] } },
+		displayOptions: { show: { messageSource: ['definedHere'] } },
 	},
 	{
 		displayName: 'Message Versions',
@@ -213,7 +172,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Version',
 		default: {},
-		displayOptions: { show: { ...FROM_VERSION_1_1, messageSource: ['definedHere'], versionsMode: ['fields'] } },
+		displayOptions: { show: { messageSource: ['definedHere'], versionsMode: ['fields'] } },
 		options: [
 			{
 				// Addresses first, as people write a mail (n8n's lint allows this order for address fields).
@@ -252,7 +211,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: '[{"to": [{"email": "ada@example.org", "name": "Ada"}], "params": {"name": "Ada"}}]',
 		description: "Versions in the API's own shape",
-		displayOptions: { show: { ...FROM_VERSION_1_1, messageSource: ['definedHere'], versionsMode: ['json'] } },
+		displayOptions: { show: { messageSource: ['definedHere'], versionsMode: ['json'] } },
 	},
 	sandboxModeField,
 	{
@@ -353,9 +312,9 @@ function objectParam(this: IExecuteFunctions, field: string, value: unknown, ite
 	return Object.keys(parsed).length ? (parsed as IDataObject) : undefined;
 }
 
-/** The item's tag values: name/value pairs (version 1.1 default) or one JSON object (version 1). */
+/** The item's tag values: from its input fields, name/value pairs, or one JSON object. */
 function tagValuesOf(this: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	const mode = this.getNodeParameter('tagValuesMode', itemIndex, 'json') as string;
+	const mode = this.getNodeParameter('tagValuesMode', itemIndex, 'fields') as string;
 	if (mode === 'inputFields' || mode === 'chosenInputFields') {
 		const fields = this.getInputData()[itemIndex]?.json ?? {};
 		if (mode === 'inputFields') return Object.keys(fields).length > 0 ? fields : undefined;
@@ -381,7 +340,7 @@ const listOfNames = (text: string) =>
 		.map((name) => name.trim())
 		.filter(Boolean);
 
-/** The item's To from its own fields (version 1.1, Recipients From: An Input Field). */
+/** The item's To from its own fields (Recipients From: An Input Field). */
 function recipientsFromFields(this: IExecuteFunctions, itemIndex: number): unknown {
 	const fields = this.getInputData()[itemIndex]?.json ?? {};
 	const emailField = String(this.getNodeParameter('recipientField', itemIndex, 'email')).trim();
@@ -460,8 +419,7 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 		Object.assign(shared, content);
 		const merged = { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) };
 		if (Object.keys(merged).length > 0) shared.params = merged;
-		// Version 1 has no versionsMode: its JSON, when set, wins over the list.
-		const versionsMode = this.getNodeParameter('versionsMode', itemIndex, 'either') as 'fields' | 'json' | 'either';
+		const versionsMode = this.getNodeParameter('versionsMode', itemIndex, 'fields') as 'fields' | 'json';
 		const json =
 			versionsMode === 'fields' ? undefined : jsonParam.call(this, 'Message Versions (JSON)', this.getNodeParameter('messageVersionsJson', itemIndex, ''), itemIndex);
 		const fromUi = versionsMode === 'json' ? [] : ((this.getNodeParameter('messageVersionsUi.versions', itemIndex, []) as IDataObject[]) ?? []);
