@@ -8,7 +8,18 @@ import { n8nCommunityNodesPlugin } from '@n8n/eslint-plugin-community-nodes';
 const n8nBase = { 'n8n-nodes-base': n8nNodesBase };
 
 export default [
-	{ ignores: ['dist/**', 'node_modules/**', 'emulator/**', 'test/**', 'bench/**', 'scripts/**', '*.js', '*.mjs'] },
+	{
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'emulator/**',
+			'test/**',
+			'bench/**',
+			'scripts/**',
+			'*.js',
+			'*.mjs',
+		],
+	},
 	{ linterOptions: { noInlineConfig: true, reportUnusedDisableDirectives: 'off' } },
 	{
 		files: ['package.json'],

@@ -5,6 +5,23 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { config } = createRequire(path.join(here, '.n8n-local', 'node-cli', 'package.json'))('@n8n/node-cli/eslint');
+const { config } = createRequire(path.join(here, '.n8n-local', 'node-cli', 'package.json'))(
+	'@n8n/node-cli/eslint',
+);
 
-export default [{ ignores: ['dist/**', 'node_modules/**', '.n8n-local/**', 'emulator/**', 'test/**', 'bench/**', 'scripts/**', '*.js', '*.mjs'] }, ...config];
+export default [
+	{
+		ignores: [
+			'dist/**',
+			'node_modules/**',
+			'.n8n-local/**',
+			'emulator/**',
+			'test/**',
+			'bench/**',
+			'scripts/**',
+			'*.js',
+			'*.mjs',
+		],
+	},
+	...config,
+];

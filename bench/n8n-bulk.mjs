@@ -9,11 +9,21 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 
-import { ACTION, activate, createCredential, credentialData, eventually, freePort, startEmulatorProcess } from '../test/e2e/env.mjs';
+import {
+	ACTION,
+	activate,
+	createCredential,
+	credentialData,
+	eventually,
+	freePort,
+	startEmulatorProcess,
+} from '../test/e2e/env.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 import { residentMiB } from '../scripts/queue-stack.mjs';
 
-const profileDir = process.argv.includes('--cpu-prof') ? process.argv[process.argv.indexOf('--cpu-prof') + 1] : undefined;
+const profileDir = process.argv.includes('--cpu-prof')
+	? process.argv[process.argv.indexOf('--cpu-prof') + 1]
+	: undefined;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SCALE = process.env.BENCH_SIZE ? Number(process.env.BENCH_SIZE) / 10_000 : 1;
 const LATENCY_MS = 150;
@@ -25,39 +35,100 @@ const processCpuMs = (pid) => {
 };
 /** The machine's CPU counters: on a shared virtual machine, steal is time the host gave to someone else. */
 const machineCpu = () => {
-	const counters = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+	const counters = readFileSync('/proc/stat', 'utf8')
+		.split('\n')[0]
+		.trim()
+		.split(/\s+/)
+		.slice(1)
+		.map(Number);
 	return { total: counters.reduce((sum, value) => sum + value, 0), steal: counters[7] ?? 0 };
 };
-const stealPercent = (before, after) => ((after.steal - before.steal) / Math.max(1, after.total - before.total)) * 100;
+const stealPercent = (before, after) =>
+	((after.steal - before.steal) / Math.max(1, after.total - before.total)) * 100;
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const size = (n) => Math.max(1, Math.round(n * SCALE));
 
 const SENDER = { __rl: true, mode: 'list', value: 'sender@example.com' };
 const TEMPLATE = { __rl: true, mode: 'list', value: 'welcome' };
 const sendByExpressions = (parallel) => ({
-	authentication: 'signature', resource: 'transactionalMail', operation: 'send', senderMail: SENDER, to: '={{ $json.email }}',
-	contentSource: 'template', templateName: TEMPLATE, tagValues: { values: [{ name: 'name', value: '={{ $json.name }}' }] }, options: { parallelRequests: parallel },
+	authentication: 'signature',
+	resource: 'transactionalMail',
+	operation: 'send',
+	senderMail: SENDER,
+	to: '={{ $json.email }}',
+	contentSource: 'template',
+	templateName: TEMPLATE,
+	tagValues: { values: [{ name: 'name', value: '={{ $json.name }}' }] },
+	options: { parallelRequests: parallel },
 });
 const sendByInputFields = (parallel) => ({
-	authentication: 'signature', resource: 'transactionalMail', operation: 'send', senderMail: SENDER, recipientSource: 'inputField', recipientField: 'email',
-	contentSource: 'template', templateName: TEMPLATE, tagValuesMode: 'inputFields', options: { parallelRequests: parallel },
+	authentication: 'signature',
+	resource: 'transactionalMail',
+	operation: 'send',
+	senderMail: SENDER,
+	recipientSource: 'inputField',
+	recipientField: 'email',
+	contentSource: 'template',
+	templateName: TEMPLATE,
+	tagValuesMode: 'inputFields',
+	options: { parallelRequests: parallel },
 });
-const IMPORT = { authentication: 'signature', resource: 'contact', operation: 'import', updateMode: 1, mappingMode: 'autoMapInputData', unknownProperties: 'custom' };
+const IMPORT = {
+	authentication: 'signature',
+	resource: 'contact',
+	operation: 'import',
+	updateMode: 1,
+	mappingMode: 'autoMapInputData',
+	unknownProperties: 'custom',
+};
 
 // The label is what BENCH_CASES matches.
 const CASES = [
 	{ label: 'Set: email + name', kind: 'set', n: size(10_000), fields: ['email', 'name'] },
 	// Each runs right after its own Set run (`baseline`): the ratio to n8n's own cost is taken pair by pair.
 	...[1, 4, 16].map((parallel) => ({
-		label: `send by expressions P=${parallel}`, kind: 'send', mapping: 'expressions', n: size(10_000), parallel, parameters: sendByExpressions(parallel), baseline: 'Set: email + name',
+		label: `send by expressions P=${parallel}`,
+		kind: 'send',
+		mapping: 'expressions',
+		n: size(10_000),
+		parallel,
+		parameters: sendByExpressions(parallel),
+		baseline: 'Set: email + name',
 	})),
-	...[1, 4, 16].map((parallel) => ({ label: `send by input fields P=${parallel}`, kind: 'send', mapping: 'inputFields', n: size(10_000), parallel, parameters: sendByInputFields(parallel) })),
-	{ label: 'send by input fields P=16 at 10 req/s', kind: 'send', mapping: 'inputFields', n: size(10_000), parallel: 16, rateLimit: 10, parameters: sendByInputFields(16) },
+	...[1, 4, 16].map((parallel) => ({
+		label: `send by input fields P=${parallel}`,
+		kind: 'send',
+		mapping: 'inputFields',
+		n: size(10_000),
+		parallel,
+		parameters: sendByInputFields(parallel),
+	})),
+	{
+		label: 'send by input fields P=16 at 10 req/s',
+		kind: 'send',
+		mapping: 'inputFields',
+		n: size(10_000),
+		parallel: 16,
+		rateLimit: 10,
+		parameters: sendByInputFields(16),
+	},
 	{ label: 'Set: email (import baseline)', kind: 'set', n: size(10_000), fields: ['email'] },
 	{ label: 'import by input fields', kind: 'import', n: size(10_000), parameters: IMPORT },
 	// Memory: a process's RSS rarely shrinks, so a rise depends on what ran before; these run each in a fresh n8n.
-	{ label: 'Set: email (import baseline) large', kind: 'set', n: size(100_000), fields: ['email'], freshProcess: true },
-	{ label: 'import by input fields large', kind: 'import', n: size(100_000), parameters: IMPORT, freshProcess: true },
+	{
+		label: 'Set: email (import baseline) large',
+		kind: 'set',
+		n: size(100_000),
+		fields: ['email'],
+		freshProcess: true,
+	},
+	{
+		label: 'import by input fields large',
+		kind: 'import',
+		n: size(100_000),
+		parameters: IMPORT,
+		freshProcess: true,
+	},
 ];
 
 // The Code node makes the items from the pushed count, so one workflow serves a warm-up and the measured runs.
@@ -73,15 +144,31 @@ function workflowOf(benchCase, credential) {
 	const measured =
 		benchCase.kind === 'set'
 			? {
-					id: randomUUID(), name: 'Measured', type: 'n8n-nodes-base.set', typeVersion: 3.4, position: [400, 0],
+					id: randomUUID(),
+					name: 'Measured',
+					type: 'n8n-nodes-base.set',
+					typeVersion: 3.4,
+					position: [400, 0],
 					parameters: {
 						mode: 'manual',
-						assignments: { assignments: benchCase.fields.map((field) => ({ id: randomUUID(), name: field, value: `={{ $json.${field} }}`, type: 'string' })) },
+						assignments: {
+							assignments: benchCase.fields.map((field) => ({
+								id: randomUUID(),
+								name: field,
+								value: `={{ $json.${field} }}`,
+								type: 'string',
+							})),
+						},
 						options: {},
 					},
 				}
 			: {
-					id: randomUUID(), name: 'Measured', type: ACTION, typeVersion: 1, position: [400, 0], parameters: benchCase.parameters,
+					id: randomUUID(),
+					name: 'Measured',
+					type: ACTION,
+					typeVersion: 1,
+					position: [400, 0],
+					parameters: benchCase.parameters,
 					credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 				};
 	return {
@@ -90,8 +177,28 @@ function workflowOf(benchCase, credential) {
 			name: `bench: ${benchCase.label}`,
 			nodes: [
 				// Answers at once: the figures come from the execution record, not from the HTTP answer.
-				{ id: randomUUID(), name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomUUID(), parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'onReceived', options: {} } },
-				{ id: randomUUID(), name: 'Items', type: 'n8n-nodes-base.code', typeVersion: 2, position: [200, 0], parameters: { jsCode: CODE } },
+				{
+					id: randomUUID(),
+					name: 'Webhook',
+					type: 'n8n-nodes-base.webhook',
+					typeVersion: 2,
+					position: [0, 0],
+					webhookId: randomUUID(),
+					parameters: {
+						httpMethod: 'POST',
+						path: hookPath,
+						responseMode: 'onReceived',
+						options: {},
+					},
+				},
+				{
+					id: randomUUID(),
+					name: 'Items',
+					type: 'n8n-nodes-base.code',
+					typeVersion: 2,
+					position: [200, 0],
+					parameters: { jsCode: CODE },
+				},
 				measured,
 			],
 			connections: {
@@ -104,7 +211,10 @@ function workflowOf(benchCase, credential) {
 }
 
 async function main() {
-	const load = os.loadavg().map((value) => value.toFixed(2)).join(' ');
+	const load = os
+		.loadavg()
+		.map((value) => value.toFixed(2))
+		.join(' ');
 	const chosen = process.env.BENCH_CASES?.split(',').map((part) => part.trim());
 	const cases = CASES.filter(({ label }) => !chosen || chosen.some((part) => label.includes(part)));
 	const emulator = await startEmulatorProcess();
@@ -122,7 +232,10 @@ async function main() {
 						entry.error = describeError(error);
 					}
 				}
-				for (const entry of shared) entry.baseline = shared.find((other) => other.benchCase.label === entry.benchCase.baseline && !other.error);
+				for (const entry of shared)
+					entry.baseline = shared.find(
+						(other) => other.benchCase.label === entry.benchCase.baseline && !other.error,
+					);
 				const isPairedBaseline = (entry) => shared.some((other) => other.baseline === entry);
 				for (let round = 0; round < ROUNDS; round++) {
 					for (const entry of shared.filter((e) => !e.error && !isPairedBaseline(e))) {
@@ -142,7 +255,15 @@ async function main() {
 		const fresh = entries.filter((entry) => entry.benchCase.freshProcess);
 		for (let round = 0; round < ROUNDS && fresh.length > 0; round++) {
 			for (const entry of fresh.filter((e) => !e.error)) {
-				await runEntry(entry, async () => await withN8n(emulator, async (context) => await (await prepareCase(entry.benchCase, context)).run(entry.benchCase.n)));
+				await runEntry(
+					entry,
+					async () =>
+						await withN8n(
+							emulator,
+							async (context) =>
+								await (await prepareCase(entry.benchCase, context)).run(entry.benchCase.n),
+						),
+				);
 			}
 			logRound(round, fresh);
 		}
@@ -150,7 +271,11 @@ async function main() {
 		await emulator.stop();
 	}
 	print(
-		entries.map((entry) => (entry.error ? { benchCase: entry.benchCase, error: entry.error } : { benchCase: entry.benchCase, runs: entry.runs, baselineRuns: entry.baselineRuns })),
+		entries.map((entry) =>
+			entry.error
+				? { benchCase: entry.benchCase, error: entry.error }
+				: { benchCase: entry.benchCase, runs: entry.runs, baselineRuns: entry.baselineRuns },
+		),
 		load,
 	);
 }
@@ -159,10 +284,22 @@ async function main() {
 async function withN8n(emulator, use) {
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'mail-delivery-bench-bulk-'));
 	const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-	const n8n = await startN8n({ line: '2', userFolder, port: await freePort(), brokerPort: await freePort(), nodeArgs, extraEnv: { N8N_LOG_LEVEL: 'warn' } });
+	const n8n = await startN8n({
+		line: '2',
+		userFolder,
+		port: await freePort(),
+		brokerPort: await freePort(),
+		nodeArgs,
+		extraEnv: { N8N_LOG_LEVEL: 'warn' },
+	});
 	try {
 		const session = await setupOwner(n8n.baseUrl);
-		const credential = await createCredential(session, 'mailDeliverySignatureApi', credentialData(emulator, 'mailDeliverySignatureApi'), 'bench: signature');
+		const credential = await createCredential(
+			session,
+			'mailDeliverySignatureApi',
+			credentialData(emulator, 'mailDeliverySignatureApi'),
+			'bench: signature',
+		);
 		return await use({ session, credential, emulator, n8n });
 	} finally {
 		await n8n.stop();
@@ -179,8 +316,11 @@ async function runEntry(entry, measureOnce) {
 }
 
 function logRound(round, entries) {
-	const last = (e) => `${seconds(e.runs.at(-1)?.nodeMs)} (CPU ${seconds(e.runs.at(-1)?.cpuMs)}, steal ${Math.round(e.runs.at(-1)?.stealPct)} %)`;
-	console.log(`  round ${round + 1}: ${entries.map((e) => `${e.benchCase.label} ${e.error ? 'failed' : last(e)}`).join(', ')}`);
+	const last = (e) =>
+		`${seconds(e.runs.at(-1)?.nodeMs)} (CPU ${seconds(e.runs.at(-1)?.cpuMs)}, steal ${Math.round(e.runs.at(-1)?.stealPct)} %)`;
+	console.log(
+		`  round ${round + 1}: ${entries.map((e) => `${e.benchCase.label} ${e.error ? 'failed' : last(e)}`).join(', ')}`,
+	);
 }
 
 const describeError = (error) => {
@@ -195,13 +335,24 @@ async function prepareCase(benchCase, { session, credential, emulator, n8n }) {
 	const url = `${n8n.baseUrl}/webhook/${hookPath}`;
 	// A busy n8n now and then resets a polling connection, and a Set node over 100,000 items holds its event loop
 	// for minutes: ask again rather than fail the case.
-	const executions = async () => (await eventually(() => session.api('GET', `/executions?workflowId=${workflowId}&limit=20`).catch(() => false), 'the execution list', 900_000)).data ?? [];
+	const executions = async () =>
+		(
+			await eventually(
+				() =>
+					session.api('GET', `/executions?workflowId=${workflowId}&limit=20`).catch(() => false),
+				'the execution list',
+				900_000,
+			)
+		).data ?? [];
 	const newestId = async () => Math.max(0, ...(await executions()).map((e) => Number(e.id)));
 
 	/** One execution of `n` items; the emulator starts from its seeded state each time. */
 	async function run(n) {
 		await emulator.control('POST', 'reset');
-		await emulator.control('POST', 'settings', { latencyMs: LATENCY_MS, ...(benchCase.rateLimit ? { rateLimitPerSecond: benchCase.rateLimit } : {}) });
+		await emulator.control('POST', 'settings', {
+			latencyMs: LATENCY_MS,
+			...(benchCase.rateLimit ? { rateLimitPerSecond: benchCase.rateLimit } : {}),
+		});
 		const afterId = await newestId();
 		// VmHWM only grows over the process's life: sample VmRSS instead and take this case's rise.
 		const before = residentMiB(n8n.pid);
@@ -212,15 +363,26 @@ async function prepareCase(benchCase, { session, credential, emulator, n8n }) {
 		let execution;
 		try {
 			// n8n 2 publishes in the background: until the webhook is registered it answers 404 and runs nothing.
-			const answer = await eventually(async () => {
-				const attempt = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ n }) });
-				await attempt.text();
-				return attempt.status === 404 ? false : attempt;
-			}, 'the webhook to be live', 60_000);
+			const answer = await eventually(
+				async () => {
+					const attempt = await fetch(url, {
+						method: 'POST',
+						headers: { 'Content-Type': 'application/json' },
+						body: JSON.stringify({ n }),
+					});
+					await attempt.text();
+					return attempt.status === 404 ? false : attempt;
+				},
+				'the webhook to be live',
+				60_000,
+			);
 			if (!answer.ok) throw new Error(`webhook answered ${answer.status}`);
 			execution = await eventually(
 				async () => {
-					if (n8n.child.exitCode !== null) throw new Error(`n8n exited with ${n8n.child.exitCode}: ${n8n.output.join('').slice(-2000)}`);
+					if (n8n.child.exitCode !== null)
+						throw new Error(
+							`n8n exited with ${n8n.child.exitCode}: ${n8n.output.join('').slice(-2000)}`,
+						);
 					return (await executions()).find((e) => Number(e.id) > afterId && e.stoppedAt);
 				},
 				'the execution to end',
@@ -232,10 +394,15 @@ async function prepareCase(benchCase, { session, credential, emulator, n8n }) {
 		const full = await session.api('GET', `/executions/${execution.id}?includeData=true`);
 		const resultData = full.data?.resultData ?? {};
 		if (execution.status !== 'success' || resultData.error) {
-			throw new Error(`execution ${execution.id} ${execution.status}: ${resultData.error?.message ?? ''} ${resultData.error?.description ?? ''}`.trim());
+			throw new Error(
+				`execution ${execution.id} ${execution.status}: ${resultData.error?.message ?? ''} ${resultData.error?.description ?? ''}`.trim(),
+			);
 		}
 		const node = resultData.runData.Measured[0];
-		const outputItems = (node.data?.main ?? []).reduce((sum, output) => sum + (output?.length ?? 0), 0);
+		const outputItems = (node.data?.main ?? []).reduce(
+			(sum, output) => sum + (output?.length ?? 0),
+			0,
+		);
 		if (outputItems !== n) throw new Error(`the node gave ${outputItems} items for ${n}`);
 		const figures = {
 			wallMs: new Date(execution.stoppedAt).getTime() - new Date(execution.startedAt).getTime(),
@@ -273,38 +440,79 @@ async function check(benchCase, n, emulator, v5) {
 		const { mails } = await emulator.control('GET', 'mails');
 		const counts = new Map();
 		for (const mail of mails) counts.set(mail.email, (counts.get(mail.email) ?? 0) + 1);
-		const missing = Array.from({ length: n }, (_, i) => wanted(i)).filter((email) => counts.get(email) !== 1);
-		if (mails.length !== n || missing.length) throw new Error(`${mails.length} mails for ${n} recipients; not exactly once: ${missing.slice(0, 3).join(', ')}`);
+		const missing = Array.from({ length: n }, (_, i) => wanted(i)).filter(
+			(email) => counts.get(email) !== 1,
+		);
+		if (mails.length !== n || missing.length)
+			throw new Error(
+				`${mails.length} mails for ${n} recipients; not exactly once: ${missing.slice(0, 3).join(', ')}`,
+			);
 		return;
 	}
-	const rows = v5.filter((r) => r.code === 200).reduce((sum, r) => sum + (r.body?.contactData?.length ?? 0), 0);
+	const rows = v5
+		.filter((r) => r.code === 200)
+		.reduce((sum, r) => sum + (r.body?.contactData?.length ?? 0), 0);
 	const { contacts } = await emulator.control('GET', 'state');
 	const byEmail = new Map(contacts.map((c) => [c.email, c]));
-	const wrong = Array.from({ length: n }, (_, i) => i).filter((i) => byEmail.get(wanted(i))?.name !== `R${i}` || byEmail.get(wanted(i))?.properties?.city !== 'Paris');
-	if (rows !== n || wrong.length) throw new Error(`${rows} rows sent for ${n} items; wrong or missing contacts: ${wrong.slice(0, 3).map(wanted).join(', ')}`);
+	const wrong = Array.from({ length: n }, (_, i) => i).filter(
+		(i) =>
+			byEmail.get(wanted(i))?.name !== `R${i}` ||
+			byEmail.get(wanted(i))?.properties?.city !== 'Paris',
+	);
+	if (rows !== n || wrong.length)
+		throw new Error(
+			`${rows} rows sent for ${n} items; wrong or missing contacts: ${wrong.slice(0, 3).map(wanted).join(', ')}`,
+		);
 }
 
 // ---- output ---------------------------------------------------------------------------------------
 
-const seconds = (ms) => (ms === undefined ? '—' : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${(ms / 1000).toFixed(2)} s`);
+const seconds = (ms) =>
+	ms === undefined
+		? '—'
+		: ms >= 10_000
+			? `${(ms / 1000).toFixed(1)} s`
+			: `${(ms / 1000).toFixed(2)} s`;
 const ratio = (value) => (Number.isFinite(value) ? value.toFixed(2) : '—');
 
 /** Ideal request time of a send: ⌈N/100⌉ requests, `parallel` at a time, 150 ms each. */
-const idealMs = ({ kind, n, parallel }) => (kind === 'send' ? (Math.ceil(n / RECIPIENTS_PER_REQUEST) / parallel) * LATENCY_MS : undefined);
+const idealMs = ({ kind, n, parallel }) =>
+	kind === 'send' ? (Math.ceil(n / RECIPIENTS_PER_REQUEST) / parallel) * LATENCY_MS : undefined;
 
 function summary(result) {
 	const { runs } = result;
 	const pick = (key) => (runs[0][key] === undefined ? undefined : median(runs.map((r) => r[key])));
 	return {
-		wallMs: pick('wallMs'), nodeMs: pick('nodeMs'), beforeFirstMs: pick('beforeFirstMs'), requestsPhaseMs: pick('requestsPhaseMs'), afterLastMs: pick('afterLastMs'), cpuMs: pick('cpuMs'), stealPct: pick('stealPct'),
-		requests: pick('requests'), refused: runs[0].refused === undefined ? undefined : runs.map((r) => r.refused), peakMiB: pick('peakMiB'),
+		wallMs: pick('wallMs'),
+		nodeMs: pick('nodeMs'),
+		beforeFirstMs: pick('beforeFirstMs'),
+		requestsPhaseMs: pick('requestsPhaseMs'),
+		afterLastMs: pick('afterLastMs'),
+		cpuMs: pick('cpuMs'),
+		stealPct: pick('stealPct'),
+		requests: pick('requests'),
+		refused: runs[0].refused === undefined ? undefined : runs.map((r) => r.refused),
+		peakMiB: pick('peakMiB'),
 		peakMaxMiB: Math.max(...runs.map((r) => r.peakMiB)),
 	};
 }
 
 const COLUMNS = [
-	['case', 38], ['N', 7], ['wall', 8], ['node', 8], ['before 1st req', 14], ['requests phase', 14], ['after last', 10], ['requests (429s)', 18],
-	['ideal', 7], ['node÷ideal', 10], ['node÷(Set+ideal)', 18], ['peak RSS +MiB (max)', 19], ['n8n CPU', 8], ['CPU÷Set CPU', 18], ['steal', 5],
+	['case', 38],
+	['N', 7],
+	['wall', 8],
+	['node', 8],
+	['before 1st req', 14],
+	['requests phase', 14],
+	['after last', 10],
+	['requests (429s)', 18],
+	['ideal', 7],
+	['node÷ideal', 10],
+	['node÷(Set+ideal)', 18],
+	['peak RSS +MiB (max)', 19],
+	['n8n CPU', 8],
+	['CPU÷Set CPU', 18],
+	['steal', 5],
 ];
 
 function line(result) {
@@ -313,13 +521,32 @@ function line(result) {
 	const s = summary(result);
 	const ideal = idealMs(benchCase);
 	// The expressions' own cost in n8n: the Set node over the same items with the same two expressions, run just before.
-	const ratios = (result.baselineRuns ?? []).map((baselineRun, round) => result.runs[round]?.nodeMs / (baselineRun.nodeMs + ideal)).filter(Number.isFinite);
-	const cpuRatios = (result.baselineRuns ?? []).map((baselineRun, round) => result.runs[round]?.cpuMs / baselineRun.cpuMs).filter(Number.isFinite);
-	const spread = (values) => (values.length ? `${ratio(median(values))} (${ratio(Math.min(...values))}–${ratio(Math.max(...values))})` : '—');
+	const ratios = (result.baselineRuns ?? [])
+		.map((baselineRun, round) => result.runs[round]?.nodeMs / (baselineRun.nodeMs + ideal))
+		.filter(Number.isFinite);
+	const cpuRatios = (result.baselineRuns ?? [])
+		.map((baselineRun, round) => result.runs[round]?.cpuMs / baselineRun.cpuMs)
+		.filter(Number.isFinite);
+	const spread = (values) =>
+		values.length
+			? `${ratio(median(values))} (${ratio(Math.min(...values))}–${ratio(Math.max(...values))})`
+			: '—';
 	const cells = [
-		benchCase.label, benchCase.n.toLocaleString('en'), seconds(s.wallMs), seconds(s.nodeMs), seconds(s.beforeFirstMs), seconds(s.requestsPhaseMs), seconds(s.afterLastMs),
-		s.requests === undefined ? '—' : `${s.requests} (${s.refused.join('/')})`, seconds(ideal), ratio(s.nodeMs / ideal),
-		spread(ratios), `${s.peakMiB} (${s.peakMaxMiB})`, seconds(s.cpuMs), spread(cpuRatios), `${Math.round(s.stealPct)} %`,
+		benchCase.label,
+		benchCase.n.toLocaleString('en'),
+		seconds(s.wallMs),
+		seconds(s.nodeMs),
+		seconds(s.beforeFirstMs),
+		seconds(s.requestsPhaseMs),
+		seconds(s.afterLastMs),
+		s.requests === undefined ? '—' : `${s.requests} (${s.refused.join('/')})`,
+		seconds(ideal),
+		ratio(s.nodeMs / ideal),
+		spread(ratios),
+		`${s.peakMiB} (${s.peakMaxMiB})`,
+		seconds(s.cpuMs),
+		spread(cpuRatios),
+		`${Math.round(s.stealPct)} %`,
 	];
 	return cells.map((cell, i) => String(cell).padEnd(COLUMNS[i][1])).join(' | ');
 }
@@ -346,8 +573,11 @@ wall times, and CPU÷Set CPU its ratio to the Set run's, pair by pair like node�
 	// Under a rate limit the ideal above is not reachable: the limit sets its own floor.
 	for (const { benchCase } of results.filter((r) => r.benchCase.rateLimit)) {
 		const requests = Math.ceil(benchCase.n / RECIPIENTS_PER_REQUEST);
-		const floor = (Math.max(0, requests - benchCase.rateLimit) / benchCase.rateLimit) * 1000 + LATENCY_MS;
-		console.log(`${benchCase.label}: ${requests} requests at ${benchCase.rateLimit} per second cannot end before ${seconds(floor)} after the first.`);
+		const floor =
+			(Math.max(0, requests - benchCase.rateLimit) / benchCase.rateLimit) * 1000 + LATENCY_MS;
+		console.log(
+			`${benchCase.label}: ${requests} requests at ${benchCase.rateLimit} per second cannot end before ${seconds(floor)} after the first.`,
+		);
 	}
 }
 

@@ -20,9 +20,17 @@ import { serializeEvents, type EmulatorEvent } from '../emulator/pushes';
 import { startEmulator } from '../emulator/server';
 import { DEFAULT_PARALLEL_REQUESTS } from '../nodes/MailDelivery/helpers/batchOptions';
 import { MailDeliveryTrigger } from '../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node';
-import { actionWorkflow, buildAdditionalData, CredentialsStore, nodeTypes, registerNodeType, runWorkflow } from '../test/harness/n8n';
+import {
+	actionWorkflow,
+	buildAdditionalData,
+	CredentialsStore,
+	nodeTypes,
+	registerNodeType,
+	runWorkflow,
+} from '../test/harness/n8n';
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]) =>
+	[...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const ms = (value: number) => `${value.toFixed(value < 10 ? 2 : 0)} ms`;
 
 async function receiver() {
@@ -36,45 +44,69 @@ async function receiver() {
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, count: () => events, close: () => new Promise((r) => server.close(r)) };
+	return {
+		url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+		count: () => events,
+		close: () => new Promise((r) => server.close(r)),
+	};
 }
 
 async function benchEmulator() {
 	const emulator = await startEmulator({ seed: true });
 	emulator.state.credits = Number.MAX_SAFE_INTEGER;
 	const body = JSON.stringify({
-		senderMail: 'sender@example.com', subject: 'Hi {{n}}', content: '<p>{{n}}</p>',
-		messageVersions: Array.from({ length: 100 }, (_, v) => ({ to: Array.from({ length: 20 }, (_, r) => ({ email: `v${v}r${r}@example.org` })), params: { n: String(v) } })),
+		senderMail: 'sender@example.com',
+		subject: 'Hi {{n}}',
+		content: '<p>{{n}}</p>',
+		messageVersions: Array.from({ length: 100 }, (_, v) => ({
+			to: Array.from({ length: 20 }, (_, r) => ({ email: `v${v}r${r}@example.org` })),
+			params: { n: String(v) },
+		})),
 	});
 	const times: number[] = [];
 	for (let run = 0; run < 15; run++) {
 		const started = performance.now();
 		const response = await fetch(`${emulator.url}/v5/transactional/mail/sends_customised`, {
 			method: 'POST',
-			headers: { 'Content-Type': 'application/json', ...signatureHeaders(emulator.account.apiKey, emulator.account.apiSecret) },
+			headers: {
+				'Content-Type': 'application/json',
+				...signatureHeaders(emulator.account.apiKey, emulator.account.apiSecret),
+			},
 			body,
 		});
 		await response.json();
 		times.push(performance.now() - started);
 	}
-	console.log(`Emulator: accept a 100-version × 20-recipient send (2,000 recipients): median ${ms(median(times))} over 15 runs`);
+	console.log(
+		`Emulator: accept a 100-version × 20-recipient send (2,000 recipients): median ${ms(median(times))} over 15 runs`,
+	);
 
 	const sink = await receiver();
 	emulator.reset();
 	emulator.state.credits = Number.MAX_SAFE_INTEGER;
-	emulator.state.webhook = { transCallbackUrl: sink.url, transEnable: true, transCallbackUrlExtra: null, transEvent: { delivered: true } };
+	emulator.state.webhook = {
+		transCallbackUrl: sink.url,
+		transEnable: true,
+		transCallbackUrlExtra: null,
+		transEvent: { delivered: true },
+	};
 	emulator.pushes.autoPush = false;
 	for (let i = 0; i < 5; i++) {
 		await fetch(`${emulator.url}/v5/transactional/mail/sends_customised`, {
 			method: 'POST',
-			headers: { 'Content-Type': 'application/json', ...signatureHeaders(emulator.account.apiKey, emulator.account.apiSecret) },
+			headers: {
+				'Content-Type': 'application/json',
+				...signatureHeaders(emulator.account.apiKey, emulator.account.apiSecret),
+			},
 			body,
 		});
 	}
 	const started = performance.now();
 	await emulator.pushes.flush();
 	const pushMs = performance.now() - started;
-	console.log(`Emulator: push 10,000 events (${emulator.pushes.pushes.length} pushes of ≤1000): ${ms(pushMs)}, ${Math.round(sink.count() / (pushMs / 1000)).toLocaleString('en')} events/s received`);
+	console.log(
+		`Emulator: push 10,000 events (${emulator.pushes.pushes.length} pushes of ≤1000): ${ms(pushMs)}, ${Math.round(sink.count() / (pushMs / 1000)).toLocaleString('en')} events/s received`,
+	);
 	await sink.close();
 	await emulator.stop();
 }
@@ -83,12 +115,26 @@ async function benchCombinedSend() {
 	const emulator = await startEmulator();
 	emulator.state.credits = Number.MAX_SAFE_INTEGER;
 	const credentials = new CredentialsStore();
-	credentials.stored = { mailDeliverySignatureApi: { baseUrl: emulator.url, apiKey: emulator.account.apiKey, apiSecret: emulator.account.apiSecret } };
-	const items: INodeExecutionData[] = Array.from({ length: 10_000 }, (_, i) => ({ json: { email: `r${i}@example.org`, name: `R${i}` } }));
+	credentials.stored = {
+		mailDeliverySignatureApi: {
+			baseUrl: emulator.url,
+			apiKey: emulator.account.apiKey,
+			apiSecret: emulator.account.apiSecret,
+		},
+	};
+	const items: INodeExecutionData[] = Array.from({ length: 10_000 }, (_, i) => ({
+		json: { email: `r${i}@example.org`, name: `R${i}` },
+	}));
 	const parameters = (combineItems: boolean) => ({
-		resource: 'transactionalMail', operation: 'send', senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
-		to: '={{ $json.email }}', contentSource: 'template', templateName: { __rl: true, mode: 'name', value: 'welcome' },
-		tagValuesMode: 'json', params: '={{ JSON.stringify({ name: $json.name }) }}', options: { combineItems },
+		resource: 'transactionalMail',
+		operation: 'send',
+		senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
+		to: '={{ $json.email }}',
+		contentSource: 'template',
+		templateName: { __rl: true, mode: 'name', value: 'welcome' },
+		tagValuesMode: 'json',
+		params: '={{ JSON.stringify({ name: $json.name }) }}',
+		options: { combineItems },
 	});
 	const results: Record<string, { requests: number; ms: number }> = {};
 	for (const combine of [false, true]) {
@@ -98,7 +144,10 @@ async function benchCombinedSend() {
 		const run = await runWorkflow({ ...actionWorkflow(parameters(combine)), credentials, items });
 		const elapsed = performance.now() - started;
 		if (run.error()) throw run.error();
-		results[combine ? 'combined' : 'per item'] = { requests: emulator.requests.length, ms: elapsed };
+		results[combine ? 'combined' : 'per item'] = {
+			requests: emulator.requests.length,
+			ms: elapsed,
+		};
 	}
 	const perItem = results['per item'];
 	const combined = results.combined;
@@ -113,31 +162,77 @@ async function benchTrigger() {
 	const trigger = new MailDeliveryTrigger();
 	registerNodeType('n8n-nodes-mail-delivery.mailDeliveryTrigger', trigger);
 	const node: INode = {
-		id: 't', name: 'Trigger', type: 'n8n-nodes-mail-delivery.mailDeliveryTrigger', typeVersion: 2, position: [0, 0], webhookId: 'w',
-		parameters: { registration: 'manual', requireSecret: false, outputMode: 'perKind', options: { addIsoTimes: true } },
+		id: 't',
+		name: 'Trigger',
+		type: 'n8n-nodes-mail-delivery.mailDeliveryTrigger',
+		typeVersion: 2,
+		position: [0, 0],
+		webhookId: 'w',
+		parameters: {
+			registration: 'manual',
+			requireSecret: false,
+			outputMode: 'perKind',
+			options: { addIsoTimes: true },
+		},
 	};
-	const workflow = new Workflow({ id: 'b', nodes: [node], connections: {}, active: true, nodeTypes, staticData: {}, settings: {} });
+	const workflow = new Workflow({
+		id: 'b',
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		staticData: {},
+		settings: {},
+	});
 	const additionalData = buildAdditionalData(new CredentialsStore());
-	const webhookData = { httpMethod: 'POST', node: 'Trigger', path: 'w/events', webhookDescription: trigger.description.webhooks![0], workflowId: 'b', workflowExecuteAdditionalData: additionalData } as IWebhookData;
+	const webhookData = {
+		httpMethod: 'POST',
+		node: 'Trigger',
+		path: 'w/events',
+		webhookDescription: trigger.description.webhooks![0],
+		workflowId: 'b',
+		workflowExecuteAdditionalData: additionalData,
+	} as IWebhookData;
 	const kinds = ['Delivered', 'Bounced', 'Dropped', 'Opened', 'Clicked'];
 	const body = (count: number) =>
 		Buffer.from(
 			serializeEvents(
 				Array.from({ length: count }, (_, i): EmulatorEvent => ({
-					EventCode: kinds[i % kinds.length], Email: `r${i}@example.org`, EventType: '3', SentMailListName: 'welcome||spring',
-					TriggeredDateTimeV2: '2026-11-20 12:00:00', SubmitDateTimeV2: '2026-11-20 11:59:58', UniqueMsgID: `u-${i}`, Guid: 'a4b7c2d1-0000-4000-8000-000000000000',
-					MailName: 'spring', MailSeqId: (2505070900222412710n + BigInt(i)).toString(), SenderEmail: 'sender@example.com',
-					...(i % kinds.length === 1 ? { Reason: '100', FailedCause: Buffer.from('550 user unknown').toString('base64') } : {}),
+					EventCode: kinds[i % kinds.length],
+					Email: `r${i}@example.org`,
+					EventType: '3',
+					SentMailListName: 'welcome||spring',
+					TriggeredDateTimeV2: '2026-11-20 12:00:00',
+					SubmitDateTimeV2: '2026-11-20 11:59:58',
+					UniqueMsgID: `u-${i}`,
+					Guid: 'a4b7c2d1-0000-4000-8000-000000000000',
+					MailName: 'spring',
+					MailSeqId: (2505070900222412710n + BigInt(i)).toString(),
+					SenderEmail: 'sender@example.com',
+					...(i % kinds.length === 1
+						? { Reason: '100', FailedCause: Buffer.from('550 user unknown').toString('base64') }
+						: {}),
 				})),
 			),
 		);
 	const once = async (raw: Buffer) => {
 		const request = { rawBody: raw, query: {}, headers: {}, body: {} };
-		const context = new WebhookContext(workflow, node, { ...additionalData, httpRequest: request, httpResponse: {} } as never, 'trigger', webhookData, [], null);
+		const context = new WebhookContext(
+			workflow,
+			node,
+			{ ...additionalData, httpRequest: request, httpResponse: {} } as never,
+			'trigger',
+			webhookData,
+			[],
+			null,
+		);
 		const started = performance.now();
 		const answer = await trigger.webhook.call(context);
 		const elapsed = performance.now() - started;
-		return { elapsed, items: (answer.workflowData ?? []).reduce((sum, output) => sum + output.length, 0) };
+		return {
+			elapsed,
+			items: (answer.workflowData ?? []).reduce((sum, output) => sum + output.length, 0),
+		};
 	};
 	console.log('Trigger node: one push becoming items inside the node (median of 30 runs):');
 	for (const count of [100, 1000, 10_000]) {
@@ -149,50 +244,90 @@ async function benchTrigger() {
 			times.push(elapsed);
 		}
 		const per = median(times);
-		console.log(`  ${count.toLocaleString('en').padStart(6)} events (${(raw.length / 1024).toFixed(0)} KiB): ${ms(per)}  (${((per * 1000) / count).toFixed(1)} µs per event)`);
+		console.log(
+			`  ${count.toLocaleString('en').padStart(6)} events (${(raw.length / 1024).toFixed(0)} KiB): ${ms(per)}  (${((per * 1000) / count).toFixed(1)} µs per event)`,
+		);
 	}
 	global.gc?.();
 	const before = process.memoryUsage().heapUsed;
 	const kept = await once(body(10_000));
 	const after = process.memoryUsage().heapUsed;
-	console.log(`  heap growth while handling 10,000 events: ${((after - before) / 1024 / 1024).toFixed(1)} MiB (${kept.items} items)`);
+	console.log(
+		`  heap growth while handling 10,000 events: ${((after - before) / 1024 / 1024).toFixed(1)} MiB (${kept.items} items)`,
+	);
 }
 
 const sendParameters = (options: Record<string, unknown>) => ({
-	resource: 'transactionalMail', operation: 'send', senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
-	to: '={{ $json.email }}', contentSource: 'template', templateName: { __rl: true, mode: 'name', value: 'welcome' },
-	tagValuesMode: 'json', params: '={{ JSON.stringify({ name: $json.name }) }}', options,
+	resource: 'transactionalMail',
+	operation: 'send',
+	senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
+	to: '={{ $json.email }}',
+	contentSource: 'template',
+	templateName: { __rl: true, mode: 'name', value: 'welcome' },
+	tagValuesMode: 'json',
+	params: '={{ JSON.stringify({ name: $json.name }) }}',
+	options,
 });
-const recipients = (count: number): INodeExecutionData[] => Array.from({ length: count }, (_, i) => ({ json: { email: `r${i}@example.org`, name: `R${i}` } }));
+const recipients = (count: number): INodeExecutionData[] =>
+	Array.from({ length: count }, (_, i) => ({
+		json: { email: `r${i}@example.org`, name: `R${i}` },
+	}));
 
 async function benchLatency() {
 	const latencyMs = 150;
 	const emulator = await startEmulator({ recordBodies: false });
 	const credentials = new CredentialsStore();
-	credentials.stored = { mailDeliverySignatureApi: { baseUrl: emulator.url, apiKey: emulator.account.apiKey, apiSecret: emulator.account.apiSecret } };
-	const run = async (count: number, options: Record<string, unknown>, network: Record<string, number>) => {
+	credentials.stored = {
+		mailDeliverySignatureApi: {
+			baseUrl: emulator.url,
+			apiKey: emulator.account.apiKey,
+			apiSecret: emulator.account.apiSecret,
+		},
+	};
+	const run = async (
+		count: number,
+		options: Record<string, unknown>,
+		network: Record<string, number>,
+	) => {
 		emulator.reset();
 		emulator.state.credits = Number.MAX_SAFE_INTEGER;
 		Object.assign(emulator.network.settings, network);
 		const started = performance.now();
-		const result = await runWorkflow({ ...actionWorkflow(sendParameters(options)), credentials, items: recipients(count) });
+		const result = await runWorkflow({
+			...actionWorkflow(sendParameters(options)),
+			credentials,
+			items: recipients(count),
+		});
 		const elapsed = performance.now() - started;
 		if (result.error()) throw result.error();
 		const accepted = new Map<string, number>();
-		for (const mail of emulator.state.mails) accepted.set(mail.email, (accepted.get(mail.email) ?? 0) + 1);
-		const exactlyOnce = accepted.size === count && [...accepted.values()].every((times) => times === 1);
-		return { elapsed, requests: emulator.requests.length, throttled: emulator.network.throttled[429], exactlyOnce };
+		for (const mail of emulator.state.mails)
+			accepted.set(mail.email, (accepted.get(mail.email) ?? 0) + 1);
+		const exactlyOnce =
+			accepted.size === count && [...accepted.values()].every((times) => times === 1);
+		return {
+			elapsed,
+			requests: emulator.requests.length,
+			throttled: emulator.network.throttled[429],
+			exactlyOnce,
+		};
 	};
 	console.log(`Distant platform (${latencyMs} ms per request), through n8n's engine:`);
 	for (const parallel of [1, DEFAULT_PARALLEL_REQUESTS, 16]) {
 		const { elapsed, requests } = await run(10_000, { parallelRequests: parallel }, { latencyMs });
 		const limit = (Math.ceil(10_000 / 100) / parallel) * latencyMs;
-		console.log(`  10,000 recipients combined, ${String(parallel).padStart(2)} in parallel${parallel === DEFAULT_PARALLEL_REQUESTS ? ' (default)' : ''}: ${(elapsed / 1000).toFixed(2)} s, ${requests} requests, ${(elapsed / limit).toFixed(2)}× the limit ⌈N/100⌉/${parallel}×${latencyMs} ms = ${(limit / 1000).toFixed(2)} s`);
+		console.log(
+			`  10,000 recipients combined, ${String(parallel).padStart(2)} in parallel${parallel === DEFAULT_PARALLEL_REQUESTS ? ' (default)' : ''}: ${(elapsed / 1000).toFixed(2)} s, ${requests} requests, ${(elapsed / limit).toFixed(2)}× the limit ⌈N/100⌉/${parallel}×${latencyMs} ms = ${(limit / 1000).toFixed(2)} s`,
+		);
 	}
 	const perItem = await run(2_000, { combineItems: false, parallelRequests: 16 }, { latencyMs });
-	console.log(`  2,000 recipients one request per item, 16 in parallel: ${(perItem.elapsed / 1000).toFixed(2)} s, ${perItem.requests} requests (one at a time, as most nodes send, would take ≥ ${((2000 * latencyMs) / 1000).toFixed(0)} s)`);
+	console.log(
+		`  2,000 recipients one request per item, 16 in parallel: ${(perItem.elapsed / 1000).toFixed(2)} s, ${perItem.requests} requests (one at a time, as most nodes send, would take ≥ ${((2000 * latencyMs) / 1000).toFixed(0)} s)`,
+	);
 	const limited = await run(10_000, {}, { latencyMs, rateLimitPerSecond: 10 });
-	console.log(`  10,000 recipients under a 10 requests/s limit (default parallelism): ${(limited.elapsed / 1000).toFixed(2)} s, ${limited.requests} requests, ${limited.throttled} answers 429, every recipient sent exactly once: ${limited.exactlyOnce ? 'yes' : 'NO'}`);
+	console.log(
+		`  10,000 recipients under a 10 requests/s limit (default parallelism): ${(limited.elapsed / 1000).toFixed(2)} s, ${limited.requests} requests, ${limited.throttled} answers 429, every recipient sent exactly once: ${limited.exactlyOnce ? 'yes' : 'NO'}`,
+	);
 	await emulator.stop();
 }
 
@@ -202,11 +337,21 @@ async function benchAttachmentMemory() {
 	const emulator = await startEmulator({ recordBodies: false });
 	emulator.state.credits = Number.MAX_SAFE_INTEGER;
 	const credentials = new CredentialsStore();
-	credentials.stored = { mailDeliverySignatureApi: { baseUrl: emulator.url, apiKey: emulator.account.apiKey, apiSecret: emulator.account.apiSecret } };
+	credentials.stored = {
+		mailDeliverySignatureApi: {
+			baseUrl: emulator.url,
+			apiKey: emulator.account.apiKey,
+			apiSecret: emulator.account.apiSecret,
+		},
+	};
 	const items: INodeExecutionData[] = [];
 	for (let i = 0; i < 1000; i++) {
 		const file = Buffer.alloc(1024 * 1024, i % 251);
-		const stored = await binaryData.store({ type: 'execution', workflowId: 'bench', executionId: 'attachments' }, file, { data: '', mimeType: 'application/pdf', fileName: `invoice-${i}.pdf` });
+		const stored = await binaryData.store(
+			{ type: 'execution', workflowId: 'bench', executionId: 'attachments' },
+			file,
+			{ data: '', mimeType: 'application/pdf', fileName: `invoice-${i}.pdf` },
+		);
 		items.push({ json: { email: `r${i}@example.org`, name: `R${i}` }, binary: { data: stored } });
 	}
 	const peakDuring = async (work: () => Promise<unknown>) => {
@@ -220,13 +365,18 @@ async function benchAttachmentMemory() {
 		return (peak - base) / 1024 / 1024;
 	};
 	const atSendTime = await peakDuring(async () => {
-		const result = await runWorkflow({ ...actionWorkflow(sendParameters({ attachmentBinaryProperty: 'data' })), credentials, items });
+		const result = await runWorkflow({
+			...actionWorkflow(sendParameters({ attachmentBinaryProperty: 'data' })),
+			credentials,
+			items,
+		});
 		if (result.error()) throw result.error();
 	});
 	// What the node did before: every attachment read and base64-encoded before the first request.
 	const eager = await peakDuring(async () => {
 		const encoded = [];
-		for (const item of items) encoded.push((await binaryData.getAsBuffer(item.binary!.data)).toString('base64'));
+		for (const item of items)
+			encoded.push((await binaryData.getAsBuffer(item.binary!.data)).toString('base64'));
 		return encoded.length;
 	});
 	console.log(`1,000 items each with a 1 MB attachment (filesystem binary mode), peak memory growth:
@@ -236,7 +386,9 @@ async function benchAttachmentMemory() {
 }
 
 async function main() {
-	process.env.N8N_USER_FOLDER ??= require('node:fs').mkdtempSync(require('node:path').join(require('node:os').tmpdir(), 'mail-delivery-bench-'));
+	process.env.N8N_USER_FOLDER ??= require('node:fs').mkdtempSync(
+		require('node:path').join(require('node:os').tmpdir(), 'mail-delivery-bench-'),
+	);
 	await benchEmulator();
 	await benchCombinedSend();
 	await benchTrigger();

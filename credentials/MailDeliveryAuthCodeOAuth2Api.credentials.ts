@@ -54,7 +54,8 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 
 	icon = { light: 'file:mailDelivery.svg', dark: 'file:mailDelivery.dark.svg' } as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-mail-delivery/n8n-nodes-mail-delivery#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-mail-delivery/n8n-nodes-mail-delivery#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -102,7 +103,8 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 			type: 'string',
 			default: '',
 			// Not required: n8n tests a credential on Save only when its required fields are filled, and that test gives the address.
-			description: 'The "code" parameter of the page the platform sends you to after you approve access',
+			description:
+				'The "code" parameter of the page the platform sends you to after you approve access',
 		},
 		accessTokenProperty,
 		{
@@ -129,12 +131,18 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 				this.helpers,
 				{
 					url: `${trimBaseUrl(credentials.baseUrl)}${CODE_EXCHANGE_ENDPOINT}`,
-					qs: { grant_type: 'authorization_code', client_id: credentials.clientId, client_secret: credentials.clientSecret, code },
+					qs: {
+						grant_type: 'authorization_code',
+						client_id: credentials.clientId,
+						client_secret: credentials.clientSecret,
+						code,
+					},
 				},
 				'The authorization code was not accepted (it has expired or was already used, or the client ID or secret is wrong)',
 				newCodeHelp(credentials),
 			);
-			if (exchanges.size >= MAX_REMEMBERED_EXCHANGES) exchanges.delete(exchanges.keys().next().value!);
+			if (exchanges.size >= MAX_REMEMBERED_EXCHANGES)
+				exchanges.delete(exchanges.keys().next().value!);
 			exchanges.set(key, exchange);
 			// A refused code is not remembered: the same code is refused again, but the client secret may be corrected.
 			exchange.catch(() => exchanges.delete(key));

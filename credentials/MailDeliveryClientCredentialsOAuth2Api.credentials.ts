@@ -33,7 +33,8 @@ export class MailDeliveryClientCredentialsOAuth2Api implements ICredentialType {
 
 	icon = { light: 'file:mailDelivery.svg', dark: 'file:mailDelivery.dark.svg' } as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-mail-delivery/n8n-nodes-mail-delivery#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-mail-delivery/n8n-nodes-mail-delivery#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -52,7 +53,11 @@ export class MailDeliveryClientCredentialsOAuth2Api implements ICredentialType {
 		const basic = Buffer.from(`${credentials.apiKey}:${credentials.apiSecret}`).toString('base64');
 		const accessToken = await fetchAccessToken(
 			this.helpers,
-			{ url: `${trimBaseUrl(credentials.baseUrl)}${GRANT_ENDPOINT}`, qs: { grantType: 'client_credentials' }, headers: { Authorization: basic } },
+			{
+				url: `${trimBaseUrl(credentials.baseUrl)}${GRANT_ENDPOINT}`,
+				qs: { grantType: 'client_credentials' },
+				headers: { Authorization: basic },
+			},
 			'Could not get an access token with the client credentials',
 			'Check the Base URL, API Key and API Secret of this credential.',
 		);

@@ -6,7 +6,13 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { apiKeyAndSecretProperties, baseUrlProperty, CREDENTIAL_TEST, signatureHeaders, withAuthentication } from './common';
+import {
+	apiKeyAndSecretProperties,
+	baseUrlProperty,
+	CREDENTIAL_TEST,
+	signatureHeaders,
+	withAuthentication,
+} from './common';
 
 export class MailDeliverySignatureApi implements ICredentialType {
 	name = 'mailDeliverySignatureApi';
@@ -15,7 +21,8 @@ export class MailDeliverySignatureApi implements ICredentialType {
 
 	icon = { light: 'file:mailDelivery.svg', dark: 'file:mailDelivery.dark.svg' } as const;
 
-	documentationUrl = 'https://github.com/n8n-nodes-mail-delivery/n8n-nodes-mail-delivery#credentials';
+	documentationUrl =
+		'https://github.com/n8n-nodes-mail-delivery/n8n-nodes-mail-delivery#credentials';
 
 	properties: INodeProperties[] = [
 		{
@@ -34,9 +41,12 @@ export class MailDeliverySignatureApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> {
-		return withAuthentication(credentials, requestOptions, signatureHeaders(String(credentials.apiKey ?? ''), String(credentials.apiSecret ?? '')));
+		return withAuthentication(
+			credentials,
+			requestOptions,
+			signatureHeaders(String(credentials.apiKey ?? ''), String(credentials.apiSecret ?? '')),
+		);
 	}
 
 	test: ICredentialTestRequest = CREDENTIAL_TEST;
 }
-

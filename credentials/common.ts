@@ -8,7 +8,6 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-
 /** Paths and rules shared by the three credentials (platform API section 5). */
 export const GRANT_ENDPOINT = '/v5/auth/oauth/authorize';
 export const CODE_EXCHANGE_ENDPOINT = '/v5/auth/oauth/token';
@@ -26,7 +25,8 @@ export function formatApiTimestamp(date: Date = new Date()): string {
 	return `${date.toISOString().slice(0, 19)}Z`;
 }
 
-const sha1UpperHex = (text: string) => createHash('sha1').update(text, 'utf8').digest('hex').toUpperCase();
+const sha1UpperHex = (text: string) =>
+	createHash('sha1').update(text, 'utf8').digest('hex').toUpperCase();
 
 /** Signature v1.0: uppercase hex SHA1( uppercase hex SHA1(secret) + timestamp ). */
 export function computeSignature(apiSecret: string, timestamp: string): string {
@@ -73,7 +73,10 @@ function safeJson(text: string): unknown {
 
 /** Reads the platform's answer out of a failed helper request (HTTP 4xx/5xx). */
 function responseOfFailedRequest(error: unknown): unknown {
-	const failed = error as { response?: { data?: unknown; body?: unknown }; cause?: { response?: { data?: unknown } } };
+	const failed = error as {
+		response?: { data?: unknown; body?: unknown };
+		cause?: { response?: { data?: unknown } };
+	};
 	return failed?.response?.data ?? failed?.response?.body ?? failed?.cause?.response?.data;
 }
 
@@ -91,14 +94,18 @@ export async function fetchAccessToken(
 	try {
 		response = await helpers.httpRequest({ method: 'GET', json: true, ...request });
 	} catch (error) {
-		response = responseOfFailedRequest(error) ?? { code: 'no answer', message: (error as Error).message };
+		response = responseOfFailedRequest(error) ?? {
+			code: 'no answer',
+			message: (error as Error).message,
+		};
 	}
 	return readTokenResponse(response, whatFailed, howToFix);
 }
 
 const failWhenCode = (value: number, message: string) =>
 	({ type: 'responseSuccessBody', properties: { key: 'code', value, message } }) as const;
-const failWhenStatus = (value: number, message: string) => ({ type: 'responseCode', properties: { value, message } }) as const;
+const failWhenStatus = (value: number, message: string) =>
+	({ type: 'responseCode', properties: { value, message } }) as const;
 
 /**
  * One test for all three credentials: a cheap read, failed on any error code the platform sends,
@@ -114,9 +121,15 @@ export const CREDENTIAL_TEST: ICredentialTestRequest = {
 		json: true,
 	},
 	rules: [
-		failWhenStatus(401, 'Authentication failed (HTTP 401): the API key or secret is wrong, the token was refused, or this machine\'s clock is more than 5 minutes off'),
+		failWhenStatus(
+			401,
+			"Authentication failed (HTTP 401): the API key or secret is wrong, the token was refused, or this machine's clock is more than 5 minutes off",
+		),
 		failWhenStatus(403, 'The platform refused the request (HTTP 403: forbidden)'),
-		failWhenStatus(404, 'No API answers at this Base URL (HTTP 404): give the address without the /v5 path'),
+		failWhenStatus(
+			404,
+			'No API answers at this Base URL (HTTP 404): give the address without the /v5 path',
+		),
 		failWhenStatus(500, 'The platform had an internal error (HTTP 500); try again later'),
 		failWhenCode(400, 'The platform rejected the test request (code 400: bad request)'),
 		failWhenCode(401, 'Authentication failed (code 401): check the key, secret or token'),
@@ -179,4 +192,6 @@ export const accessTokenProperty: INodeProperties = {
 	default: '',
 };
 
-export const oauthHeader = (credentials: ICredentialDataDecryptedObject) => ({ OAuth: String(credentials.accessToken ?? '') });
+export const oauthHeader = (credentials: ICredentialDataDecryptedObject) => ({
+	OAuth: String(credentials.accessToken ?? ''),
+});

@@ -60,26 +60,41 @@ export class Auth {
 	) {}
 
 	/** Which scheme a /v5 request uses, and why it fails when it does (an HTTP 401). */
-	authenticate(req: http.IncomingMessage): { ok: boolean; scheme: RequestRecord['auth']; why: string } {
+	authenticate(req: http.IncomingMessage): {
+		ok: boolean;
+		scheme: RequestRecord['auth'];
+		why: string;
+	} {
 		const token = header(req, 'oauth');
 		if (token !== undefined) {
 			const entry = this.tokens.get(token);
 			if (!entry) return { ok: false, scheme: 'oauth', why: 'unknown access token' };
-			if (entry.expiresAt !== null && entry.expiresAt <= this.now()) return { ok: false, scheme: 'oauth', why: 'access token expired' };
+			if (entry.expiresAt !== null && entry.expiresAt <= this.now())
+				return { ok: false, scheme: 'oauth', why: 'access token expired' };
 			return { ok: true, scheme: 'oauth', why: '' };
 		}
 		const apiKey = header(req, 'apikey');
-		if (apiKey === undefined) return { ok: false, scheme: 'none', why: 'no ApiKey or OAuth header' };
+		if (apiKey === undefined)
+			return { ok: false, scheme: 'none', why: 'no ApiKey or OAuth header' };
 		const timestamp = header(req, 'timestamp') ?? '';
 		const signature = header(req, 'authorization') ?? '';
 		const version = header(req, 'signatureversion') ?? '1.0';
-		if (apiKey !== this.account.apiKey) return { ok: false, scheme: 'signature', why: 'unknown ApiKey' };
-		if (version !== '1.0') return { ok: false, scheme: 'signature', why: `unsupported SignatureVersion ${version}` };
-		if (!TIMESTAMP.test(timestamp)) return { ok: false, scheme: 'signature', why: 'Timestamp must be YYYY-MM-DDThh:mm:ssZ' };
+		if (apiKey !== this.account.apiKey)
+			return { ok: false, scheme: 'signature', why: 'unknown ApiKey' };
+		if (version !== '1.0')
+			return { ok: false, scheme: 'signature', why: `unsupported SignatureVersion ${version}` };
+		if (!TIMESTAMP.test(timestamp))
+			return { ok: false, scheme: 'signature', why: 'Timestamp must be YYYY-MM-DDThh:mm:ssZ' };
 		const age = this.now() - Date.parse(timestamp);
-		if (Number.isNaN(age) || Math.abs(age) > SIGNATURE_WINDOW_MS) return { ok: false, scheme: 'signature', why: 'Timestamp is more than 5 minutes away from the platform clock' };
+		if (Number.isNaN(age) || Math.abs(age) > SIGNATURE_WINDOW_MS)
+			return {
+				ok: false,
+				scheme: 'signature',
+				why: 'Timestamp is more than 5 minutes away from the platform clock',
+			};
 		const expected = sha1(sha1(this.account.apiSecret) + timestamp);
-		if (!sameText(signature, expected)) return { ok: false, scheme: 'signature', why: 'signature does not match' };
+		if (!sameText(signature, expected))
+			return { ok: false, scheme: 'signature', why: 'signature does not match' };
 		return { ok: true, scheme: 'signature', why: '' };
 	}
 
@@ -89,11 +104,23 @@ export class Auth {
 		if (q.get('grantType') === 'client_credentials') return this.clientCredentials(req, res);
 		const clientId = q.get('client_id');
 		const redirect = q.get('redirect_uri') ?? '';
-		if (clientId !== this.account.clientId) return send(res, 400, { code: 400, message: this.text('client_id错误', 'unknown client_id') });
-		if (q.get('response_type') !== 'code') return send(res, 400, { code: 400, message: this.text('response_type错误', 'response_type must be code') });
-		if (q.get('scope') !== 'All') return send(res, 400, { code: 400, message: this.text('scope错误', 'scope must be All') });
+		if (clientId !== this.account.clientId)
+			return send(res, 400, {
+				code: 400,
+				message: this.text('client_id错误', 'unknown client_id'),
+			});
+		if (q.get('response_type') !== 'code')
+			return send(res, 400, {
+				code: 400,
+				message: this.text('response_type错误', 'response_type must be code'),
+			});
+		if (q.get('scope') !== 'All')
+			return send(res, 400, { code: 400, message: this.text('scope错误', 'scope must be All') });
 		if (![ownRedirectUri, ...this.account.redirectUris].includes(redirect)) {
-			return send(res, 400, { code: 400, message: this.text('redirect_uri未注册', 'redirect_uri is not registered for this client') });
+			return send(res, 400, {
+				code: 400,
+				message: this.text('redirect_uri未注册', 'redirect_uri is not registered for this client'),
+			});
 		}
 		// Consent is given at once: the emulator has no user to ask.
 		const target = new URL(redirect);
@@ -109,33 +136,77 @@ export class Auth {
 		const key = decoded.slice(0, separator);
 		const secret = decoded.slice(separator + 1);
 		if (separator < 0 || key !== this.account.apiKey || !sameText(secret, this.account.apiSecret)) {
-			return send(res, 401, { code: 401, message: this.text('认证失败', 'API key or secret is wrong'), requestId: requestId() });
+			return send(res, 401, {
+				code: 401,
+				message: this.text('认证失败', 'API key or secret is wrong'),
+				requestId: requestId(),
+			});
 		}
 		const now = this.now();
 		// The same token while valid; in its last 5 minutes a new one, both valid meanwhile.
 		let current: [string, TokenEntry] | undefined;
 		for (const entry of this.tokens) {
-			if (entry[1].owner === `key:${key}` && entry[1].expiresAt! > now && (!current || entry[1].expiresAt! > current[1].expiresAt!)) current = entry;
+			if (
+				entry[1].owner === `key:${key}` &&
+				entry[1].expiresAt! > now &&
+				(!current || entry[1].expiresAt! > current[1].expiresAt!)
+			)
+				current = entry;
 		}
-		const token = current && current[1].expiresAt! - now > RENEW_WINDOW_MS ? current[0] : this.newToken(`key:${key}`, TOKEN_LIFETIME_MS);
+		const token =
+			current && current[1].expiresAt! - now > RENEW_WINDOW_MS
+				? current[0]
+				: this.newToken(`key:${key}`, TOKEN_LIFETIME_MS);
 		const expiresIn = Math.floor((this.tokens.get(token)!.expiresAt! - now) / 1000);
-		return send(res, 200, { code: 200, message: null, requestId: requestId(), accessToken: token, expiresIn });
+		return send(res, 200, {
+			code: 200,
+			message: null,
+			requestId: requestId(),
+			accessToken: token,
+			expiresIn,
+		});
 	}
 
 	/** GET /v5/auth/oauth/token: a code, valid 5 minutes and usable once, for a token that never expires. */
 	token(url: URL, res: http.ServerResponse) {
 		const q = url.searchParams;
-		if (q.get('grant_type') !== 'authorization_code') return send(res, 400, { code: 400, message: this.text('grant_type错误', 'grant_type must be authorization_code') });
+		if (q.get('grant_type') !== 'authorization_code')
+			return send(res, 400, {
+				code: 400,
+				message: this.text('grant_type错误', 'grant_type must be authorization_code'),
+			});
 		for (const name of ['client_id', 'client_secret', 'code']) {
-			if (!q.get(name)) return send(res, 400, { code: 400, message: this.text(`缺少${name}`, `${name} is required`) });
+			if (!q.get(name))
+				return send(res, 400, {
+					code: 400,
+					message: this.text(`缺少${name}`, `${name} is required`),
+				});
 		}
-		if (q.get('client_id') !== this.account.clientId || !sameText(q.get('client_secret')!, this.account.clientSecret)) {
-			return send(res, 401, { code: 401, message: this.text('客户端认证失败', 'client_id or client_secret is wrong') });
+		if (
+			q.get('client_id') !== this.account.clientId ||
+			!sameText(q.get('client_secret')!, this.account.clientSecret)
+		) {
+			return send(res, 401, {
+				code: 401,
+				message: this.text('客户端认证失败', 'client_id or client_secret is wrong'),
+			});
 		}
 		const entry = this.authCodes.get(q.get('code')!);
-		if (!entry || entry.clientId !== q.get('client_id')) return send(res, 400, { code: 400, message: this.text('授权码无效', 'unknown authorization code') });
-		if (entry.used) return send(res, 400, { code: 400, message: this.text('授权码已使用', 'authorization code already used') });
-		if (entry.expiresAt <= this.now()) return send(res, 400, { code: 400, message: this.text('授权码已过期', 'authorization code expired') });
+		if (!entry || entry.clientId !== q.get('client_id'))
+			return send(res, 400, {
+				code: 400,
+				message: this.text('授权码无效', 'unknown authorization code'),
+			});
+		if (entry.used)
+			return send(res, 400, {
+				code: 400,
+				message: this.text('授权码已使用', 'authorization code already used'),
+			});
+		if (entry.expiresAt <= this.now())
+			return send(res, 400, {
+				code: 400,
+				message: this.text('授权码已过期', 'authorization code expired'),
+			});
 		entry.used = true;
 		const token = this.newToken(`client:${entry.clientId}`, null);
 		return send(res, 200, { code: 200, message: null, accessToken: token, expiresIn: -1 });
@@ -143,7 +214,10 @@ export class Auth {
 
 	private newToken(owner: string, lifetimeMs: number | null): string {
 		const token = randomBytes(32).toString('hex');
-		this.tokens.set(token, { owner, expiresAt: lifetimeMs === null ? null : this.now() + lifetimeMs });
+		this.tokens.set(token, {
+			owner,
+			expiresAt: lifetimeMs === null ? null : this.now() + lifetimeMs,
+		});
 		return token;
 	}
 
@@ -158,5 +232,7 @@ export class Auth {
 export function callbackPage(url: URL, res: http.ServerResponse) {
 	const code = (url.searchParams.get('code') ?? '').replace(/[^a-f0-9]/g, '');
 	res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
-	res.end(`<!doctype html><title>Authorization code</title><h1>Authorization code</h1><p>Paste this code into the credential's Authorization Code field within 5 minutes:</p><pre id="code">${code}</pre>`);
+	res.end(
+		`<!doctype html><title>Authorization code</title><h1>Authorization code</h1><p>Paste this code into the credential's Authorization Code field within 5 minutes:</p><pre id="code">${code}</pre>`,
+	);
 }

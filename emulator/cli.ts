@@ -3,13 +3,18 @@ import { startEmulator } from './server';
 
 async function main() {
 	const port = Number(process.env.EMULATOR_PORT ?? 3789);
-	const emulator = await startEmulator({ port, messages: process.env.EMULATOR_MESSAGES === 'en' ? 'en' : 'zh' });
+	const emulator = await startEmulator({
+		port,
+		messages: process.env.EMULATOR_MESSAGES === 'en' ? 'en' : 'zh',
+	});
 	const a = emulator.account;
 	if (process.env.EMULATOR_JSON === '1') {
 		// One machine-readable line for scripts that start the emulator as a child process.
-		console.log(JSON.stringify({ url: emulator.url, account: a, redirectUri: emulator.redirectUri }));
+		console.log(
+			JSON.stringify({ url: emulator.url, account: a, redirectUri: emulator.redirectUri }),
+		);
 	} else {
-	console.log(`Mail delivery platform emulator listening on ${emulator.url}
+		console.log(`Mail delivery platform emulator listening on ${emulator.url}
   Signature credential:          Base URL ${emulator.url}  API Key ${a.apiKey}  API Secret ${a.apiSecret}
   OAuth2 client credentials:     Base URL ${emulator.url}  API Key ${a.apiKey}  API Secret ${a.apiSecret}
   OAuth2 authorization code:     Base URL ${emulator.url}  Client ID ${a.clientId}  Client Secret ${a.clientSecret}

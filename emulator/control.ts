@@ -32,7 +32,12 @@ export interface Controlled {
 }
 
 /** Answers one control request: [HTTP status, JSON body]. */
-export async function control(target: Controlled, url: URL, raw: string, method: string): Promise<[number, unknown]> {
+export async function control(
+	target: Controlled,
+	url: URL,
+	raw: string,
+	method: string,
+): Promise<[number, unknown]> {
 	const input = raw ? (JSON.parse(raw) as Record<string, any>) : {};
 	const { state, delivery, pushes, network } = target;
 	switch (`${method} ${url.pathname}`) {
@@ -44,13 +49,17 @@ export async function control(target: Controlled, url: URL, raw: string, method:
 		case 'GET /__control/account':
 			return [200, { ...target.account, redirectUri: target.redirectUri, baseUrl: target.url }];
 		case 'POST /__control/clock':
-			if (typeof input.advanceSeconds === 'number') state.clockOffsetMs += input.advanceSeconds * 1000;
+			if (typeof input.advanceSeconds === 'number')
+				state.clockOffsetMs += input.advanceSeconds * 1000;
 			if (typeof input.set === 'string') state.clockOffsetMs = Date.parse(input.set) - Date.now();
 			delivery.processDue();
 			return [200, { now: new Date(state.now()).toISOString() }];
 		case 'POST /__control/events':
 			try {
-				return [200, delivery.causeEvent(String(input.kind), String(input.email), input.extra ?? {})];
+				return [
+					200,
+					delivery.causeEvent(String(input.kind), String(input.email), input.extra ?? {}),
+				];
 			} catch (error) {
 				return [400, { error: (error as Error).message }];
 			}
@@ -61,11 +70,16 @@ export async function control(target: Controlled, url: URL, raw: string, method:
 			return [200, { pushes: pushes.pushes.slice(before).map(({ body: _body, ...rest }) => rest) }];
 		}
 		case 'GET /__control/pushes':
-			return [200, {
-				pushes: pushes.pushes.map(({ body, ...rest }) => (url.searchParams.get('bodies') === '1' ? { ...rest, body } : rest)),
-				discarded: pushes.discarded,
-				pending: pushes.pending,
-			}];
+			return [
+				200,
+				{
+					pushes: pushes.pushes.map(({ body, ...rest }) =>
+						url.searchParams.get('bodies') === '1' ? { ...rest, body } : rest,
+					),
+					discarded: pushes.discarded,
+					pending: pushes.pending,
+				},
+			];
 		case 'GET /__control/requests':
 			return [200, { requests: target.requests, throttled: network.throttled }];
 		case 'GET /__control/mails':
@@ -75,19 +89,26 @@ export async function control(target: Controlled, url: URL, raw: string, method:
 			if (input.pushRetries !== undefined) pushes.retries = Number(input.pushRetries);
 			if (input.retryDelayMs !== undefined) pushes.retryDelayMs = Number(input.retryDelayMs);
 			if (input.messages !== undefined) target.settings.messages = input.messages;
-			if (input.errorHttpStatus !== undefined) target.settings.errorHttpStatus = input.errorHttpStatus;
+			if (input.errorHttpStatus !== undefined)
+				target.settings.errorHttpStatus = input.errorHttpStatus;
 			if (input.credits !== undefined) state.credits = Number(input.credits);
 			if (input.pageSizeCap !== undefined) state.pageSizeCap = Number(input.pageSizeCap);
 			for (const key of Object.keys(network.settings) as Array<keyof NetworkSettings>) {
 				if (input[key] !== undefined) network.settings[key] = Number(input[key]);
 			}
-			if (input.webhookNull !== undefined) state.webhookNull = input.webhookNull === 'refuse' ? 'refuse' : 'accept';
+			if (input.webhookNull !== undefined)
+				state.webhookNull = input.webhookNull === 'refuse' ? 'refuse' : 'accept';
 			return [200, { ok: true }];
 		case 'POST /__control/fault':
 			network.faults.push({ path: String(input.path), fault: input.fault as Fault });
 			return [200, { ok: true }];
 		case 'POST /__control/dns':
-			state.dns.set(String(input.domain), { mx: !!input.mx, spf: !!input.spf, dmarc: !!input.dmarc, dkimSelectors: input.dkimSelectors ?? [] });
+			state.dns.set(String(input.domain), {
+				mx: !!input.mx,
+				spf: !!input.spf,
+				dmarc: !!input.dmarc,
+				dkimSelectors: input.dkimSelectors ?? [],
+			});
 			return [200, { ok: true }];
 		default:
 			return [404, { error: `no control operation ${method} ${url.pathname}` }];

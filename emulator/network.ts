@@ -18,7 +18,12 @@ export interface NetworkSettings {
 }
 
 export class Network {
-	settings: NetworkSettings = { latencyMs: 0, latencyJitterMs: 0, rateLimitPerSecond: 0, unavailableEvery: 0 };
+	settings: NetworkSettings = {
+		latencyMs: 0,
+		latencyJitterMs: 0,
+		rateLimitPerSecond: 0,
+		unavailableEvery: 0,
+	};
 	/** Answers refused by the settings: 429 (rate limit) and 503 (unavailable). */
 	throttled = { 429: 0, 503: 0 };
 	/** Planned by POST /__control/fault, each taken by the next request to its path. */
@@ -36,7 +41,12 @@ export class Network {
 		this.v5Requests++;
 		if (unavailableEvery > 0 && this.v5Requests % unavailableEvery === 0) {
 			this.throttled[503]++;
-			send(res, 503, { code: 503, message: this.text('服务暂不可用', 'service unavailable, try later') }, { 'Retry-After': '1' });
+			send(
+				res,
+				503,
+				{ code: 503, message: this.text('服务暂不可用', 'service unavailable, try later') },
+				{ 'Retry-After': '1' },
+			);
 			return true;
 		}
 		if (rateLimitPerSecond > 0) {
@@ -45,7 +55,12 @@ export class Network {
 			if (this.recentRequests.length >= rateLimitPerSecond) {
 				this.throttled[429]++;
 				const retryAfter = Math.max(1, Math.ceil((this.recentRequests[0] + 1000 - now) / 1000));
-				send(res, 429, { code: 429, message: this.text('请求过于频繁', 'too many requests') }, { 'Retry-After': String(retryAfter) });
+				send(
+					res,
+					429,
+					{ code: 429, message: this.text('请求过于频繁', 'too many requests') },
+					{ 'Retry-After': String(retryAfter) },
+				);
 				return true;
 			}
 			this.recentRequests.push(now);
@@ -55,7 +70,9 @@ export class Network {
 
 	/** Takes the first fault planned for `path` (of kind `only`, when given). */
 	takeFault(path: string, only?: Fault): Fault | undefined {
-		const index = this.faults.findIndex((f) => f.path === path && (only === undefined || f.fault === only));
+		const index = this.faults.findIndex(
+			(f) => f.path === path && (only === undefined || f.fault === only),
+		);
 		return index === -1 ? undefined : this.faults.splice(index, 1)[0].fault;
 	}
 }

@@ -17,7 +17,8 @@ export const MAX_EVENTS_PER_PUSH = 1000;
 export function serializeEvents(events: EmulatorEvent[]): string {
 	const parts = events.map((event) => {
 		const visible: Record<string, string | number> = {};
-		for (const [key, value] of Object.entries(event)) if (!key.startsWith('__')) visible[key] = value;
+		for (const [key, value] of Object.entries(event))
+			if (!key.startsWith('__')) visible[key] = value;
 		return JSON.stringify(visible).replace(/"MailSeqId":"(\d+)"/, '"MailSeqId":$1');
 	});
 	return `[${parts.join(',')}]`;
@@ -65,7 +66,9 @@ export class PushDispatcher {
 			this.discarded.push({ reason: 'kind switched off', eventCode: code });
 			return;
 		}
-		const own = (config.transCallbackUrlExtra ?? []).find((e) => e.sender.toLowerCase() === sender.toLowerCase());
+		const own = (config.transCallbackUrlExtra ?? []).find(
+			(e) => e.sender.toLowerCase() === sender.toLowerCase(),
+		);
 		const url = own?.url ?? config.transCallbackUrl;
 		if (!url) {
 			this.discarded.push({ reason: 'no address', eventCode: code });
@@ -108,8 +111,18 @@ export class PushDispatcher {
 	private async push(url: string, events: EmulatorEvent[]) {
 		const body = serializeEvents(events);
 		const eventCodes: Record<string, number> = {};
-		for (const e of events) eventCodes[String(e.EventCode)] = (eventCodes[String(e.EventCode)] ?? 0) + 1;
-		const record: PushRecord = { url, count: events.length, eventCodes, status: null, ok: false, attempts: 0, at: new Date().toISOString(), body };
+		for (const e of events)
+			eventCodes[String(e.EventCode)] = (eventCodes[String(e.EventCode)] ?? 0) + 1;
+		const record: PushRecord = {
+			url,
+			count: events.length,
+			eventCodes,
+			status: null,
+			ok: false,
+			attempts: 0,
+			at: new Date().toISOString(),
+			body,
+		};
 		this.pushes.push(record);
 		for (let attempt = 0; attempt <= this.retries; attempt++) {
 			record.attempts = attempt + 1;
@@ -122,7 +135,8 @@ export class PushDispatcher {
 				record.error = (error as Error).message;
 			}
 			if (record.ok) return;
-			if (attempt < this.retries) await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs));
+			if (attempt < this.retries)
+				await new Promise((resolve) => setTimeout(resolve, this.retryDelayMs));
 		}
 	}
 

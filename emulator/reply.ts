@@ -4,9 +4,18 @@ import type http from 'node:http';
 /** A message in the language the emulator answers in: (Chinese, English) → one of them. */
 export type Text = (zh: string, en: string) => string;
 
-export function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+export function send(
+	res: http.ServerResponse,
+	status: number,
+	body: unknown,
+	headers: Record<string, string> = {},
+) {
 	const text = JSON.stringify(body);
-	res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text), ...headers });
+	res.writeHead(status, {
+		'Content-Type': 'application/json; charset=utf-8',
+		'Content-Length': Buffer.byteLength(text),
+		...headers,
+	});
 	res.end(text);
 }
 

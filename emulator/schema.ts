@@ -3,7 +3,8 @@
  * handler in operations/). The emulator is strict: an unknown field (sandboxMode included, where the
  * table does not list it) or a wrong type is a 400.
  */
-export type FieldType = 'string' | 'int' | 'boolean' | 'string[]' | 'object' | 'object[]' | 'rows' | 'intOrString';
+export type FieldType =
+	'string' | 'int' | 'boolean' | 'string[]' | 'object' | 'object[]' | 'rows' | 'intOrString';
 
 export interface OperationSchema {
 	fields: Record<string, FieldType>;
@@ -25,7 +26,10 @@ function typeMatches(type: FieldType, value: unknown): boolean {
 		case 'object':
 			return !!value && typeof value === 'object' && !Array.isArray(value);
 		case 'object[]':
-			return Array.isArray(value) && value.every((entry) => !!entry && typeof entry === 'object' && !Array.isArray(entry));
+			return (
+				Array.isArray(value) &&
+				value.every((entry) => !!entry && typeof entry === 'object' && !Array.isArray(entry))
+			);
 		case 'rows':
 			return Array.isArray(value) && value.every((row) => Array.isArray(row));
 		case 'intOrString':
@@ -34,11 +38,16 @@ function typeMatches(type: FieldType, value: unknown): boolean {
 }
 
 const isBlank = (value: unknown) =>
-	value === undefined || value === null || (typeof value === 'string' && value.trim() === '') ||
+	value === undefined ||
+	value === null ||
+	(typeof value === 'string' && value.trim() === '') ||
 	(Array.isArray(value) && value.length === 0);
 
 /** Returns the first schema problem as [zh, en] text, or undefined. */
-export function checkSchema(schema: OperationSchema, body: Record<string, unknown>): [string, string] | undefined {
+export function checkSchema(
+	schema: OperationSchema,
+	body: Record<string, unknown>,
+): [string, string] | undefined {
 	for (const key of Object.keys(body)) {
 		if (!(key in schema.fields)) return [`未知参数: ${key}`, `unknown field: ${key}`];
 		if (body[key] === null) continue;

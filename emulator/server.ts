@@ -76,7 +76,10 @@ export class Emulator implements Controlled {
 	url = '';
 
 	constructor(private readonly options: EmulatorOptions = {}) {
-		this.settings = { messages: options.messages ?? 'zh', errorHttpStatus: options.errorHttpStatus ?? 'ok' };
+		this.settings = {
+			messages: options.messages ?? 'zh',
+			errorHttpStatus: options.errorHttpStatus ?? 'ok',
+		};
 		this.account = {
 			apiKey: options.apiKey ?? 'demo-api-key',
 			apiSecret: options.apiSecret ?? 'demo-api-secret',
@@ -120,7 +123,10 @@ export class Emulator implements Controlled {
 
 	private newParts(): Parts {
 		const state = newState(
-			{ timeZoneOffsetMinutes: this.options.timeZoneOffsetMinutes ?? 0, requireCcBcc: this.options.requireCcBcc ?? false },
+			{
+				timeZoneOffsetMinutes: this.options.timeZoneOffsetMinutes ?? 0,
+				requireCcBcc: this.options.requireCcBcc ?? false,
+			},
 			this.options.seed !== false,
 		);
 		const text = this.text.bind(this);
@@ -146,7 +152,8 @@ export class Emulator implements Controlled {
 
 	/** A detached copy of the state, mails, requests, events, tokens and codes: tests read the emulator through it. */
 	inspect(): EmulatorView {
-		const visible = (event: EmulatorEvent) => Object.fromEntries(Object.entries(event).filter(([key]) => !key.startsWith('__')));
+		const visible = (event: EmulatorEvent) =>
+			Object.fromEntries(Object.entries(event).filter(([key]) => !key.startsWith('__')));
 		return structuredClone({
 			state: this.snapshot(),
 			mails: this.state.mails,
@@ -160,7 +167,9 @@ export class Emulator implements Controlled {
 	async start(): Promise<string> {
 		this.server = http.createServer((req, res) => void this.route(req, res));
 		this.server.keepAliveTimeout = 5000;
-		await new Promise<void>((resolve) => this.server!.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', resolve));
+		await new Promise<void>((resolve) =>
+			this.server!.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', resolve),
+		);
 		const { port } = this.server.address() as AddressInfo;
 		this.url = `http://${this.options.host ?? '127.0.0.1'}:${port}`;
 		// Scheduled sends become due by the emulated clock without anyone asking.
@@ -172,7 +181,9 @@ export class Emulator implements Controlled {
 	async stop() {
 		if (this.timer) clearInterval(this.timer);
 		await this.pushes.flush();
-		await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+		await new Promise<void>((resolve) =>
+			this.server ? this.server.close(() => resolve()) : resolve(),
+		);
 		this.server?.closeAllConnections?.();
 	}
 
@@ -185,42 +196,85 @@ export class Emulator implements Controlled {
 				return send(res, status, body);
 			}
 			if (url.pathname === '/oauth/callback') return callbackPage(url, res);
-			if (url.pathname === '/v5/auth/oauth/authorize' && req.method === 'GET') return this.auth.authorize(url, req, res, this.redirectUri);
-			if (url.pathname === '/v5/auth/oauth/token' && req.method === 'GET') return this.auth.token(url, res);
+			if (url.pathname === '/v5/auth/oauth/authorize' && req.method === 'GET')
+				return this.auth.authorize(url, req, res, this.redirectUri);
+			if (url.pathname === '/v5/auth/oauth/token' && req.method === 'GET')
+				return this.auth.token(url, res);
 			if (url.pathname.startsWith('/v5/') && (await this.network.throttle(res))) return;
 			if (this.network.takeFault(url.pathname, 'network')) {
 				req.socket.destroy();
 				return;
 			}
 			const operation = OPERATIONS[url.pathname];
-			if (!operation) return send(res, 404, { code: 404, message: this.text('接口不存在', `no operation at ${url.pathname}`) });
-			if (req.method !== 'POST') return send(res, 405, { code: 405, message: this.text('请求方法错误', 'business operations are POST') });
+			if (!operation)
+				return send(res, 404, {
+					code: 404,
+					message: this.text('接口不存在', `no operation at ${url.pathname}`),
+				});
+			if (req.method !== 'POST')
+				return send(res, 405, {
+					code: 405,
+					message: this.text('请求方法错误', 'business operations are POST'),
+				});
 			const auth = this.auth.authenticate(req);
-			if (!auth.ok) return this.answer(res, url.pathname, auth.scheme, raw, { code: 401, message: this.text('认证失败', auth.why) }, 401);
+			if (!auth.ok)
+				return this.answer(
+					res,
+					url.pathname,
+					auth.scheme,
+					raw,
+					{ code: 401, message: this.text('认证失败', auth.why) },
+					401,
+				);
 			let body: unknown;
 			try {
 				body = raw.length === 0 ? {} : JSON.parse(raw);
 			} catch {
-				return this.answer(res, url.pathname, auth.scheme, raw, { code: 400, message: this.text('请求体不是JSON', 'the body is not JSON') });
+				return this.answer(res, url.pathname, auth.scheme, raw, {
+					code: 400,
+					message: this.text('请求体不是JSON', 'the body is not JSON'),
+				});
 			}
 			if (!body || typeof body !== 'object' || Array.isArray(body)) {
-				return this.answer(res, url.pathname, auth.scheme, body, { code: 400, message: this.text('请求体必须是对象', 'the body must be a JSON object') });
+				return this.answer(res, url.pathname, auth.scheme, body, {
+					code: 400,
+					message: this.text('请求体必须是对象', 'the body must be a JSON object'),
+				});
 			}
 			const problem = checkSchema(operation.schema, body as Record<string, unknown>);
-			if (problem) return this.answer(res, url.pathname, auth.scheme, body, { code: 400, message: this.text(...problem) });
-			const sandbox = operation.schema.sandbox && (body as Record<string, unknown>).sandboxMode === true;
+			if (problem)
+				return this.answer(res, url.pathname, auth.scheme, body, {
+					code: 400,
+					message: this.text(...problem),
+				});
+			const sandbox =
+				operation.schema.sandbox && (body as Record<string, unknown>).sandboxMode === true;
 			try {
 				// What became due since the last request happens before this one is handled.
 				this.delivery.processDue();
 				const { state, delivery, network } = this;
-				const answer = operation.handle({ state, delivery, takeFault: (path, only) => network.takeFault(path, only) }, body as Record<string, unknown>, sandbox);
+				const answer = operation.handle(
+					{ state, delivery, takeFault: (path, only) => network.takeFault(path, only) },
+					body as Record<string, unknown>,
+					sandbox,
+				);
 				if (this.network.takeFault(url.pathname, 'internalError')) {
-					return this.answer(res, url.pathname, auth.scheme, body, { code: 500, message: this.text('系统内部错误', 'internal error after processing') }, 500);
+					return this.answer(
+						res,
+						url.pathname,
+						auth.scheme,
+						body,
+						{ code: 500, message: this.text('系统内部错误', 'internal error after processing') },
+						500,
+					);
 				}
 				return this.answer(res, url.pathname, auth.scheme, body, answer);
 			} catch (error) {
 				if (!(error instanceof ApiFailure)) throw error;
-				return this.answer(res, url.pathname, auth.scheme, body, { code: error.code, message: this.text(error.zh, error.en) });
+				return this.answer(res, url.pathname, auth.scheme, body, {
+					code: error.code,
+					message: this.text(error.zh, error.en),
+				});
 			}
 		} catch (error) {
 			send(res, 500, { code: 500, message: (error as Error).message });
@@ -231,8 +285,21 @@ export class Emulator implements Controlled {
 		return this.settings.messages === 'zh' ? zh : en;
 	}
 
-	private answer(res: http.ServerResponse, path: string, auth: RequestRecord['auth'], body: unknown, answer: { code: number; message: string }, httpStatus?: number) {
-		this.log.push({ path, auth, code: answer.code, body: this.options.recordBodies === false ? undefined : body, at: new Date(this.state.now()).toISOString() });
+	private answer(
+		res: http.ServerResponse,
+		path: string,
+		auth: RequestRecord['auth'],
+		body: unknown,
+		answer: { code: number; message: string },
+		httpStatus?: number,
+	) {
+		this.log.push({
+			path,
+			auth,
+			code: answer.code,
+			body: this.options.recordBodies === false ? undefined : body,
+			at: new Date(this.state.now()).toISOString(),
+		});
 		const status = httpStatus ?? (this.settings.errorHttpStatus === 'mirror' ? answer.code : 200);
 		send(res, status, answer);
 	}

@@ -3,7 +3,17 @@
  * configuration, DNS answers, credits and the record of mails and events. A reset is a new State.
  */
 import type {
-	CampaignTask, Contact, ContactList, DnsRecord, EmulatorEvent, MailIdentity, MailRecord, ScheduledMail, Sender, Template, WebhookConfig,
+	CampaignTask,
+	Contact,
+	ContactList,
+	DnsRecord,
+	EmulatorEvent,
+	MailIdentity,
+	MailRecord,
+	ScheduledMail,
+	Sender,
+	Template,
+	WebhookConfig,
 } from './types';
 
 export interface StateOptions {
@@ -24,7 +34,12 @@ export class State {
 	contacts = new Map<string, Contact>();
 	lists = new Map<string, ContactList>();
 	tasks = new Map<string, CampaignTask>();
-	webhook: WebhookConfig = { transEvent: null, transCallbackUrl: null, transCallbackUrlExtra: null, transEnable: null };
+	webhook: WebhookConfig = {
+		transEvent: null,
+		transCallbackUrl: null,
+		transCallbackUrlExtra: null,
+		transEnable: null,
+	};
 	dns = new Map<string, DnsRecord>();
 	/** The largest page a search answers, whatever pageSize asks (0: no cap); totalRecords stays true. */
 	pageSizeCap = 0;
@@ -74,22 +89,51 @@ export class State {
 	seed() {
 		const now = this.now();
 		this.senders.set('sender@example.com', {
-			fromDomain: 'sender@example.com', mxStatus: 1, spfStatus: 1, dkimStatus: 1, dmarcStatus: 1,
-			isValidate: 1, isServiceDomain: 0, senderType: 2,
+			fromDomain: 'sender@example.com',
+			mxStatus: 1,
+			spfStatus: 1,
+			dkimStatus: 1,
+			dmarcStatus: 1,
+			isValidate: 1,
+			isServiceDomain: 0,
+			senderType: 2,
 		});
 		this.senders.set('news@example.com', {
-			fromDomain: 'news@example.com', mxStatus: 1, spfStatus: 1, dkimStatus: 1, dmarcStatus: 1,
-			isValidate: 1, isServiceDomain: 0, senderType: 1,
+			fromDomain: 'news@example.com',
+			mxStatus: 1,
+			spfStatus: 1,
+			dkimStatus: 1,
+			dmarcStatus: 1,
+			isValidate: 1,
+			isServiceDomain: 0,
+			senderType: 1,
 		});
 		this.dns.set('example.com', { mx: true, spf: true, dmarc: true, dkimSelectors: ['default'] });
 		this.templates.set('welcome', {
-			templateName: 'welcome', templateSubject: 'Welcome, {{name}}',
-			templateContent: '<p>Hello {{name}}, welcome aboard.</p>', editorType: 'DRAG', createdAt: now,
+			templateName: 'welcome',
+			templateSubject: 'Welcome, {{name}}',
+			templateContent: '<p>Hello {{name}}, welcome aboard.</p>',
+			editorType: 'DRAG',
+			createdAt: now,
 		});
-		this.lists.set('newsletter', { id: this.nextId(), listName: 'newsletter', listDescription: 'Seeded list', createdAt: now, modifiedAt: now });
-		for (const [name, email] of [['Ada', 'ada@example.org'], ['Grace', 'grace@example.org']]) {
+		this.lists.set('newsletter', {
+			id: this.nextId(),
+			listName: 'newsletter',
+			listDescription: 'Seeded list',
+			createdAt: now,
+			modifiedAt: now,
+		});
+		for (const [name, email] of [
+			['Ada', 'ada@example.org'],
+			['Grace', 'grace@example.org'],
+		]) {
 			this.contacts.set(email, {
-				id: String(this.nextId()), name, email, properties: {}, createdAt: now, modifiedAt: now,
+				id: String(this.nextId()),
+				name,
+				email,
+				properties: {},
+				createdAt: now,
+				modifiedAt: now,
 				lists: new Set(['newsletter']),
 			});
 		}

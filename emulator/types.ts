@@ -133,8 +133,13 @@ export type EmulatorEvent = Record<string, string | number>;
 
 /** Event codes to their transEvent switch (section 6.1); TaskStatus has none and is always pushed. */
 export const EVENT_SWITCHES: Readonly<Record<string, string>> = {
-	Dropped: 'dropped', Bounced: 'bounced', Delivered: 'delivered', SpamReport: 'spamReport',
-	Opened: 'opened', Clicked: 'clicked', Unsubscribed: 'unsubscribed',
+	Dropped: 'dropped',
+	Bounced: 'bounced',
+	Delivered: 'delivered',
+	SpamReport: 'spamReport',
+	Opened: 'opened',
+	Clicked: 'clicked',
+	Unsubscribed: 'unsubscribed',
 };
 
 /**

@@ -33,34 +33,58 @@ function resolve(fromFile, specifier) {
 const exportsOf = new Map();
 for (const file of PUBLISHED.flatMap((folder) => filesUnder(path.join(root, folder)))) {
 	const text = readFileSync(file, 'utf8');
-	const names = [...text.matchAll(/^export (?:declare )?(?:async )?(?:function|const|let|class|interface|type|enum) ([A-Za-z_$][\w$]*)/gm)].map((match) => match[1]);
+	const names = [
+		...text.matchAll(
+			/^export (?:declare )?(?:async )?(?:function|const|let|class|interface|type|enum) ([A-Za-z_$][\w$]*)/gm,
+		),
+	].map((match) => match[1]);
 	exportsOf.set(file.replace(/\.ts$/, ''), new Set(names));
 }
 
 const used = new Map([...exportsOf.keys()].map((module) => [module, new Set()]));
-const useAll = (module) => used.get(module) && exportsOf.get(module).forEach((name) => used.get(module).add(name));
+const useAll = (module) =>
+	used.get(module) && exportsOf.get(module).forEach((name) => used.get(module).add(name));
 for (const file of READERS.flatMap((folder) => filesUnder(path.join(root, folder)))) {
 	const text = readFileSync(file, 'utf8');
-	for (const [, names, specifier] of text.matchAll(/(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"]([^'"]+)['"]/g)) {
+	for (const [, names, specifier] of text.matchAll(
+		/(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"]([^'"]+)['"]/g,
+	)) {
 		const module = resolve(file, specifier);
 		for (const part of names.split(',')) {
-			const name = part.replace(/^\s*type\s+/, '').split(/\s+as\s+/)[0].trim();
+			const name = part
+				.replace(/^\s*type\s+/, '')
+				.split(/\s+as\s+/)[0]
+				.trim();
 			if (name) used.get(module)?.add(name);
 		}
 	}
-	for (const [, specifier] of text.matchAll(/(?:import|export)\s+\*\s+as\s+\w+\s+from\s+['"]([^'"]+)['"]/g)) useAll(resolve(file, specifier));
-	for (const [, names, specifier] of text.matchAll(/\{([^}]*)\}\s*=\s*await\s+import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
+	for (const [, specifier] of text.matchAll(
+		/(?:import|export)\s+\*\s+as\s+\w+\s+from\s+['"]([^'"]+)['"]/g,
+	))
+		useAll(resolve(file, specifier));
+	for (const [, names, specifier] of text.matchAll(
+		/\{([^}]*)\}\s*=\s*await\s+import\(\s*['"]([^'"]+)['"]\s*\)/g,
+	)) {
 		const module = resolve(file, specifier);
 		for (const part of names.split(',')) used.get(module)?.add(part.split(':')[0].trim());
 	}
 }
 // The files n8n loads: their exported classes are n8n's entry points.
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
-for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) useAll(path.join(root, entry.replace(/^dist\//, '').replace(/\.js$/, '')));
+for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials])
+	useAll(path.join(root, entry.replace(/^dist\//, '').replace(/\.js$/, '')));
 
-const dead = [...exportsOf].flatMap(([module, names]) => [...names].filter((name) => !used.get(module).has(name)).map((name) => `${path.relative(root, module)}.ts: ${name}`));
+const dead = [...exportsOf].flatMap(([module, names]) =>
+	[...names]
+		.filter((name) => !used.get(module).has(name))
+		.map((name) => `${path.relative(root, module)}.ts: ${name}`),
+);
 if (dead.length > 0) {
-	console.error(`Exported but imported nowhere (make them local, or remove them):\n  ${dead.join('\n  ')}`);
+	console.error(
+		`Exported but imported nowhere (make them local, or remove them):\n  ${dead.join('\n  ')}`,
+	);
 	process.exit(1);
 }
-console.log(`Exports: every one of ${[...exportsOf.values()].reduce((sum, names) => sum + names.size, 0)} is imported somewhere.`);
+console.log(
+	`Exports: every one of ${[...exportsOf.values()].reduce((sum, names) => sum + names.size, 0)} is imported somewhere.`,
+);

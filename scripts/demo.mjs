@@ -8,15 +8,25 @@ import { root } from './ensure-deps.mjs';
 import { exampleWorkflows } from './examples.mjs';
 
 export async function startDemoEmulator(port) {
-	const child = spawn(process.execPath, [path.join(root, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', path.join(root, 'emulator', 'cli.ts')], {
-		cwd: root,
-		env: { ...process.env, EMULATOR_PORT: String(port), EMULATOR_JSON: '1' },
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const child = spawn(
+		process.execPath,
+		[
+			path.join(root, 'node_modules', 'ts-node', 'dist', 'bin.js'),
+			'--transpile-only',
+			path.join(root, 'emulator', 'cli.ts'),
+		],
+		{
+			cwd: root,
+			env: { ...process.env, EMULATOR_PORT: String(port), EMULATOR_JSON: '1' },
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	const info = JSON.parse(
 		await new Promise((resolve, reject) => {
 			readline.createInterface({ input: child.stdout }).once('line', resolve);
-			child.once('exit', (code) => reject(new Error(`The emulator exited (code ${code}); is port ${port} free?`)));
+			child.once('exit', (code) =>
+				reject(new Error(`The emulator exited (code ${code}); is port ${port} free?`)),
+			);
 		}),
 	);
 	return { ...info, child, stop: () => child.kill('SIGTERM') };
@@ -24,7 +34,8 @@ export async function startDemoEmulator(port) {
 
 export async function setupDemo(session, emulator) {
 	// Credentials for the three schemes, found by name so a second start reuses them.
-	const existing = (await session.api('GET', '/credentials?limit=250').catch(() => ({ data: [] }))).data ?? [];
+	const existing =
+		(await session.api('GET', '/credentials?limit=250').catch(() => ({ data: [] }))).data ?? [];
 	async function credential(name, type, data, { replace = false } = {}) {
 		const found = existing.find((c) => c.name === name && c.type === type);
 		if (found && !replace) return { id: found.id, name };
@@ -35,27 +46,59 @@ export async function setupDemo(session, emulator) {
 			created = await session.api('POST', '/credentials', body);
 		} catch (error) {
 			if (!/allowedDomains/.test(error.message)) throw error;
-			created = await session.api('POST', '/credentials', { ...body, data: { ...data, allowedHttpRequestDomains: 'all' } });
+			created = await session.api('POST', '/credentials', {
+				...body,
+				data: { ...data, allowedHttpRequestDomains: 'all' },
+			});
 		}
 		return { id: created.id, name };
 	}
 	const { account } = emulator;
-	const signature = await credential('Mail Delivery (signature, emulator)', 'mailDeliverySignatureApi', { baseUrl: emulator.url, apiKey: account.apiKey, apiSecret: account.apiSecret });
-	await credential('Mail Delivery (OAuth2 client credentials, emulator)', 'mailDeliveryClientCredentialsOAuth2Api', { baseUrl: emulator.url, apiKey: account.apiKey, apiSecret: account.apiSecret });
+	const signature = await credential(
+		'Mail Delivery (signature, emulator)',
+		'mailDeliverySignatureApi',
+		{ baseUrl: emulator.url, apiKey: account.apiKey, apiSecret: account.apiSecret },
+	);
+	await credential(
+		'Mail Delivery (OAuth2 client credentials, emulator)',
+		'mailDeliveryClientCredentialsOAuth2Api',
+		{ baseUrl: emulator.url, apiKey: account.apiKey, apiSecret: account.apiSecret },
+	);
 	// The emulator forgets its tokens when it stops, so this credential gets a fresh code every start.
 	const authorize = new URL(`${emulator.url}/v5/auth/oauth/authorize`);
-	authorize.search = new URLSearchParams({ client_id: account.clientId, response_type: 'code', redirect_uri: emulator.redirectUri, scope: 'All' }).toString();
-	const code = new URL((await fetch(authorize, { redirect: 'manual' })).headers.get('location')).searchParams.get('code');
+	authorize.search = new URLSearchParams({
+		client_id: account.clientId,
+		response_type: 'code',
+		redirect_uri: emulator.redirectUri,
+		scope: 'All',
+	}).toString();
+	const code = new URL(
+		(await fetch(authorize, { redirect: 'manual' })).headers.get('location'),
+	).searchParams.get('code');
 	await credential(
 		'Mail Delivery (OAuth2 authorization code, emulator)',
 		'mailDeliveryAuthCodeOAuth2Api',
-		{ baseUrl: emulator.url, clientId: account.clientId, clientSecret: account.clientSecret, redirectUri: emulator.redirectUri, authorizationCode: code },
+		{
+			baseUrl: emulator.url,
+			clientId: account.clientId,
+			clientSecret: account.clientSecret,
+			redirectUri: emulator.redirectUri,
+			authorizationCode: code,
+		},
 		{ replace: true },
 	);
 	// n8n gives a new node the credential saved last (the editor sorts by updatedAt): make that the signature
 	// one, which needs nothing renewed, rather than the authorization-code credential recreated above.
-	const signatureData = { baseUrl: emulator.url, apiKey: account.apiKey, apiSecret: account.apiSecret };
-	await session.rest('PATCH', `/credentials/${signature.id}`, { name: signature.name, type: 'mailDeliverySignatureApi', data: signatureData });
+	const signatureData = {
+		baseUrl: emulator.url,
+		apiKey: account.apiKey,
+		apiSecret: account.apiSecret,
+	};
+	await session.rest('PATCH', `/credentials/${signature.id}`, {
+		name: signature.name,
+		type: 'mailDeliverySignatureApi',
+		data: signatureData,
+	});
 
 	const workflows = (await session.api('GET', '/workflows?limit=250')).data ?? [];
 	for (const { active, ...workflow } of exampleWorkflows(signature)) {

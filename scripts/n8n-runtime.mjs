@@ -8,7 +8,12 @@ import { root } from './ensure-deps.mjs';
 import { installN8n, LINES } from './n8n-install.mjs';
 
 export const PACKAGE_NAME = 'n8n-nodes-mail-delivery';
-export const OWNER = { email: 'owner@example.com', password: 'Demo-Password-1', firstName: 'Demo', lastName: 'Owner' };
+export const OWNER = {
+	email: 'owner@example.com',
+	password: 'Demo-Password-1',
+	firstName: 'Demo',
+	lastName: 'Owner',
+};
 
 /** A free loopback port. */
 export async function freePort() {
@@ -29,7 +34,15 @@ export function linkPackage(userFolder) {
 	rmSync(link, { force: true, recursive: true });
 	symlinkSync(root, link, 'dir');
 	const manifest = path.join(userFolder, '.n8n', 'nodes', 'package.json');
-	if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { [PACKAGE_NAME]: '*' } }));
+	if (!existsSync(manifest))
+		writeFileSync(
+			manifest,
+			JSON.stringify({
+				name: 'installed-nodes',
+				private: true,
+				dependencies: { [PACKAGE_NAME]: '*' },
+			}),
+		);
 }
 
 /**
@@ -37,7 +50,17 @@ export function linkPackage(userFolder) {
  * worker's health port, QUEUE_HEALTH_CHECK_PORT, in queue mode). `linkWorkingTree: false` leaves the user folder's nodes
  * as they are (the install suite puts the published package there itself).
  */
-export async function startN8n({ line, userFolder, port, brokerPort, log = () => {}, nodeArgs = [], extraEnv = {}, linkWorkingTree = true, command = 'start' }) {
+export async function startN8n({
+	line,
+	userFolder,
+	port,
+	brokerPort,
+	log = () => {},
+	nodeArgs = [],
+	extraEnv = {},
+	linkWorkingTree = true,
+	command = 'start',
+}) {
 	const p = installN8n(line);
 	mkdirSync(userFolder, { recursive: true });
 	if (linkWorkingTree) linkPackage(userFolder);
@@ -72,7 +95,10 @@ export async function startN8n({ line, userFolder, port, brokerPort, log = () =>
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 		...extraEnv,
 	};
-	const child = spawn(p.nodeBin, [...nodeArgs, p.n8nBin, command], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+	const child = spawn(p.nodeBin, [...nodeArgs, p.n8nBin, command], {
+		env,
+		stdio: ['ignore', 'pipe', 'pipe'],
+	});
 	const output = [];
 	const collect = (chunk) => {
 		const text = chunk.toString();
@@ -84,7 +110,10 @@ export async function startN8n({ line, userFolder, port, brokerPort, log = () =>
 	child.stderr.on('data', collect);
 	const started = Date.now();
 	while (true) {
-		if (child.exitCode !== null) throw new Error(`n8n ${command} exited with code ${child.exitCode}:\n${output.join('').slice(-4000)}`);
+		if (child.exitCode !== null)
+			throw new Error(
+				`n8n ${command} exited with code ${child.exitCode}:\n${output.join('').slice(-4000)}`,
+			);
 		try {
 			const response = await fetch(`${baseUrl}/healthz/readiness`);
 			if (response.ok) break;
@@ -131,11 +160,18 @@ export async function setupOwner(baseUrl) {
 		response = await fetch(`${baseUrl}/rest/login`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, email: OWNER.email, password: OWNER.password }),
+			body: JSON.stringify({
+				emailOrLdapLoginId: OWNER.email,
+				email: OWNER.email,
+				password: OWNER.password,
+			}),
 		});
-		if (!response.ok) throw new Error(`n8n login failed: ${response.status} ${await response.text()}`);
+		if (!response.ok)
+			throw new Error(`n8n login failed: ${response.status} ${await response.text()}`);
 	}
-	const cookie = (response.headers.getSetCookie?.() ?? [response.headers.get('set-cookie')]).map((c) => String(c).split(';')[0]).join('; ');
+	const cookie = (response.headers.getSetCookie?.() ?? [response.headers.get('set-cookie')])
+		.map((c) => String(c).split(';')[0])
+		.join('; ');
 	const rest = async (method, route, body) => {
 		const answer = await fetch(`${baseUrl}/rest${route}`, {
 			method,
@@ -143,7 +179,8 @@ export async function setupOwner(baseUrl) {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await answer.text();
-		if (!answer.ok) throw new Error(`n8n ${method} /rest${route} failed: ${answer.status} ${text.slice(0, 500)}`);
+		if (!answer.ok)
+			throw new Error(`n8n ${method} /rest${route} failed: ${answer.status} ${text.slice(0, 500)}`);
 		const parsed = text ? JSON.parse(text) : {};
 		return parsed.data ?? parsed;
 	};
@@ -153,7 +190,11 @@ export async function setupOwner(baseUrl) {
 	} catch {
 		scopes = undefined;
 	}
-	const key = await rest('POST', '/api-keys', { label: `setup-${Date.now()}`, expiresAt: null, ...(Array.isArray(scopes) ? { scopes } : {}) });
+	const key = await rest('POST', '/api-keys', {
+		label: `setup-${Date.now()}`,
+		expiresAt: null,
+		...(Array.isArray(scopes) ? { scopes } : {}),
+	});
 	const apiKey = key.rawApiKey ?? key.apiKey;
 	const api = async (method, route, body) => {
 		const answer = await fetch(`${baseUrl}/api/v1${route}`, {
@@ -162,7 +203,10 @@ export async function setupOwner(baseUrl) {
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await answer.text();
-		if (!answer.ok) throw new Error(`n8n ${method} /api/v1${route} failed: ${answer.status} ${text.slice(0, 500)}`);
+		if (!answer.ok)
+			throw new Error(
+				`n8n ${method} /api/v1${route} failed: ${answer.status} ${text.slice(0, 500)}`,
+			);
 		return text ? JSON.parse(text) : {};
 	};
 	return { rest, api, apiKey, cookie };

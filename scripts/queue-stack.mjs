@@ -2,7 +2,15 @@
 // processor (n8n 2.41.1), each with its own user folder and this package linked in. Used by the queue-mode
 // suite and by `npm run start:queue`. Everything started is stopped by pid, also when start-up fails.
 import { execFileSync, execSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import {
+	chownSync,
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	readdirSync,
+	rmSync,
+} from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 
@@ -14,16 +22,26 @@ export class StackUnavailable extends Error {}
 const isRoot = () => userInfo().uid === 0;
 function postgresBin() {
 	const base = '/usr/lib/postgresql';
-	const newest = () => (existsSync(base) ? readdirSync(base).filter((v) => existsSync(path.join(base, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a))[0] : undefined);
+	const newest = () =>
+		existsSync(base)
+			? readdirSync(base)
+					.filter((v) => existsSync(path.join(base, v, 'bin', 'initdb')))
+					.sort((a, b) => Number(b) - Number(a))[0]
+			: undefined;
 	let version = newest();
 	if (!version && aptInstall(['postgresql'])) version = newest();
-	if (!version) throw new StackUnavailable('PostgreSQL server binaries are not installed (no /usr/lib/postgresql/<version>/bin/initdb) and this machine cannot install them with apt-get');
+	if (!version)
+		throw new StackUnavailable(
+			'PostgreSQL server binaries are not installed (no /usr/lib/postgresql/<version>/bin/initdb) and this machine cannot install them with apt-get',
+		);
 	return path.join(base, version, 'bin');
 }
 
 function redisBin() {
 	if (!hasCommand('redis-server') && !aptInstall(['redis-server'])) {
-		throw new StackUnavailable('redis-server is not installed and this machine cannot install it with apt-get (needs root or passwordless sudo)');
+		throw new StackUnavailable(
+			'redis-server is not installed and this machine cannot install it with apt-get (needs root or passwordless sudo)',
+		);
 	}
 	return execSync('command -v redis-server', { encoding: 'utf8', shell: '/bin/sh' }).trim();
 }
@@ -45,9 +63,34 @@ async function startPostgres(bin, folder) {
 		chownSync(folder, uid, gid);
 		chownSync(data, uid, gid);
 	}
-	const run = (args) => execFileSync(asOwner[0] ?? args[0], asOwner.length ? [...asOwner.slice(1), ...args] : args.slice(1), { stdio: ['ignore', 'pipe', 'pipe'], cwd: folder, encoding: 'utf8' });
-	run([path.join(bin, 'initdb'), '-D', data, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync']);
-	run([path.join(bin, 'pg_ctl'), '-D', data, '-l', path.join(folder, 'postgres.log'), '-w', '-o', `-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off`, 'start']);
+	const run = (args) =>
+		execFileSync(
+			asOwner[0] ?? args[0],
+			asOwner.length ? [...asOwner.slice(1), ...args] : args.slice(1),
+			{ stdio: ['ignore', 'pipe', 'pipe'], cwd: folder, encoding: 'utf8' },
+		);
+	run([
+		path.join(bin, 'initdb'),
+		'-D',
+		data,
+		'-U',
+		'postgres',
+		'--auth=trust',
+		'-E',
+		'UTF8',
+		'--no-sync',
+	]);
+	run([
+		path.join(bin, 'pg_ctl'),
+		'-D',
+		data,
+		'-l',
+		path.join(folder, 'postgres.log'),
+		'-w',
+		'-o',
+		`-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off`,
+		'start',
+	]);
 	const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
 	run([path.join(bin, 'createdb'), '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'n8n']);
 	return {
@@ -66,8 +109,26 @@ async function startPostgres(bin, folder) {
 async function startRedis(bin, folder) {
 	const port = await freePort();
 	const pidFile = path.join(folder, 'redis.pid');
-	execFileSync(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'yes', '--pidfile', pidFile, '--dir', folder, '--logfile', path.join(folder, 'redis.log')]);
-	for (let attempt = 0; attempt < 50 && !existsSync(pidFile); attempt++) await new Promise((resolve) => setTimeout(resolve, 100));
+	execFileSync(bin, [
+		'--port',
+		String(port),
+		'--bind',
+		'127.0.0.1',
+		'--save',
+		'',
+		'--appendonly',
+		'no',
+		'--daemonize',
+		'yes',
+		'--pidfile',
+		pidFile,
+		'--dir',
+		folder,
+		'--logfile',
+		path.join(folder, 'redis.log'),
+	]);
+	for (let attempt = 0; attempt < 50 && !existsSync(pidFile); attempt++)
+		await new Promise((resolve) => setTimeout(resolve, 100));
 	const pid = Number(readFileSync(pidFile, 'utf8').trim());
 	return { port, pid, stop: () => killPid(pid) };
 }
@@ -111,7 +172,13 @@ export function queueEnvironment({ postgresPort, redisPort, webhookUrl, encrypti
  * it started (n8n processes first, then Redis and PostgreSQL) and removes the temporary folders (the n8n
  * user folders and logs stay when they are in `keepFolder`).
  */
-export async function startQueueStack({ workers = 2, log = () => {}, encryptionKey = 'mail-delivery-queue-key', keepFolder, mainPort } = {}) {
+export async function startQueueStack({
+	workers = 2,
+	log = () => {},
+	encryptionKey = 'mail-delivery-queue-key',
+	keepFolder,
+	mainPort,
+} = {}) {
 	const timings = {};
 	const started = Date.now();
 	const { postgres: pgBin, redis: redisPath } = ensureQueueDependencies();
@@ -145,7 +212,12 @@ export async function startQueueStack({ workers = 2, log = () => {}, encryptionK
 
 		const webhookPort = await freePort();
 		const webhookUrl = `http://127.0.0.1:${webhookPort}/`;
-		const env = queueEnvironment({ postgresPort: postgres.port, redisPort: redis.port, webhookUrl, encryptionKey });
+		const env = queueEnvironment({
+			postgresPort: postgres.port,
+			redisPort: redis.port,
+			webhookUrl,
+			encryptionKey,
+		});
 		const n8n = async (name, command, port, extraEnv = {}) => {
 			const processStarted = Date.now();
 			const instance = await startN8n({
@@ -167,7 +239,12 @@ export async function startQueueStack({ workers = 2, log = () => {}, encryptionK
 		stack.main = await n8n('main', 'start', mainPort ?? (await freePort()));
 		const healthPorts = await Promise.all(Array.from({ length: workers }, () => freePort()));
 		stack.workers = await Promise.all(
-			healthPorts.map((port, index) => n8n(`worker-${index + 1}`, 'worker', port, { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) })),
+			healthPorts.map((port, index) =>
+				n8n(`worker-${index + 1}`, 'worker', port, {
+					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+					QUEUE_HEALTH_CHECK_PORT: String(port),
+				}),
+			),
 		);
 		stack.webhook = await n8n('webhook', 'webhook', webhookPort);
 		stack.webhookUrl = webhookUrl.replace(/\/$/, '');
@@ -182,7 +259,9 @@ export async function startQueueStack({ workers = 2, log = () => {}, encryptionK
 /** Resident memory of a process, in MiB (Linux). */
 export function residentMiB(pid) {
 	try {
-		const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((text) => text.startsWith('VmRSS:'));
+		const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+			.split('\n')
+			.find((text) => text.startsWith('VmRSS:'));
 		return Math.round(Number(line.split(/\s+/)[1]) / 1024);
 	} catch {
 		return undefined;

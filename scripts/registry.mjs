@@ -20,15 +20,31 @@ export function installRegistry() {
 	// The registry here lacks node-fetch's "cjs" dist-tag, which verdaccio-audit asks for.
 	writeFileSync(
 		path.join(base, 'package.json'),
-		JSON.stringify({ name: 'local-registry', private: true, dependencies: { verdaccio: VERDACCIO }, overrides: { 'verdaccio-audit': { 'node-fetch': '2.7.0' } } }, null, 2),
+		JSON.stringify(
+			{
+				name: 'local-registry',
+				private: true,
+				dependencies: { verdaccio: VERDACCIO },
+				overrides: { 'verdaccio-audit': { 'node-fetch': '2.7.0' } },
+			},
+			null,
+			2,
+		),
 	);
-	execSync('npm install --no-audit --no-fund --loglevel=error', { cwd: base, stdio: 'inherit', env: cleanNpmEnv() });
+	execSync('npm install --no-audit --no-fund --loglevel=error', {
+		cwd: base,
+		stdio: 'inherit',
+		env: cleanNpmEnv(),
+	});
 	writeFileSync(path.join(base, '.installed'), new Date().toISOString());
 }
 
 function upstreamRegistry() {
 	try {
-		return execSync('npm config get registry', { env: cleanNpmEnv(), encoding: 'utf8' }).trim() || 'https://registry.npmjs.org/';
+		return (
+			execSync('npm config get registry', { env: cleanNpmEnv(), encoding: 'utf8' }).trim() ||
+			'https://registry.npmjs.org/'
+		);
 	} catch {
 		return 'https://registry.npmjs.org/';
 	}
@@ -69,11 +85,15 @@ export async function startRegistry({ port, packageName }) {
 		].join('\n'),
 	);
 	// Verdaccio 6.10 needs Node >= 22: it runs on the Node.js of n8n's 2.x line.
-	const child = spawn(ensureNodeBinary('2'), [bin, '--config', path.join(folder, 'config.yaml'), '--listen', `127.0.0.1:${port}`], {
-		cwd: folder,
-		stdio: ['ignore', 'pipe', 'pipe'],
-		env: cleanNpmEnv(),
-	});
+	const child = spawn(
+		ensureNodeBinary('2'),
+		[bin, '--config', path.join(folder, 'config.yaml'), '--listen', `127.0.0.1:${port}`],
+		{
+			cwd: folder,
+			stdio: ['ignore', 'pipe', 'pipe'],
+			env: cleanNpmEnv(),
+		},
+	);
 	const output = [];
 	child.stdout.on('data', (chunk) => output.push(chunk.toString()));
 	child.stderr.on('data', (chunk) => output.push(chunk.toString()));
@@ -87,7 +107,8 @@ export async function startRegistry({ port, packageName }) {
 	};
 	const started = Date.now();
 	for (;;) {
-		if (child.exitCode !== null) throw new Error(`verdaccio exited with code ${child.exitCode}:\n${output.join('')}`);
+		if (child.exitCode !== null)
+			throw new Error(`verdaccio exited with code ${child.exitCode}:\n${output.join('')}`);
 		try {
 			if ((await fetch(`${url}-/ping`)).ok) break;
 		} catch {
@@ -104,7 +125,12 @@ export async function startRegistry({ port, packageName }) {
 	const answer = await fetch(`${url}-/user/org.couchdb.user:${user.name}`, {
 		method: 'PUT',
 		headers: { 'Content-Type': 'application/json' },
-		body: JSON.stringify({ _id: `org.couchdb.user:${user.name}`, type: 'user', roles: [], ...user }),
+		body: JSON.stringify({
+			_id: `org.couchdb.user:${user.name}`,
+			type: 'user',
+			roles: [],
+			...user,
+		}),
 	});
 	const { token } = await answer.json();
 	if (!token) {

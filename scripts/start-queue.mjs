@@ -40,9 +40,16 @@ const stopAll = async () => {
 process.on('SIGINT', () => void stopAll());
 process.on('SIGTERM', () => void stopAll());
 
-console.log('Starting PostgreSQL, Redis, n8n main, two workers and a webhook processor (n8n 2.41.1)...');
+console.log(
+	'Starting PostgreSQL, Redis, n8n main, two workers and a webhook processor (n8n 2.41.1)...',
+);
 try {
-	stack = await startQueueStack({ workers: 2, log, keepFolder: folder, mainPort: Number(process.env.N8N_PORT ?? 5678) });
+	stack = await startQueueStack({
+		workers: 2,
+		log,
+		keepFolder: folder,
+		mainPort: Number(process.env.N8N_PORT ?? 5678),
+	});
 } catch (error) {
 	emulator.stop();
 	throw error;

@@ -31,7 +31,13 @@ process.on('SIGTERM', () => void stopAll());
 console.log(`Starting n8n (line ${line}) on port ${N8N_PORT}...`);
 const logFile = path.join(paths(line).base, 'n8n.log');
 const logStream = createWriteStream(logFile, { flags: 'a' });
-n8n = await startN8n({ line, userFolder: paths(line).userFolder, port: N8N_PORT, brokerPort: N8N_PORT + 1, log: (text) => logStream.write(text) });
+n8n = await startN8n({
+	line,
+	userFolder: paths(line).userFolder,
+	port: N8N_PORT,
+	brokerPort: N8N_PORT + 1,
+	log: (text) => logStream.write(text),
+});
 const session = await setupOwner(n8n.baseUrl);
 
 await setupDemo(session, emulator);

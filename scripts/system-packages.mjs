@@ -27,7 +27,10 @@ export function aptInstall(packages) {
 		}
 	}
 	console.log(`Installing ${packages.join(', ')} from Debian's packages...`);
-	execSync(`${prefix}apt-get update -qq && ${prefix}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`, { stdio: 'inherit', shell: '/bin/sh' });
+	execSync(
+		`${prefix}apt-get update -qq && ${prefix}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`,
+		{ stdio: 'inherit', shell: '/bin/sh' },
+	);
 	return true;
 }
 
@@ -43,9 +46,15 @@ export function ensureChromium() {
 	try {
 		installed = aptInstall(['chromium']);
 	} catch (error) {
-		throw new Error(`Chromium is not installed and apt-get could not install Debian's chromium package: ${error.message}`);
+		throw new Error(
+			`Chromium is not installed and apt-get could not install Debian's chromium package: ${error.message}`,
+		);
 	}
-	if (!installed) throw new Error(`Chromium is not installed (${CHROMIUM}) and this machine cannot install Debian's chromium package with apt-get (needs apt-get and root or passwordless sudo)`);
-	if (!existsSync(CHROMIUM)) throw new Error(`apt-get installed Debian's chromium package but ${CHROMIUM} is still missing`);
+	if (!installed)
+		throw new Error(
+			`Chromium is not installed (${CHROMIUM}) and this machine cannot install Debian's chromium package with apt-get (needs apt-get and root or passwordless sudo)`,
+		);
+	if (!existsSync(CHROMIUM))
+		throw new Error(`apt-get installed Debian's chromium package but ${CHROMIUM} is still missing`);
 	return CHROMIUM;
 }

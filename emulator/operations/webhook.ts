@@ -14,8 +14,11 @@ export const webhook: Record<string, Operation> = {
 	'/v5/webhook/save': {
 		schema: {
 			fields: {
-				transEvent: 'object', transCallbackUrl: 'string', transCallbackUrlExtra: 'object[]',
-				transCallbackUrlExtraUpdateMode: 'string', transEnable: 'boolean',
+				transEvent: 'object',
+				transCallbackUrl: 'string',
+				transCallbackUrlExtra: 'object[]',
+				transCallbackUrlExtraUpdateMode: 'string',
+				transEnable: 'boolean',
 			},
 			required: [],
 			sandbox: false,
@@ -23,18 +26,33 @@ export const webhook: Record<string, Operation> = {
 		handle: ({ state }, b) => {
 			// "Only fields that are sent are saved": a field sent as null is saved as null (nothing configured),
 			// unless the emulator plays a platform that refuses null.
-			if (state.webhookNull === 'refuse' && Object.values(b).some((value) => value === null)) fail(400, '参数不能为空', 'a field is null');
-			if (b.transCallbackUrl !== undefined && b.transCallbackUrl !== null && !HTTP_URL.test(b.transCallbackUrl)) fail(400, '回调地址格式错误', 'transCallbackUrl must start with http:// or https://');
+			if (state.webhookNull === 'refuse' && Object.values(b).some((value) => value === null))
+				fail(400, '参数不能为空', 'a field is null');
+			if (
+				b.transCallbackUrl !== undefined &&
+				b.transCallbackUrl !== null &&
+				!HTTP_URL.test(b.transCallbackUrl)
+			)
+				fail(400, '回调地址格式错误', 'transCallbackUrl must start with http:// or https://');
 			for (const [key, value] of Object.entries(b.transEvent ?? {})) {
-				if (!SWITCHES.includes(key)) fail(400, `未知事件类型: ${key}`, `transEvent has no kind ${key}`);
-				if (typeof value !== 'boolean') fail(400, '事件开关必须是布尔值', `transEvent.${key} must be true or false`);
+				if (!SWITCHES.includes(key))
+					fail(400, `未知事件类型: ${key}`, `transEvent has no kind ${key}`);
+				if (typeof value !== 'boolean')
+					fail(400, '事件开关必须是布尔值', `transEvent.${key} must be true or false`);
 			}
 			for (const entry of b.transCallbackUrlExtra ?? []) {
-				if (typeof entry.sender !== 'string' || !entry.sender) fail(400, '缺少发件人', 'transCallbackUrlExtra.sender is required');
-				if (typeof entry.url !== 'string' || !HTTP_URL.test(entry.url)) fail(400, '回调地址格式错误', 'transCallbackUrlExtra.url must start with http:// or https://');
+				if (typeof entry.sender !== 'string' || !entry.sender)
+					fail(400, '缺少发件人', 'transCallbackUrlExtra.sender is required');
+				if (typeof entry.url !== 'string' || !HTTP_URL.test(entry.url))
+					fail(
+						400,
+						'回调地址格式错误',
+						'transCallbackUrlExtra.url must start with http:// or https://',
+					);
 			}
 			const mode = b.transCallbackUrlExtraUpdateMode ?? 'save';
-			if (!['save', 'replace'].includes(mode)) fail(400, '更新模式错误', 'transCallbackUrlExtraUpdateMode must be save or replace');
+			if (!['save', 'replace'].includes(mode))
+				fail(400, '更新模式错误', 'transCallbackUrlExtraUpdateMode must be save or replace');
 			const config = state.webhook;
 			if (b.transEvent === null) config.transEvent = null;
 			else if (b.transEvent !== undefined) {
@@ -45,7 +63,9 @@ export const webhook: Record<string, Operation> = {
 			if (b.transEnable !== undefined) config.transEnable = b.transEnable;
 			if (b.transCallbackUrlExtra === null) config.transCallbackUrlExtra = null;
 			else if (b.transCallbackUrlExtra !== undefined) {
-				const incoming = (b.transCallbackUrlExtra as Array<{ sender: string; url: string }>).map((e) => ({ sender: e.sender, url: e.url }));
+				const incoming = (b.transCallbackUrlExtra as Array<{ sender: string; url: string }>).map(
+					(e) => ({ sender: e.sender, url: e.url }),
+				);
 				if (mode === 'replace') config.transCallbackUrlExtra = incoming;
 				else {
 					const merged = [...(config.transCallbackUrlExtra ?? [])];

@@ -1,4 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as campaign from './actions/campaign';
@@ -48,7 +54,8 @@ export class MailDelivery implements INodeType {
 		icon: { light: 'file:mailDelivery.svg', dark: 'file:mailDelivery.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] + ($parameter["sandboxMode"] === true ? " (sandbox)" : "") }}',
+		subtitle:
+			'={{ $parameter["operation"] + ": " + $parameter["resource"] + ($parameter["sandboxMode"] === true ? " (sandbox)" : "") }}',
 		description:
 			'Send transactional and campaign mail, and manage templates, contacts, lists, senders and webhooks of the mail delivery platform',
 		defaults: { name: 'Mail Delivery' },

@@ -10,7 +10,10 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { authenticationProperty, nodeCredentials } from '../MailDelivery/actions/common.descriptions';
+import {
+	authenticationProperty,
+	nodeCredentials,
+} from '../MailDelivery/actions/common.descriptions';
 import { EVENT_KINDS } from '../MailDelivery/helpers/eventKinds';
 import { listSearch, loadOptions } from '../MailDelivery/methods';
 import { enrichEvent, parsePush } from './pushParsing';
@@ -39,7 +42,6 @@ function configuredOutputs(parameter: { outputMode?: unknown; events?: unknown }
 	return chosen.map((name) => ({ type: 'main', displayName: name }));
 }
 
-
 export class MailDeliveryTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Mail Delivery Trigger',
@@ -48,21 +50,32 @@ export class MailDeliveryTrigger implements INodeType {
 		group: ['trigger'],
 		// Not 1: n8n evaluates an expression for every push to a version-1 webhook node (parseRequestBody).
 		version: 2,
-		subtitle: '={{ $parameter["outputMode"] === "perKind" ? "One output per event kind" : "Delivery events" }}',
-		description: 'Starts the workflow when the mail delivery platform pushes delivery, bounce, open, click and other events',
+		subtitle:
+			'={{ $parameter["outputMode"] === "perKind" ? "One output per event kind" : "Delivery events" }}',
+		description:
+			'Starts the workflow when the mail delivery platform pushes delivery, bounce, open, click and other events',
 		defaults: { name: 'Mail Delivery Trigger' },
 		inputs: [],
 		outputs: `={{(${configuredOutputs})($parameter, ${JSON.stringify(ALL_KINDS)})}}`,
 		credentials: triggerCredentials,
 		// An empty responseData makes n8n answer with webhookResponse ({received, kept}) instead of its default text.
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', responseData: '', path: 'events' }],
+		webhooks: [
+			{
+				name: 'default',
+				httpMethod: 'POST',
+				responseMode: 'onReceived',
+				responseData: '',
+				path: 'events',
+			},
+		],
 		activationMessage:
 			'Pushes of the chosen event kinds now come to this workflow. The account has one push address (and one per sender): another trigger workflow on the same address is refused until this one is deactivated.',
-		eventTriggerDescription: 'Waiting for the platform to push an event: send a mail, or cause an event, to see one here',
+		eventTriggerDescription:
+			'Waiting for the platform to push an event: send a mail, or cause an event, to see one here',
 		properties: [
 			{
 				displayName:
-					"The platform keeps one push address per account, plus one per sender. With Automatic registration this trigger saves its URL there on activation and puts back what was there before on deactivation; a second trigger workflow on the same address is refused. Use One Output per Event Kind to handle all events in one workflow, or register for chosen senders.",
+					'The platform keeps one push address per account, plus one per sender. With Automatic registration this trigger saves its URL there on activation and puts back what was there before on deactivation; a second trigger workflow on the same address is refused. Use One Output per Event Kind to handle all events in one workflow, or register for chosen senders.',
 				name: 'oneAddressNotice',
 				type: 'notice',
 				default: '',
@@ -78,9 +91,14 @@ export class MailDeliveryTrigger implements INodeType {
 					{
 						name: 'Automatic',
 						value: 'automatic',
-						description: "Save this workflow's URL in the account's webhook configuration on activation, and restore it on deactivation",
+						description:
+							"Save this workflow's URL in the account's webhook configuration on activation, and restore it on deactivation",
 					},
-					{ name: 'Manual', value: 'manual', description: 'You enter the URL on the platform yourself' },
+					{
+						name: 'Manual',
+						value: 'manual',
+						description: 'You enter the URL on the platform yourself',
+					},
 				],
 				default: 'automatic',
 			},
@@ -109,7 +127,11 @@ export class MailDeliveryTrigger implements INodeType {
 				displayName: 'Events',
 				name: 'events',
 				type: 'multiOptions',
-				options: EVENT_KINDS.map((kind) => ({ name: kind.code, value: kind.code, description: kind.description })),
+				options: EVENT_KINDS.map((kind) => ({
+					name: kind.code,
+					value: kind.code,
+					description: kind.description,
+				})),
 				default: [...ALL_KINDS],
 				description: 'Event kinds that start the workflow; others are left out',
 			},
@@ -119,7 +141,11 @@ export class MailDeliveryTrigger implements INodeType {
 				type: 'options',
 				options: [
 					{ name: 'One Output', value: 'single', description: 'All chosen kinds in one output' },
-					{ name: 'One Output per Event Kind', value: 'perKind', description: 'Branch on EventCode without a Switch node' },
+					{
+						name: 'One Output per Event Kind',
+						value: 'perKind',
+						description: 'Branch on EventCode without a Switch node',
+					},
 				],
 				default: 'single',
 			},
@@ -139,7 +165,8 @@ export class MailDeliveryTrigger implements INodeType {
 				typeOptions: { password: true },
 				default: '',
 				required: true,
-				description: 'Add ?token=&lt;this secret&gt; to the URL you register on the platform; activation is refused while it is empty',
+				description:
+					'Add ?token=&lt;this secret&gt; to the URL you register on the platform; activation is refused while it is empty',
 				displayOptions: { show: { registration: ['manual'], requireSecret: [true] } },
 			},
 			{
@@ -154,14 +181,16 @@ export class MailDeliveryTrigger implements INodeType {
 						name: 'addIsoTimes',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to add TriggeredDateTimeV2Iso (and the other time fields) as ISO 8601, read in the time zone below',
+						description:
+							'Whether to add TriggeredDateTimeV2Iso (and the other time fields) as ISO 8601, read in the time zone below',
 					},
 					{
 						displayName: 'Decode Failure Cause',
 						name: 'decodeFailedCause',
 						type: 'boolean',
 						default: true,
-						description: 'Whether to add FailedCauseText, the decoded text of the base64 FailedCause of bounces',
+						description:
+							'Whether to add FailedCauseText, the decoded text of the base64 FailedCause of bounces',
 					},
 					{
 						displayName: 'Event Time Zone',
@@ -169,7 +198,8 @@ export class MailDeliveryTrigger implements INodeType {
 						type: 'string',
 						default: 'UTC',
 						placeholder: 'Asia/Shanghai',
-						description: 'Time zone the platform writes event times in (it does not say); used for the ISO times',
+						description:
+							'Time zone the platform writes event times in (it does not say); used for the ISO times',
 					},
 				],
 			},
@@ -186,12 +216,21 @@ export class MailDeliveryTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				if (this.getNodeParameter('registration') === 'automatic') return await isRegistered(this, registrationSettings(this));
+				if (this.getNodeParameter('registration') === 'automatic')
+					return await isRegistered(this, registrationSettings(this));
 				// Manual: nothing to register; n8n calls checkExists first, so the secret is checked here.
-				if (this.getNodeParameter('requireSecret', true) === true && !String(this.getNodeParameter('secret', '')).trim()) {
-					throw new NodeOperationError(this.getNode(), 'Require Secret is on but the Secret is empty', {
-						description: 'Enter a secret and add ?token=<secret> to the URL you register on the platform, or turn Require Secret off to accept every push.',
-					});
+				if (
+					this.getNodeParameter('requireSecret', true) === true &&
+					!String(this.getNodeParameter('secret', '')).trim()
+				) {
+					throw new NodeOperationError(
+						this.getNode(),
+						'Require Secret is on but the Secret is empty',
+						{
+							description:
+								'Enter a secret and add ?token=<secret> to the URL you register on the platform, or turn Require Secret off to accept every push.',
+						},
+					);
 				}
 				return true;
 			},
@@ -215,9 +254,13 @@ export class MailDeliveryTrigger implements INodeType {
 			return reject(this, 401, 'The push has no valid secret token');
 		}
 		if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
-		const raw = request.rawBody ? request.rawBody.toString('utf8') : JSON.stringify(request.body ?? null);
+		const raw = request.rawBody
+			? request.rawBody.toString('utf8')
+			: JSON.stringify(request.body ?? null);
 		// n8n has parsed a JSON body already: reuse it unless that lost something (see parsePush).
-		const isJson = String(request.headers['content-type'] ?? '').toLowerCase().startsWith('application/json');
+		const isJson = String(request.headers['content-type'] ?? '')
+			.toLowerCase()
+			.startsWith('application/json');
 		const push = parsePush(raw, isJson ? request.body : undefined);
 		if (!push.ok) return reject(this, 400, push.problem);
 
@@ -226,11 +269,15 @@ export class MailDeliveryTrigger implements INodeType {
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const enrich = {
 			decodeFailedCause: options.decodeFailedCause !== false,
-			isoTimeZone: options.addIsoTimes === true ? String(options.eventTimeZone || 'UTC') : undefined,
+			isoTimeZone:
+				options.addIsoTimes === true ? String(options.eventTimeZone || 'UTC') : undefined,
 			isoCache: new Map<string, string | undefined>(),
 		};
 		const allChosen = ALL_KINDS.every((kind) => events.includes(kind));
-		const names = outputMode === 'perKind' ? configuredOutputs({ outputMode, events }, ALL_KINDS).map((output) => output.displayName) : [];
+		const names =
+			outputMode === 'perKind'
+				? configuredOutputs({ outputMode, events }, ALL_KINDS).map((output) => output.displayName)
+				: [];
 		const outputs: INodeExecutionData[][] = outputMode === 'perKind' ? names.map(() => []) : [[]];
 		let kept = 0;
 		for (const event of push.events) {
@@ -239,7 +286,8 @@ export class MailDeliveryTrigger implements INodeType {
 			if (known ? !events.includes(code) : !allChosen) continue;
 			const item = { json: enrichEvent(event, enrich) };
 			// Kinds not known are kept only when every kind is chosen, and then go to the last output, Other.
-			const output = outputMode === 'perKind' ? (known ? names.indexOf(code) : names.length - 1) : 0;
+			const output =
+				outputMode === 'perKind' ? (known ? names.indexOf(code) : names.length - 1) : 0;
 			outputs[output].push(item);
 			kept++;
 		}
@@ -253,7 +301,9 @@ export class MailDeliveryTrigger implements INodeType {
 function registrationSettings(context: IHookFunctions): RegistrationSettings {
 	return {
 		mode: context.getNodeParameter('registerFor', 'default') as 'default' | 'senders',
-		senders: (context.getNodeParameter('senders', []) as string[]).map((sender) => sender.trim()).filter(Boolean),
+		senders: (context.getNodeParameter('senders', []) as string[])
+			.map((sender) => sender.trim())
+			.filter(Boolean),
 		events: context.getNodeParameter('events', ALL_KINDS) as string[],
 	};
 }

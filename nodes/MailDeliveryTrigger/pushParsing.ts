@@ -48,9 +48,11 @@ export function quoteUnsafeIntegers(text: string): string {
 
 type ParsedPush = { ok: true; events: IDataObject[] } | { ok: false; problem: string };
 
-const isEvent = (value: unknown): value is IDataObject => !!value && typeof value === 'object' && !Array.isArray(value);
+const isEvent = (value: unknown): value is IDataObject =>
+	!!value && typeof value === 'object' && !Array.isArray(value);
 /** A MailSeqId key and its value as written; a key cannot stand like this inside a JSON string. */
-const MAIL_SEQ_ID = /"MailSeqId"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*"|true|false|null)/g;
+const MAIL_SEQ_ID =
+	/"MailSeqId"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*"|true|false|null)/g;
 
 /**
  * The fast path: n8n has already parsed the JSON body (losing the last digits of MailSeqId), so the
@@ -67,20 +69,28 @@ export function eventsFromParsedBody(body: unknown, rawBody: string): IDataObjec
 		for (const key in event) {
 			const value = event[key];
 			if (value !== null && typeof value === 'object') return undefined;
-			if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value) && key !== 'MailSeqId') return undefined;
+			if (
+				typeof value === 'number' &&
+				!Number.isSafeInteger(value) &&
+				Number.isInteger(value) &&
+				key !== 'MailSeqId'
+			)
+				return undefined;
 		}
 		if (event.MailSeqId !== undefined) withSeqId++;
 	}
 	if (withSeqId === 0) return events;
 	const written: string[] = [];
 	MAIL_SEQ_ID.lastIndex = 0;
-	for (let match = MAIL_SEQ_ID.exec(rawBody); match; match = MAIL_SEQ_ID.exec(rawBody)) written.push(match[1]);
+	for (let match = MAIL_SEQ_ID.exec(rawBody); match; match = MAIL_SEQ_ID.exec(rawBody))
+		written.push(match[1]);
 	if (written.length !== withSeqId) return undefined;
 	let next = 0;
 	for (const event of events) {
 		if (event.MailSeqId === undefined) continue;
 		const literal = written[next++];
-		if (typeof event.MailSeqId === 'number') event.MailSeqId = /^-?\d+$/.test(literal) ? literal : String(event.MailSeqId);
+		if (typeof event.MailSeqId === 'number')
+			event.MailSeqId = /^-?\d+$/.test(literal) ? literal : String(event.MailSeqId);
 	}
 	return events;
 }
@@ -94,14 +104,21 @@ export function parsePush(rawBody: string, parsedBody?: unknown): ParsedPush {
 	if (reused) return { ok: true, events: reused };
 	let parsed: unknown;
 	try {
-		parsed = JSON.parse(quoteUnsafeIntegers(rawBody.charCodeAt(0) === 0xfeff ? rawBody.slice(1) : rawBody));
+		parsed = JSON.parse(
+			quoteUnsafeIntegers(rawBody.charCodeAt(0) === 0xfeff ? rawBody.slice(1) : rawBody),
+		);
 	} catch {
 		return { ok: false, problem: 'The body is not valid JSON' };
 	}
 	const events = isEvent(parsed) ? [parsed as IDataObject] : parsed;
-	if (!Array.isArray(events)) return { ok: false, problem: 'The body must be a JSON array of event objects, or one event object' };
+	if (!Array.isArray(events))
+		return {
+			ok: false,
+			problem: 'The body must be a JSON array of event objects, or one event object',
+		};
 	const wrong = events.findIndex((entry) => !isEvent(entry));
-	if (wrong !== -1) return { ok: false, problem: `Entry ${wrong} of the body is not an event object` };
+	if (wrong !== -1)
+		return { ok: false, problem: `Entry ${wrong} of the body is not an event object` };
 	// MailSeqId is an identifier: always a string, whether or not a number could have held it.
 	for (const event of events as IDataObject[]) {
 		if (typeof event.MailSeqId === 'number') event.MailSeqId = String(event.MailSeqId);

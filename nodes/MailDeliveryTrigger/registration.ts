@@ -3,7 +3,14 @@ import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { SWITCHABLE_KINDS, transEventFor } from '../MailDelivery/helpers/eventKinds';
-import { parseUrl, RELEASED_TOKEN, SECRET_PARAMETER, TOKEN_PREFIX, triggerSecret, withoutSecret } from '../MailDelivery/helpers/triggerAddresses';
+import {
+	parseUrl,
+	RELEASED_TOKEN,
+	SECRET_PARAMETER,
+	TOKEN_PREFIX,
+	triggerSecret,
+	withoutSecret,
+} from '../MailDelivery/helpers/triggerAddresses';
 import { apiRequest } from '../MailDelivery/transport';
 
 /**
@@ -36,7 +43,11 @@ interface Registration {
 	mode: 'default' | 'senders';
 	senders: string[];
 	/** The addresses as they were before this trigger took them (never another trigger's URL). */
-	previous: { transCallbackUrl: string | null; senderUrls: Record<string, string | null>; noSenderUrls: boolean };
+	previous: {
+		transCallbackUrl: string | null;
+		senderUrls: Record<string, string | null>;
+		noSenderUrls: boolean;
+	};
 	/** The account's switches before the first trigger registered. */
 	prior: Switches;
 }
@@ -59,11 +70,16 @@ interface Config {
 /** Same workflow (secret) and same kind of URL (test or production path); the host may have moved. */
 function sameTrigger(url: unknown, own: string): boolean {
 	const secret = triggerSecret(url);
-	return secret !== undefined && secret === triggerSecret(own) && parseUrl(url)!.pathname === parseUrl(own)!.pathname;
+	return (
+		secret !== undefined &&
+		secret === triggerSecret(own) &&
+		parseUrl(url)!.pathname === parseUrl(own)!.pathname
+	);
 }
 
 const SWITCH_KEYS = SWITCHABLE_KINDS.map((kind) => kind.transEventKey as string);
-const flag = (value: boolean | null | undefined) => (value === true ? '1' : value === false ? '0' : 'n');
+const flag = (value: boolean | null | undefined) =>
+	value === true ? '1' : value === false ? '0' : 'n';
 
 function encodeSwitches({ transEvent, transEnable }: Switches): string {
 	const kinds = transEvent ? SWITCH_KEYS.map((key) => flag(transEvent[key])).join('') : 'n';
@@ -75,7 +91,9 @@ function decodeSwitches(text: string | null | undefined): Switches | undefined {
 	if (!match) return undefined;
 	const read = (char: string) => (char === '1' ? true : char === '0' ? false : null);
 	const transEvent =
-		match[1] === 'n' ? null : Object.fromEntries(SWITCH_KEYS.map((key, index) => [key, read(match[1][index]) === true]));
+		match[1] === 'n'
+			? null
+			: Object.fromEntries(SWITCH_KEYS.map((key, index) => [key, read(match[1][index]) === true]));
 	return { transEvent, transEnable: read(match[2]) };
 }
 
@@ -87,7 +105,9 @@ const sameSender = (a: string, b: string) => a.toLowerCase() === b.toLowerCase()
 
 function urlAt(config: Config, address: Address): string | null {
 	if (address.kind === 'default') return config.transCallbackUrl ?? null;
-	return senderEntries(config).find((entry) => sameSender(entry.sender, address.sender))?.url ?? null;
+	return (
+		senderEntries(config).find((entry) => sameSender(entry.sender, address.sender))?.url ?? null
+	);
 }
 
 /** Every trigger URL on the account other than `own`'s, default address first. */
@@ -138,7 +158,9 @@ async function readConfig(context: IHookFunctions): Promise<Config> {
 }
 
 function addressesOf(settings: Pick<RegistrationSettings, 'mode' | 'senders'>): Address[] {
-	return settings.mode === 'default' ? [{ kind: 'default' }] : settings.senders.map((sender) => ({ kind: 'sender', sender }));
+	return settings.mode === 'default'
+		? [{ kind: 'default' }]
+		: settings.senders.map((sender) => ({ kind: 'sender', sender }));
 }
 
 function kindsOn(config: Config, events: string[]): boolean {
@@ -147,13 +169,20 @@ function kindsOn(config: Config, events: string[]): boolean {
 }
 
 function addressName(address: Address) {
-	return address.kind === 'default' ? "the account's default push address" : `the push address of sender ${address.sender}`;
+	return address.kind === 'default'
+		? "the account's default push address"
+		: `the push address of sender ${address.sender}`;
 }
 
 /**
  * The refusal, remedy included: n8n 2.x shows only an activation error's message, not its description.
  */
-function takenError(context: IHookFunctions, address: Address, holder: string, ownUrl: string): NodeOperationError {
+function takenError(
+	context: IHookFunctions,
+	address: Address,
+	holder: string,
+	ownUrl: string,
+): NodeOperationError {
 	const isTest = context.getMode() === 'manual';
 	const holderIsThisWorkflow = triggerSecret(holder) === triggerSecret(ownUrl);
 	const where = `${addressName(address)} is held by ${holderIsThisWorkflow ? "this workflow's other" : 'another'} Mail Delivery Trigger (${withoutSecret(holder)})`;
@@ -181,22 +210,31 @@ function takenError(context: IHookFunctions, address: Address, holder: string, o
 // ---- lifecycle -----------------------------------------------------------------------------------
 
 /** checkExists: true when this URL holds every address it needs and the chosen kinds are pushed. */
-export async function isRegistered(context: IHookFunctions, settings: RegistrationSettings): Promise<boolean> {
+export async function isRegistered(
+	context: IHookFunctions,
+	settings: RegistrationSettings,
+): Promise<boolean> {
 	const webhookUrl = webhookUrlOf(context);
 	const registration = registrations(context)[webhookUrl];
 	if (!registration || withoutSecret(registration.url) !== withoutSecret(webhookUrl)) return false;
 	const config = await readConfig(context);
-	const held = addressesOf(settings).every((address) => urlAt(config, address) === registration.url);
+	const held = addressesOf(settings).every(
+		(address) => urlAt(config, address) === registration.url,
+	);
 	return held && config.transEnable === true && kindsOn(config, settings.events);
 }
 
-export async function register(context: IHookFunctions, settings: RegistrationSettings): Promise<void> {
+export async function register(
+	context: IHookFunctions,
+	settings: RegistrationSettings,
+): Promise<void> {
 	const webhookUrl = webhookUrlOf(context);
 	const secret = ensureSecret(context);
 	const existing = registrations(context)[webhookUrl];
 	const config = await readConfig(context);
 	// Without a record yet, any URL of ours found on the account is left over: judge by a fresh one.
-	const probe = existing?.url ?? buildUrl(webhookUrl, secret, { transEvent: null, transEnable: null });
+	const probe =
+		existing?.url ?? buildUrl(webhookUrl, secret, { transEvent: null, transEnable: null });
 	const addresses = addressesOf(settings);
 	for (const address of addresses) {
 		const holder = urlAt(config, address);
@@ -206,12 +244,17 @@ export async function register(context: IHookFunctions, settings: RegistrationSe
 	}
 	const others = otherTriggerUrls(config, probe);
 	const prior: Switches = existing?.prior ??
-		others.map((url) => decodeSwitches(parseUrl(url)?.searchParams.get(PRIOR_PARAMETER))).find(Boolean) ?? {
+		others
+			.map((url) => decodeSwitches(parseUrl(url)?.searchParams.get(PRIOR_PARAMETER)))
+			.find(Boolean) ?? {
 			transEvent: config.transEvent ?? null,
 			transEnable: config.transEnable ?? null,
 		};
 	// The same URL as before, unless n8n's webhook address moved (then the same secret at the new one).
-	const url = existing && withoutSecret(existing.url) === withoutSecret(webhookUrl) ? existing.url : buildUrl(webhookUrl, secret, prior);
+	const url =
+		existing && withoutSecret(existing.url) === withoutSecret(webhookUrl)
+			? existing.url
+			: buildUrl(webhookUrl, secret, prior);
 	const previousAt = (address: Address) => {
 		const current = urlAt(config, address);
 		const released = parseUrl(current)?.searchParams.get(SECRET_PARAMETER) === RELEASED_TOKEN;
@@ -223,8 +266,11 @@ export async function register(context: IHookFunctions, settings: RegistrationSe
 		senders: settings.senders,
 		previous: {
 			transCallbackUrl: settings.mode === 'default' ? previousAt({ kind: 'default' }) : null,
-			senderUrls: Object.fromEntries(settings.senders.map((sender) => [sender, previousAt({ kind: 'sender', sender })])),
-			noSenderUrls: config.transCallbackUrlExtra === null || config.transCallbackUrlExtra === undefined,
+			senderUrls: Object.fromEntries(
+				settings.senders.map((sender) => [sender, previousAt({ kind: 'sender', sender })]),
+			),
+			noSenderUrls:
+				config.transCallbackUrlExtra === null || config.transCallbackUrlExtra === undefined,
 		},
 		prior,
 	};
@@ -233,7 +279,9 @@ export async function register(context: IHookFunctions, settings: RegistrationSe
 	// Save only what is not yet as needed: after a restart nothing is saved at all.
 	const body: IDataObject = {};
 	if (settings.mode === 'default' && config.transCallbackUrl !== url) body.transCallbackUrl = url;
-	const missingSenders = settings.senders.filter((sender) => urlAt(config, { kind: 'sender', sender }) !== url);
+	const missingSenders = settings.senders.filter(
+		(sender) => urlAt(config, { kind: 'sender', sender }) !== url,
+	);
 	if (missingSenders.length > 0) {
 		body.transCallbackUrlExtra = missingSenders.map((sender) => ({ sender, url }));
 		body.transCallbackUrlExtraUpdateMode = 'save';
@@ -241,7 +289,8 @@ export async function register(context: IHookFunctions, settings: RegistrationSe
 	if (!kindsOn(config, settings.events)) {
 		// Switch on what this trigger needs; every other kind stays as it is (someone else may need it).
 		const transEvent = { ...(config.transEvent ?? transEventFor([])) };
-		for (const [key, on] of Object.entries(transEventFor(settings.events))) if (on) transEvent[key] = true;
+		for (const [key, on] of Object.entries(transEventFor(settings.events)))
+			if (on) transEvent[key] = true;
 		body.transEvent = transEvent;
 	}
 	if (config.transEnable !== true) body.transEnable = true;
@@ -262,9 +311,12 @@ function restoredSwitches(config: Config, prior: Switches): IDataObject {
 				changed = true;
 			}
 		}
-		if (changed) restore.transEvent = prior.transEvent === null && SWITCH_KEYS.every((key) => !target[key]) ? null : target;
+		if (changed)
+			restore.transEvent =
+				prior.transEvent === null && SWITCH_KEYS.every((key) => !target[key]) ? null : target;
 	}
-	if (config.transEnable === true && prior.transEnable !== true) restore.transEnable = prior.transEnable;
+	if (config.transEnable === true && prior.transEnable !== true)
+		restore.transEnable = prior.transEnable;
 	return restore;
 }
 
@@ -291,14 +343,17 @@ export async function unregister(context: IHookFunctions): Promise<void> {
 			const previous = registration.previous.senderUrls[sender];
 			return typeof previous === 'string' ? [{ sender: entry.sender, url: previous }] : [];
 		});
-		restore.transCallbackUrlExtra = list.length === 0 && registration.previous.noSenderUrls ? null : list;
+		restore.transCallbackUrlExtra =
+			list.length === 0 && registration.previous.noSenderUrls ? null : list;
 		restore.transCallbackUrlExtraUpdateMode = 'replace';
 		after.transCallbackUrlExtra = list;
 	}
 	const stillHeldAnAddress = Object.keys(restore).length > 0;
 	const lastTrigger = otherTriggerUrls(after, registration.url).length === 0;
-	if (stillHeldAnAddress && lastTrigger) Object.assign(restore, restoredSwitches(config, registration.prior));
-	if (Object.keys(restore).length > 0) await saveRestoring(context, restore, withoutSecret(registration.url));
+	if (stillHeldAnAddress && lastTrigger)
+		Object.assign(restore, restoredSwitches(config, registration.prior));
+	if (Object.keys(restore).length > 0)
+		await saveRestoring(context, restore, withoutSecret(registration.url));
 	delete registrations(context)[webhookUrl];
 }
 
@@ -314,7 +369,9 @@ async function saveRestoring(context: IHookFunctions, restore: IDataObject, ownA
 	} catch (error) {
 		const refusedAsInvalid = error instanceof NodeApiError && error.httpCode === '400';
 		if (!refusedAsInvalid || !Object.values(restore).some((value) => value === null)) {
-			throw error instanceof NodeApiError ? error : new NodeApiError(context.getNode(), error as JsonObject);
+			throw error instanceof NodeApiError
+				? error
+				: new NodeApiError(context.getNode(), error as JsonObject);
 		}
 		const nearest: IDataObject = {
 			transCallbackUrl: `${ownAddress}?${SECRET_PARAMETER}=${RELEASED_TOKEN}`,
@@ -322,7 +379,9 @@ async function saveRestoring(context: IHookFunctions, restore: IDataObject, ownA
 			transEvent: transEventFor([]),
 			transEnable: false,
 		};
-		const fallback = Object.fromEntries(Object.entries(restore).map(([key, value]) => [key, value === null ? nearest[key] : value]));
+		const fallback = Object.fromEntries(
+			Object.entries(restore).map(([key, value]) => [key, value === null ? nearest[key] : value]),
+		);
 		await apiRequest.call(context, '/v5/webhook/save', fallback);
 	}
 }

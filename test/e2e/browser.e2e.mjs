@@ -19,8 +19,14 @@ before(async () => {
 	stack = await startStack('2');
 	const { url, account, redirectUri } = stack.emulator;
 	await setupDemo(stack.session, { url, account, redirectUri });
-	Object.assign(env, { baseUrl: stack.n8n.baseUrl, emulator: stack.emulator, session: stack.session });
-	console.log(`browser suite: n8n and the demo ready in ${Math.round((Date.now() - started) / 1000)} s`);
+	Object.assign(env, {
+		baseUrl: stack.n8n.baseUrl,
+		emulator: stack.emulator,
+		session: stack.session,
+	});
+	console.log(
+		`browser suite: n8n and the demo ready in ${Math.round((Date.now() - started) / 1000)} s`,
+	);
 });
 
 after(async () => {
@@ -29,14 +35,38 @@ after(async () => {
 	await stack?.emulator.stop();
 });
 
-test('a. sign in, run the two manual examples and read their output, see the trigger example\'s executions by kind', { timeout: JOURNEY_TIMEOUT }, () => a(env));
+test(
+	"a. sign in, run the two manual examples and read their output, see the trigger example's executions by kind",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => a(env),
+);
 
-test('b. a new workflow: Code → Mail Delivery Send with pickers, drag and drop into To and a tag value, execute', { timeout: JOURNEY_TIMEOUT }, () => b(env));
+test(
+	'b. a new workflow: Code → Mail Delivery Send with pickers, drag and drop into To and a tag value, execute',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => b(env),
+);
 
-test('c. On Error: error output routes the bad item, regular output keeps it, Stop Workflow says what was not sent', { timeout: JOURNEY_TIMEOUT }, () => c(env));
+test(
+	'c. On Error: error output routes the bad item, regular output keeps it, Stop Workflow says what was not sent',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => c(env),
+);
 
-test('d. the trigger panel: Registration, Manual fields, one output per kind, a refused test listen that says what to do', { timeout: JOURNEY_TIMEOUT }, () => d(env));
+test(
+	'd. the trigger panel: Registration, Manual fields, one output per kind, a refused test listen that says what to do',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => d(env),
+);
 
-test('e. the three credential dialogs: wrong secrets explained, the authorization code fetched from the URL the dialog shows', { timeout: JOURNEY_TIMEOUT }, () => e(env));
+test(
+	'e. the three credential dialogs: wrong secrets explained, the authorization code fetched from the URL the dialog shows',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => e(env),
+);
 
-test('f. Webhook → Save refuses to take a trigger\'s address unless the Replace option is on', { timeout: JOURNEY_TIMEOUT }, () => f(env));
+test(
+	"f. Webhook → Save refuses to take a trigger's address unless the Replace option is on",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => f(env),
+);

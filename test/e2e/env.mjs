@@ -29,13 +29,20 @@ export function pushBody(count, offset = 0) {
 	return `[${events.join(',')}]`;
 }
 
-
 export async function startEmulatorProcess(port = 0) {
-	const child = spawn(process.execPath, [path.join(root, 'node_modules', 'ts-node', 'dist', 'bin.js'), '--transpile-only', path.join(root, 'emulator', 'cli.ts')], {
-		cwd: root,
-		env: { ...process.env, EMULATOR_PORT: String(port), EMULATOR_JSON: '1' },
-		stdio: ['ignore', 'pipe', 'inherit'],
-	});
+	const child = spawn(
+		process.execPath,
+		[
+			path.join(root, 'node_modules', 'ts-node', 'dist', 'bin.js'),
+			'--transpile-only',
+			path.join(root, 'emulator', 'cli.ts'),
+		],
+		{
+			cwd: root,
+			env: { ...process.env, EMULATOR_PORT: String(port), EMULATOR_JSON: '1' },
+			stdio: ['ignore', 'pipe', 'inherit'],
+		},
+	);
 	const first = await new Promise((resolve, reject) => {
 		readline.createInterface({ input: child.stdout }).once('line', resolve);
 		child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
@@ -62,16 +69,29 @@ export async function startEmulatorProcess(port = 0) {
 
 export async function authorizationCode(emulator) {
 	const url = new URL(`${emulator.url}/v5/auth/oauth/authorize`);
-	url.search = new URLSearchParams({ client_id: emulator.account.clientId, response_type: 'code', redirect_uri: emulator.redirectUri, scope: 'All' }).toString();
+	url.search = new URLSearchParams({
+		client_id: emulator.account.clientId,
+		response_type: 'code',
+		redirect_uri: emulator.redirectUri,
+		scope: 'All',
+	}).toString();
 	const answer = await fetch(url, { redirect: 'manual' });
 	return new URL(answer.headers.get('location')).searchParams.get('code');
 }
 
 export function credentialData(emulator, type, code = '') {
 	const { url, account, redirectUri } = emulator;
-	if (type === 'mailDeliverySignatureApi') return { baseUrl: url, apiKey: account.apiKey, apiSecret: account.apiSecret };
-	if (type === 'mailDeliveryClientCredentialsOAuth2Api') return { baseUrl: url, apiKey: account.apiKey, apiSecret: account.apiSecret };
-	return { baseUrl: url, clientId: account.clientId, clientSecret: account.clientSecret, redirectUri, authorizationCode: code };
+	if (type === 'mailDeliverySignatureApi')
+		return { baseUrl: url, apiKey: account.apiKey, apiSecret: account.apiSecret };
+	if (type === 'mailDeliveryClientCredentialsOAuth2Api')
+		return { baseUrl: url, apiKey: account.apiKey, apiSecret: account.apiSecret };
+	return {
+		baseUrl: url,
+		clientId: account.clientId,
+		clientSecret: account.clientSecret,
+		redirectUri,
+		authorizationCode: code,
+	};
 }
 
 export const AUTHENTICATION_OF = {
@@ -85,18 +105,40 @@ export function actionWorkflow({ name, parameters, credential, splitField }) {
 	const hookPath = `e2e-${randomUUID()}`;
 	const nodes = [
 		{
-			id: randomUUID(), name: 'Webhook', type: 'n8n-nodes-base.webhook', typeVersion: 2, position: [0, 0], webhookId: randomUUID(),
-			parameters: { httpMethod: 'POST', path: hookPath, responseMode: 'lastNode', responseData: 'allEntries', options: {} },
+			id: randomUUID(),
+			name: 'Webhook',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			position: [0, 0],
+			webhookId: randomUUID(),
+			parameters: {
+				httpMethod: 'POST',
+				path: hookPath,
+				responseMode: 'lastNode',
+				responseData: 'allEntries',
+				options: {},
+			},
 		},
 		{
-			id: randomUUID(), name: 'Mail Delivery', type: ACTION, typeVersion: 1, position: [400, 0],
+			id: randomUUID(),
+			name: 'Mail Delivery',
+			type: ACTION,
+			typeVersion: 1,
+			position: [400, 0],
 			parameters: { authentication: AUTHENTICATION_OF[credential.type], ...parameters },
 			credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 		},
 	];
 	const connections = { Webhook: { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] } };
 	if (splitField) {
-		nodes.push({ id: randomUUID(), name: 'Split Out', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [200, 0], parameters: { fieldToSplitOut: splitField, options: {} } });
+		nodes.push({
+			id: randomUUID(),
+			name: 'Split Out',
+			type: 'n8n-nodes-base.splitOut',
+			typeVersion: 1,
+			position: [200, 0],
+			parameters: { fieldToSplitOut: splitField, options: {} },
+		});
 		connections.Webhook = { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] };
 		connections['Split Out'] = { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] };
 	}
@@ -108,7 +150,12 @@ export function triggerWorkflow({ name, credential, parameters = {} }) {
 		name,
 		nodes: [
 			{
-				id: randomUUID(), name: 'Mail Delivery Trigger', type: TRIGGER, typeVersion: 2, position: [0, 0], webhookId: randomUUID(),
+				id: randomUUID(),
+				name: 'Mail Delivery Trigger',
+				type: TRIGGER,
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
 				parameters: { authentication: AUTHENTICATION_OF[credential.type], ...parameters },
 				credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 			},
@@ -127,14 +174,23 @@ export async function startStack(line) {
 	return { emulator, n8n, session, userFolder };
 }
 
-export async function createCredential(session, type, data, name = `${type} ${randomUUID().slice(0, 8)}`) {
+export async function createCredential(
+	session,
+	type,
+	data,
+	name = `${type} ${randomUUID().slice(0, 8)}`,
+) {
 	let created;
 	try {
 		created = await session.api('POST', '/credentials', { name, type, data });
 	} catch (error) {
 		// n8n 1.123's public API schema requires its HTTP-domain restriction fields on every credential.
 		if (!/allowedDomains/.test(error.message)) throw error;
-		created = await session.api('POST', '/credentials', { name, type, data: { ...data, allowedHttpRequestDomains: 'all' } });
+		created = await session.api('POST', '/credentials', {
+			name,
+			type,
+			data: { ...data, allowedHttpRequestDomains: 'all' },
+		});
 	}
 	return { id: created.id, name: created.name ?? name, type };
 }
@@ -199,9 +255,15 @@ export async function activateExpectingRefusal(session, workflow) {
 	} catch (error) {
 		return { id: created.id, message: error.message };
 	}
-	const status = await eventually(async () => {
-		const answer = await session.rest('GET', `/workflows/${created.id}/publication-status`).catch((error) => ({ error: error.message }));
-		return /fail/i.test(JSON.stringify(answer)) ? answer : false;
-	}, 'the publication to fail', 60_000);
+	const status = await eventually(
+		async () => {
+			const answer = await session
+				.rest('GET', `/workflows/${created.id}/publication-status`)
+				.catch((error) => ({ error: error.message }));
+			return /fail/i.test(JSON.stringify(answer)) ? answer : false;
+		},
+		'the publication to fail',
+		60_000,
+	);
 	return { id: created.id, message: JSON.stringify(status) };
 }

@@ -9,7 +9,12 @@ import { cleanNpmEnv } from '../../scripts/n8n-install.mjs';
 
 // Each run has its own registry; npm's cache of registry metadata (fresh for minutes) must not outlive it.
 const npm = (args, cwd, registry) =>
-	execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: cleanNpmEnv({ npm_config_registry: registry, npm_config_prefer_online: 'true' }) });
+	execFileSync('npm', args, {
+		cwd,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'pipe'],
+		env: cleanNpmEnv({ npm_config_registry: registry, npm_config_prefer_online: 'true' }),
+	});
 
 /** The README's self-hosted path: `npm install <package>` in ~/.n8n/nodes (`npm update <package>` later). */
 export function installWithNpm({ userFolder, packageName, registry, update = false }) {
@@ -25,7 +30,9 @@ export function installWithNpm({ userFolder, packageName, registry, update = fal
  * LoadNodesAndCredentials.init. Run with n8n's Node binary.
  */
 export function resolveN8nWorkflowAsN8nDoes({ nodeBin, packageDir, n8nPackageDir }) {
-	const n8nPaths = createRequire(path.join(n8nPackageDir, 'dist', 'load-nodes-and-credentials.js')).resolve.paths('x');
+	const n8nPaths = createRequire(
+		path.join(n8nPackageDir, 'dist', 'load-nodes-and-credentials.js'),
+	).resolve.paths('x');
 	const script = [
 		"const Module = require('node:module');",
 		'Module._initPaths();',
@@ -34,5 +41,10 @@ export function resolveN8nWorkflowAsN8nDoes({ nodeBin, packageDir, n8nPackageDir
 		"const fs = require('node:fs');",
 		"console.log(JSON.stringify({ package: fs.realpathSync(fromPackage.resolve('n8n-workflow')), n8n: fs.realpathSync(fromN8n.resolve('n8n-workflow')) }));",
 	].join('\n');
-	return JSON.parse(execFileSync(nodeBin, ['-e', script], { encoding: 'utf8', env: { ...process.env, NODE_PATH: n8nPaths.join(path.delimiter) } }));
+	return JSON.parse(
+		execFileSync(nodeBin, ['-e', script], {
+			encoding: 'utf8',
+			env: { ...process.env, NODE_PATH: n8nPaths.join(path.delimiter) },
+		}),
+	);
 }

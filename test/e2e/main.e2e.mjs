@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
 import {
-	activate, activateExpectingRefusal, authorizationCode, eventually, createCredential, credentialData, runAction, startStack, triggerWorkflow,
+	activate,
+	activateExpectingRefusal,
+	authorizationCode,
+	eventually,
+	createCredential,
+	credentialData,
+	runAction,
+	startStack,
+	triggerWorkflow,
 } from './env.mjs';
 
 const line = process.env.N8N_LINE ?? '2';
@@ -13,12 +21,22 @@ const credentials = {};
 before(async () => {
 	const started = Date.now();
 	stack = await startStack(line);
-	console.log(`n8n line ${line} ready in ${stack.n8n.startupMs} ms (stack ${Date.now() - started} ms)`);
+	console.log(
+		`n8n line ${line} ready in ${stack.n8n.startupMs} ms (stack ${Date.now() - started} ms)`,
+	);
 	for (const type of ['mailDeliverySignatureApi', 'mailDeliveryClientCredentialsOAuth2Api']) {
-		credentials[type] = await createCredential(stack.session, type, credentialData(stack.emulator, type));
+		credentials[type] = await createCredential(
+			stack.session,
+			type,
+			credentialData(stack.emulator, type),
+		);
 	}
 	const code = await authorizationCode(stack.emulator);
-	credentials.mailDeliveryAuthCodeOAuth2Api = await createCredential(stack.session, 'mailDeliveryAuthCodeOAuth2Api', credentialData(stack.emulator, 'mailDeliveryAuthCodeOAuth2Api', code));
+	credentials.mailDeliveryAuthCodeOAuth2Api = await createCredential(
+		stack.session,
+		'mailDeliveryAuthCodeOAuth2Api',
+		credentialData(stack.emulator, 'mailDeliveryAuthCodeOAuth2Api', code),
+	);
 });
 
 after(async () => {
@@ -26,7 +44,10 @@ after(async () => {
 	await stack?.emulator.stop();
 });
 
-const get = async (route) => (await fetch(`${stack.n8n.baseUrl}${route}`, { headers: { cookie: stack.session.cookie } })).json();
+const get = async (route) =>
+	(
+		await fetch(`${stack.n8n.baseUrl}${route}`, { headers: { cookie: stack.session.cookie } })
+	).json();
 const signature = () => credentials.mailDeliverySignatureApi;
 
 test('the package loads: both nodes and all three credentials are known to n8n', async () => {
@@ -34,27 +55,47 @@ test('the package loads: both nodes and all three credentials are known to n8n',
 	assert.ok(nodes.includes('n8n-nodes-mail-delivery.mailDelivery'));
 	assert.ok(nodes.includes('n8n-nodes-mail-delivery.mailDeliveryTrigger'));
 	const types = (await get('/types/credentials.json')).map((type) => type.name);
-	for (const name of ['mailDeliverySignatureApi', 'mailDeliveryClientCredentialsOAuth2Api', 'mailDeliveryAuthCodeOAuth2Api']) assert.ok(types.includes(name), name);
+	for (const name of [
+		'mailDeliverySignatureApi',
+		'mailDeliveryClientCredentialsOAuth2Api',
+		'mailDeliveryAuthCodeOAuth2Api',
+	])
+		assert.ok(types.includes(name), name);
 });
 
 test('each credential test passes with good secrets and fails clearly with bad ones', async () => {
 	// n8n tests a stored credential: store each variant, then test it by id with its data.
 	const check = async (type, data) => {
 		const stored = await createCredential(stack.session, type, data);
-		return await stack.session.rest('POST', '/credentials/test', { credentials: { id: stored.id, name: stored.name, type, data } });
+		return await stack.session.rest('POST', '/credentials/test', {
+			credentials: { id: stored.id, name: stored.name, type, data },
+		});
 	};
 	for (const type of ['mailDeliverySignatureApi', 'mailDeliveryClientCredentialsOAuth2Api']) {
 		const good = await check(type, credentialData(stack.emulator, type));
 		assert.equal(good.status, 'OK', `${type}: ${JSON.stringify(good)}`);
-		const bad = await check(type, { ...credentialData(stack.emulator, type), apiSecret: 'wrong-secret' });
+		const bad = await check(type, {
+			...credentialData(stack.emulator, type),
+			apiSecret: 'wrong-secret',
+		});
 		assert.equal(bad.status, 'Error', `${type}: ${JSON.stringify(bad)}`);
 		// n8n 2.x shows this package's rule message; 1.123 its own "Authorization failed" text.
 		assert.match(bad.message, /HTTP 401|Authorization failed|code 401/);
 		assert.doesNotMatch(bad.message, /wrong-secret/);
 	}
-	const good = await check('mailDeliveryAuthCodeOAuth2Api', credentialData(stack.emulator, 'mailDeliveryAuthCodeOAuth2Api', await authorizationCode(stack.emulator)));
+	const good = await check(
+		'mailDeliveryAuthCodeOAuth2Api',
+		credentialData(
+			stack.emulator,
+			'mailDeliveryAuthCodeOAuth2Api',
+			await authorizationCode(stack.emulator),
+		),
+	);
 	assert.equal(good.status, 'OK', JSON.stringify(good));
-	const used = await check('mailDeliveryAuthCodeOAuth2Api', credentialData(stack.emulator, 'mailDeliveryAuthCodeOAuth2Api', 'not-a-valid-code'));
+	const used = await check(
+		'mailDeliveryAuthCodeOAuth2Api',
+		credentialData(stack.emulator, 'mailDeliveryAuthCodeOAuth2Api', 'not-a-valid-code'),
+	);
 	assert.equal(used.status, 'Error');
 	assert.match(used.message, /authorization code was not accepted/i);
 });
@@ -62,39 +103,97 @@ test('each credential test passes with good secrets and fails clearly with bad o
 test('action workflows reach the emulator for every resource', async () => {
 	const rl = (value) => ({ __rl: true, mode: 'name', value });
 	const cases = [
-		[{ resource: 'campaign', operation: 'create', mailName: `e2e-${line}`, senderMail: rl('news@example.com'), sendListNames: ['newsletter'], subject: 'Hi' }, (items) => items[0].guid],
-		[{ resource: 'template', operation: 'getMany', returnAll: true }, (items) => items.some((t) => t.templateName === 'welcome')],
-		[{ resource: 'contact', operation: 'upsert', email: `e2e-${line}@example.org` }, (items) => items[0].success === true],
-		[{ resource: 'contactList', operation: 'getMany', returnAll: true }, (items) => items.some((l) => l.listName === 'newsletter')],
-		[{ resource: 'verifiedSender', operation: 'getMany', returnAll: true }, (items) => items.some((s) => s.fromDomain === 'sender@example.com')],
+		[
+			{
+				resource: 'campaign',
+				operation: 'create',
+				mailName: `e2e-${line}`,
+				senderMail: rl('news@example.com'),
+				sendListNames: ['newsletter'],
+				subject: 'Hi',
+			},
+			(items) => items[0].guid,
+		],
+		[
+			{ resource: 'template', operation: 'getMany', returnAll: true },
+			(items) => items.some((t) => t.templateName === 'welcome'),
+		],
+		[
+			{ resource: 'contact', operation: 'upsert', email: `e2e-${line}@example.org` },
+			(items) => items[0].success === true,
+		],
+		[
+			{ resource: 'contactList', operation: 'getMany', returnAll: true },
+			(items) => items.some((l) => l.listName === 'newsletter'),
+		],
+		[
+			{ resource: 'verifiedSender', operation: 'getMany', returnAll: true },
+			(items) => items.some((s) => s.fromDomain === 'sender@example.com'),
+		],
 		[{ resource: 'webhook', operation: 'get' }, (items) => 'transEnable' in items[0]],
 	];
 	for (const [parameters, check] of cases) {
-		const { status, data } = await runAction(stack, { name: `e2e ${parameters.resource}`, parameters, credential: signature() });
+		const { status, data } = await runAction(stack, {
+			name: `e2e ${parameters.resource}`,
+			parameters,
+			credential: signature(),
+		});
 		assert.equal(status, 200, `${parameters.resource}: ${JSON.stringify(data).slice(0, 300)}`);
-		assert.ok(check(Array.isArray(data) ? data : [data]), `${parameters.resource}: ${JSON.stringify(data).slice(0, 300)}`);
+		assert.ok(
+			check(Array.isArray(data) ? data : [data]),
+			`${parameters.resource}: ${JSON.stringify(data).slice(0, 300)}`,
+		);
 	}
 });
 
 test('a combined send of 250 items takes 3 requests', async () => {
 	const before = (await stack.emulator.control('GET', 'requests')).requests.length;
-	const people = Array.from({ length: 250 }, (_, i) => ({ email: `p${i}@example.org`, name: `P${i}` }));
+	const people = Array.from({ length: 250 }, (_, i) => ({
+		email: `p${i}@example.org`,
+		name: `P${i}`,
+	}));
 	const parameters = {
-		resource: 'transactionalMail', operation: 'send', senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
-		to: '={{ $json.email }}', contentSource: 'template', templateName: { __rl: true, mode: 'name', value: 'welcome' },
-		tagValuesMode: 'json', params: '={{ JSON.stringify({ name: $json.name }) }}',
+		resource: 'transactionalMail',
+		operation: 'send',
+		senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
+		to: '={{ $json.email }}',
+		contentSource: 'template',
+		templateName: { __rl: true, mode: 'name', value: 'welcome' },
+		tagValuesMode: 'json',
+		params: '={{ JSON.stringify({ name: $json.name }) }}',
 	};
-	const { status, data } = await runAction(stack, { name: 'e2e combined send', parameters, credential: signature(), splitField: 'body.people' }, { people });
+	const { status, data } = await runAction(
+		stack,
+		{ name: 'e2e combined send', parameters, credential: signature(), splitField: 'body.people' },
+		{ people },
+	);
 	assert.equal(status, 200, JSON.stringify(data).slice(0, 300));
 	assert.equal(data.length, 250);
-	const requests = (await stack.emulator.control('GET', 'requests')).requests.slice(before).filter((r) => r.path === '/v5/transactional/mail/sends_customised');
+	const requests = (await stack.emulator.control('GET', 'requests')).requests
+		.slice(before)
+		.filter((r) => r.path === '/v5/transactional/mail/sends_customised');
 	// Requests go out several at once, so the platform may record the short one first.
-	assert.deepEqual(requests.map((r) => r.body.messageVersions.length).sort((a, b) => b - a), [100, 100, 50]);
+	assert.deepEqual(
+		requests.map((r) => r.body.messageVersions.length).sort((a, b) => b - a),
+		[100, 100, 50],
+	);
 	// The day's transactional report counts them.
 	const today = new Date().toISOString().slice(0, 10);
-	const stats = await runAction(stack, { name: 'e2e stats', parameters: { resource: 'transactionalMail', operation: 'getStats', startDate: today, endDate: today }, credential: signature() });
+	const stats = await runAction(stack, {
+		name: 'e2e stats',
+		parameters: {
+			resource: 'transactionalMail',
+			operation: 'getStats',
+			startDate: today,
+			endDate: today,
+		},
+		credential: signature(),
+	});
 	const rows = Array.isArray(stats.data) ? stats.data : [stats.data];
-	assert.ok(rows.some((row) => row.statsDate === today && row.sentCount >= 250), JSON.stringify(stats.data).slice(0, 300));
+	assert.ok(
+		rows.some((row) => row.statsDate === today && row.sentCount >= 250),
+		JSON.stringify(stats.data).slice(0, 300),
+	);
 });
 
 test('a sandbox operation leaves the emulator unchanged', async () => {
@@ -103,7 +202,16 @@ test('a sandbox operation leaves the emulator unchanged', async () => {
 		return JSON.stringify(rest);
 	};
 	const before = await state();
-	const { status, data } = await runAction(stack, { name: 'e2e sandbox', parameters: { resource: 'contactList', operation: 'create', listName: 'sandboxed', sandboxMode: true }, credential: signature() });
+	const { status, data } = await runAction(stack, {
+		name: 'e2e sandbox',
+		parameters: {
+			resource: 'contactList',
+			operation: 'create',
+			listName: 'sandboxed',
+			sandboxMode: true,
+		},
+		credential: signature(),
+	});
 	assert.equal(status, 200);
 	assert.equal(data.sandboxMode ?? data[0]?.sandboxMode, true);
 	assert.equal(await state(), before);
@@ -114,40 +222,89 @@ test('the client-credentials token is fetched once across executions, and again 
 	const grants = async () => (await stack.emulator.control('GET', 'state')).tokenRequests;
 	const startGrants = await grants();
 	for (let run = 0; run < 4; run++) {
-		const { status } = await runAction(stack, { name: `e2e oauth ${run}`, parameters: { resource: 'webhook', operation: 'get' }, credential });
+		const { status } = await runAction(stack, {
+			name: `e2e oauth ${run}`,
+			parameters: { resource: 'webhook', operation: 'get' },
+			credential,
+		});
 		assert.equal(status, 200);
 	}
 	assert.equal(await grants(), startGrants + 1);
 	await stack.emulator.control('POST', 'clock', { advanceSeconds: 2 * 3600 + 60 });
-	const { status, data } = await runAction(stack, { name: 'e2e oauth expired', parameters: { resource: 'webhook', operation: 'get' }, credential });
+	const { status, data } = await runAction(stack, {
+		name: 'e2e oauth expired',
+		parameters: { resource: 'webhook', operation: 'get' },
+		credential,
+	});
 	assert.equal(status, 200, JSON.stringify(data));
 	assert.equal(await grants(), startGrants + 2);
 	await stack.emulator.control('POST', 'clock', { advanceSeconds: -(2 * 3600 + 60) });
 });
 
 test('the authorization-code credential works in a workflow', async () => {
-	const { status, data } = await runAction(stack, { name: 'e2e auth code', parameters: { resource: 'webhook', operation: 'get' }, credential: credentials.mailDeliveryAuthCodeOAuth2Api });
+	const { status, data } = await runAction(stack, {
+		name: 'e2e auth code',
+		parameters: { resource: 'webhook', operation: 'get' },
+		credential: credentials.mailDeliveryAuthCodeOAuth2Api,
+	});
 	assert.equal(status, 200, JSON.stringify(data));
 });
 
 test('the trigger registers on activation, turns pushes into executions, and restores the configuration on deactivation', async () => {
-	const prior = { transCallbackUrl: 'https://someone-else.example/hook', transEvent: { bounced: true }, transEnable: false };
-	await runAction(stack, { name: 'e2e prior config', parameters: { resource: 'webhook', operation: 'save', updateFields: { transCallbackUrl: prior.transCallbackUrl, transEvent: ['Bounced'], transEnable: false } }, credential: signature() });
+	const prior = {
+		transCallbackUrl: 'https://someone-else.example/hook',
+		transEvent: { bounced: true },
+		transEnable: false,
+	};
+	await runAction(stack, {
+		name: 'e2e prior config',
+		parameters: {
+			resource: 'webhook',
+			operation: 'save',
+			updateFields: {
+				transCallbackUrl: prior.transCallbackUrl,
+				transEvent: ['Bounced'],
+				transEnable: false,
+			},
+		},
+		credential: signature(),
+	});
 	const config = async () => {
-		const { data } = await runAction(stack, { name: 'e2e read config', parameters: { resource: 'webhook', operation: 'get' }, credential: signature() });
+		const { data } = await runAction(stack, {
+			name: 'e2e read config',
+			parameters: { resource: 'webhook', operation: 'get' },
+			credential: signature(),
+		});
 		return Array.isArray(data) ? data[0] : data;
 	};
 	const before = await config();
-	const id = await activate(stack.session, triggerWorkflow({ name: 'e2e trigger', credential: signature() }));
+	const id = await activate(
+		stack.session,
+		triggerWorkflow({ name: 'e2e trigger', credential: signature() }),
+	);
 	const registered = new RegExp(`^${stack.n8n.baseUrl}/webhook/.+/events\\?token=`);
-	await eventually(async () => registered.test(String((await config()).transCallbackUrl)), 'the trigger to register');
-	const recipients = ['ok@example.org', 'bounce@example.org', 'soft@example.org', 'filtered@example.org'];
+	await eventually(
+		async () => registered.test(String((await config()).transCallbackUrl)),
+		'the trigger to register',
+	);
+	const recipients = [
+		'ok@example.org',
+		'bounce@example.org',
+		'soft@example.org',
+		'filtered@example.org',
+	];
 	const { status } = await runAction(stack, {
 		name: 'e2e send for trigger',
 		parameters: {
-			resource: 'transactionalMail', operation: 'send', senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
-			messageSource: 'definedHere', contentSource: 'html', content: '<p>x</p>', subject: 's',
-			versionsMode: 'json', messageVersionsJson: JSON.stringify([{ to: recipients.map((email) => ({ email })) }]),
+			resource: 'transactionalMail',
+			operation: 'send',
+			senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
+			messageSource: 'definedHere',
+			contentSource: 'html',
+			content: '<p>x</p>',
+			subject: 's',
+			versionsMode: 'json',
+			messageVersionsJson: JSON.stringify([{ to: recipients.map((email) => ({ email })) }]),
 		},
 		credential: signature(),
 	});
@@ -155,8 +312,10 @@ test('the trigger registers on activation, turns pushes into executions, and res
 	await stack.emulator.control('POST', 'flush');
 	let executions = [];
 	for (let attempt = 0; attempt < 40; attempt++) {
-		executions = (await stack.session.api('GET', `/executions?workflowId=${id}&includeData=true`)).data ?? [];
-		if (executions.length > 0 && executions.every((e) => e.finished || e.status === 'success')) break;
+		executions =
+			(await stack.session.api('GET', `/executions?workflowId=${id}&includeData=true`)).data ?? [];
+		if (executions.length > 0 && executions.every((e) => e.finished || e.status === 'success'))
+			break;
 		await new Promise((resolve) => setTimeout(resolve, 250));
 	}
 	assert.equal(executions.length, 1);
@@ -165,38 +324,80 @@ test('the trigger registers on activation, turns pushes into executions, and res
 	assert.ok(items.every((item) => /^\d{19}$/.test(item.json.MailSeqId)));
 
 	await stack.session.api('POST', `/workflows/${id}/deactivate`);
-	await eventually(async () => JSON.stringify(await config()) === JSON.stringify(before), 'the configuration to be restored');
+	await eventually(
+		async () => JSON.stringify(await config()) === JSON.stringify(before),
+		'the configuration to be restored',
+	);
 	assert.deepEqual(await config(), before);
 });
 
 test('two trigger workflows on one account: a second one on the same address is refused, one for chosen senders works beside it', async () => {
 	const config = async () => {
-		const { data } = await runAction(stack, { name: 'e2e read config', parameters: { resource: 'webhook', operation: 'get' }, credential: signature() });
+		const { data } = await runAction(stack, {
+			name: 'e2e read config',
+			parameters: { resource: 'webhook', operation: 'get' },
+			credential: signature(),
+		});
 		return Array.isArray(data) ? data[0] : data;
 	};
 	const before = await config();
-	const a = await activate(stack.session, triggerWorkflow({ name: 'e2e trigger A', credential: signature() }));
+	const a = await activate(
+		stack.session,
+		triggerWorkflow({ name: 'e2e trigger A', credential: signature() }),
+	);
 	const registered = new RegExp(`^${stack.n8n.baseUrl}/webhook/.+/events\\?token=mdt1`);
-	await eventually(async () => registered.test(String((await config()).transCallbackUrl)), 'trigger A to register');
+	await eventually(
+		async () => registered.test(String((await config()).transCallbackUrl)),
+		'trigger A to register',
+	);
 	const held = await config();
 
-	const refused = await activateExpectingRefusal(stack.session, triggerWorkflow({ name: 'e2e trigger B', credential: signature() }));
+	const refused = await activateExpectingRefusal(
+		stack.session,
+		triggerWorkflow({ name: 'e2e trigger B', credential: signature() }),
+	);
 	assert.match(refused.message, /default push address is held by another Mail Delivery Trigger/);
 	assert.doesNotMatch(refused.message, /token=/);
 	assert.deepEqual(await config(), held);
 
-	const c = await activate(stack.session, triggerWorkflow({ name: 'e2e trigger C', credential: signature(), parameters: { registerFor: 'senders', senders: ['news@example.com'] } }));
-	await eventually(async () => ((await config()).transCallbackUrlExtra ?? []).some((entry) => entry.sender === 'news@example.com' && registered.test(entry.url)), 'trigger C to register');
+	const c = await activate(
+		stack.session,
+		triggerWorkflow({
+			name: 'e2e trigger C',
+			credential: signature(),
+			parameters: { registerFor: 'senders', senders: ['news@example.com'] },
+		}),
+	);
+	await eventually(
+		async () =>
+			((await config()).transCallbackUrlExtra ?? []).some(
+				(entry) => entry.sender === 'news@example.com' && registered.test(entry.url),
+			),
+		'trigger C to register',
+	);
 	assert.equal((await config()).transCallbackUrl, held.transCallbackUrl);
 
 	// n8n answers an accepted push with the node's own small JSON body.
-	const answer = await fetch(held.transCallbackUrl, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify([{ EventCode: 'Delivered', Email: 'direct@example.org' }, { EventCode: 'Opened' }]) });
+	const answer = await fetch(held.transCallbackUrl, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify([
+			{ EventCode: 'Delivered', Email: 'direct@example.org' },
+			{ EventCode: 'Opened' },
+		]),
+	});
 	assert.equal(answer.status, 200);
 	assert.deepEqual(await answer.json(), { received: 2, kept: 2 });
 
 	await stack.session.api('POST', `/workflows/${a}/deactivate`);
-	await eventually(async () => (await config()).transCallbackUrl === before.transCallbackUrl, 'trigger A to restore the default address');
+	await eventually(
+		async () => (await config()).transCallbackUrl === before.transCallbackUrl,
+		'trigger A to restore the default address',
+	);
 	await stack.session.api('POST', `/workflows/${c}/deactivate`);
-	await eventually(async () => JSON.stringify(await config()) === JSON.stringify(before), 'the configuration to be restored');
+	await eventually(
+		async () => JSON.stringify(await config()) === JSON.stringify(before),
+		'the configuration to be restored',
+	);
 	await stack.session.api('POST', `/workflows/${refused.id}/deactivate`).catch(() => undefined);
 });

@@ -19,44 +19,77 @@ const rl = (value) => ({ __rl: true, mode: 'list', value });
 
 before(async () => {
 	stack = await startStack(line);
-	const credential = await createCredential(stack.session, 'mailDeliverySignatureApi', credentialData(stack.emulator, 'mailDeliverySignatureApi'));
+	const credential = await createCredential(
+		stack.session,
+		'mailDeliverySignatureApi',
+		credentialData(stack.emulator, 'mailDeliverySignatureApi'),
+	);
 	const credentials = { mailDeliverySignatureApi: { id: credential.id, name: credential.name } };
 	const workflow = {
 		name: 'Mail Delivery as an MCP tool',
 		nodes: [
 			{
-				id: randomUUID(), name: 'MCP Server Trigger', type: '@n8n/n8n-nodes-langchain.mcpTrigger', typeVersion: 2, position: [0, 0],
-				webhookId: randomUUID(), parameters: { path: MCP_PATH },
+				id: randomUUID(),
+				name: 'MCP Server Trigger',
+				type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { path: MCP_PATH },
 			},
 			{
-				id: randomUUID(), name: 'Send welcome mail', type: `${PACKAGE_NAME}.mailDeliveryTool`, typeVersion: 1, position: [0, 200], credentials,
+				id: randomUUID(),
+				name: 'Send welcome mail',
+				type: `${PACKAGE_NAME}.mailDeliveryTool`,
+				typeVersion: 1,
+				position: [0, 200],
+				credentials,
 				parameters: {
-					authentication: 'signature', resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'),
-					to: "={{ $fromAI('to', 'Recipients, separated by commas', 'string') }}", contentSource: 'template', templateName: rl('welcome'), options: {},
+					authentication: 'signature',
+					resource: 'transactionalMail',
+					operation: 'send',
+					senderMail: rl('sender@example.com'),
+					to: "={{ $fromAI('to', 'Recipients, separated by commas', 'string') }}",
+					contentSource: 'template',
+					templateName: rl('welcome'),
+					options: {},
 				},
 			},
 			{
-				id: randomUUID(), name: 'Find campaigns', type: `${PACKAGE_NAME}.mailDeliveryTool`, typeVersion: 1, position: [200, 200], credentials,
+				id: randomUUID(),
+				name: 'Find campaigns',
+				type: `${PACKAGE_NAME}.mailDeliveryTool`,
+				typeVersion: 1,
+				position: [200, 200],
+				credentials,
 				parameters: { authentication: 'signature', resource: 'campaign', operation: 'getMany' },
 			},
 		],
 		connections: {
-			'Send welcome mail': { ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] },
+			'Send welcome mail': {
+				ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]],
+			},
 			'Find campaigns': { ai_tool: [[{ node: 'MCP Server Trigger', type: 'ai_tool', index: 0 }]] },
 		},
 		settings: { executionOrder: 'v1' },
 	};
 	await activate(stack.session, workflow);
 	// n8n 2 publishes in the background: connect once the MCP endpoint answers.
-	client = await eventually(async () => {
-		const candidate = new Client({ name: 'mail-delivery-e2e', version: '1.0.0' });
-		try {
-			await candidate.connect(new StreamableHTTPClientTransport(new URL(`${stack.n8n.baseUrl}/mcp/${MCP_PATH}`)));
-			return candidate;
-		} catch {
-			return false;
-		}
-	}, 'the MCP Server Trigger to answer', 60_000);
+	client = await eventually(
+		async () => {
+			const candidate = new Client({ name: 'mail-delivery-e2e', version: '1.0.0' });
+			try {
+				await candidate.connect(
+					new StreamableHTTPClientTransport(new URL(`${stack.n8n.baseUrl}/mcp/${MCP_PATH}`)),
+				);
+				return candidate;
+			} catch {
+				return false;
+			}
+		},
+		'the MCP Server Trigger to answer',
+		60_000,
+	);
 });
 
 after(async () => {
@@ -73,7 +106,10 @@ test('the tools are listed with descriptions that say real mail goes out, what T
 	const send = tools.find((tool) => tool.name === 'Send_welcome_mail');
 	assert.ok(send, `tools listed: ${tools.map((tool) => tool.name).join(', ')}`);
 	assert.match(send.description, /Sends real email/);
-	assert.match(send.description, /separated by commas, each an address or "Name <address>", at most 20/);
+	assert.match(
+		send.description,
+		/separated by commas, each an address or "Name <address>", at most 20/,
+	);
 	assert.match(send.description, /Returns success, the recipients, the request's uniqueMsgID/);
 	assert.deepEqual(Object.keys(send.inputSchema.properties ?? {}), ['to']);
 	const find = tools.find((tool) => tool.name === 'Find_campaigns');
@@ -82,7 +118,10 @@ test('the tools are listed with descriptions that say real mail goes out, what T
 
 test('a call sends exactly one mail and returns its result', async () => {
 	const before = (await mails()).length;
-	const result = await client.callTool({ name: 'Send_welcome_mail', arguments: { to: 'Ada <ada@example.org>' } });
+	const result = await client.callTool({
+		name: 'Send_welcome_mail',
+		arguments: { to: 'Ada <ada@example.org>' },
+	});
 	assert.notEqual(result.isError, true, textOf(result));
 	assert.match(textOf(result), /"success":\s*true/);
 	assert.match(textOf(result), /uniqueMsgID/);
@@ -95,10 +134,19 @@ test('a call sends exactly one mail and returns its result', async () => {
 
 test('a bad address comes back as a clear error naming the field, and the session goes on', async () => {
 	const before = (await mails()).length;
-	const result = await client.callTool({ name: 'Send_welcome_mail', arguments: { to: 'margaret(at)example.org' } });
-	assert.match(textOf(result), /Field "To" "margaret\(at\)example\.org" is not a valid email address/);
+	const result = await client.callTool({
+		name: 'Send_welcome_mail',
+		arguments: { to: 'margaret(at)example.org' },
+	});
+	assert.match(
+		textOf(result),
+		/Field "To" "margaret\(at\)example\.org" is not a valid email address/,
+	);
 	assert.equal((await mails()).length, before);
-	const again = await client.callTool({ name: 'Send_welcome_mail', arguments: { to: 'grace@example.org' } });
+	const again = await client.callTool({
+		name: 'Send_welcome_mail',
+		arguments: { to: 'grace@example.org' },
+	});
 	assert.match(textOf(again), /"success":\s*true/);
 	assert.equal((await mails()).length, before + 1);
 });

@@ -9,7 +9,10 @@ import { root } from '../../scripts/ensure-deps.mjs';
 import { installN8n } from '../../scripts/n8n-install.mjs';
 
 const SUITES = { 2: ['main', 'mcp', 'browser', 'install', 'queue'], 1: ['main'] };
-const lines = (process.env.E2E_LINES ?? '2,1').split(',').map((line) => line.trim()).filter(Boolean);
+const lines = (process.env.E2E_LINES ?? '2,1')
+	.split(',')
+	.map((line) => line.trim())
+	.filter(Boolean);
 const chosen = process.env.E2E_SUITES?.split(',').map((suite) => suite.trim());
 const totals = { passed: 0, failed: 0, skipped: 0, skips: [] };
 const failedSuites = [];
@@ -17,14 +20,24 @@ mkdirSync(path.join(root, '.tmp'), { recursive: true });
 for (const line of lines) {
 	const installStarted = Date.now();
 	installN8n(line);
-	console.log(`n8n line ${line}: install ready in ${Math.round((Date.now() - installStarted) / 1000)} s`);
+	console.log(
+		`n8n line ${line}: install ready in ${Math.round((Date.now() - installStarted) / 1000)} s`,
+	);
 	for (const suite of SUITES[line].filter((name) => !chosen || chosen.includes(name))) {
 		const started = Date.now();
 		const tap = path.join(root, '.tmp', `e2e-${line}-${suite}.tap`);
 		try {
 			execFileSync(
 				process.execPath,
-				['--test', '--test-concurrency=1', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, path.join(root, 'test', 'e2e', `${suite}.e2e.mjs`)],
+				[
+					'--test',
+					'--test-concurrency=1',
+					'--test-reporter=spec',
+					'--test-reporter-destination=stdout',
+					'--test-reporter=tap',
+					`--test-reporter-destination=${tap}`,
+					path.join(root, 'test', 'e2e', `${suite}.e2e.mjs`),
+				],
 				{ cwd: root, stdio: 'inherit', env: { ...process.env, N8N_LINE: line } },
 			);
 		} catch {
@@ -38,7 +51,9 @@ for (const line of lines) {
 			totals.skips.push(...[...text.matchAll(/^# SKIPPED (.+)$/gm)].map((match) => match[1]));
 			if (process.env.E2E_SUMMARY) writeFileSync(process.env.E2E_SUMMARY, JSON.stringify(totals));
 		}
-		console.log(`n8n line ${line}: ${suite} suite finished in ${Math.round((Date.now() - started) / 1000)} s`);
+		console.log(
+			`n8n line ${line}: ${suite} suite finished in ${Math.round((Date.now() - started) / 1000)} s`,
+		);
 	}
 }
 if (failedSuites.length > 0) {

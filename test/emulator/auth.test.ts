@@ -11,7 +11,9 @@ const clientCredentialsToken = async () => {
 	const { url, account } = env.emulator;
 	const answer = await axios.get(`${url}/v5/auth/oauth/authorize`, {
 		params: { grantType: 'client_credentials' },
-		headers: { Authorization: Buffer.from(`${account.apiKey}:${account.apiSecret}`).toString('base64') },
+		headers: {
+			Authorization: Buffer.from(`${account.apiKey}:${account.apiSecret}`).toString('base64'),
+		},
 		validateStatus: () => true,
 	});
 	return answer;
@@ -25,20 +27,50 @@ describe('signature headers', () => {
 	test.each([
 		['wrong key', () => signatureHeaders('other-key', env.emulator.account.apiSecret)],
 		['bad signature', () => signatureHeaders(env.emulator.account.apiKey, 'wrong-secret')],
-		['timestamp in another format', () => {
-			const timestamp = new Date().toISOString();
-			return { ApiKey: env.emulator.account.apiKey, Timestamp: timestamp, Authorization: computeSignature(env.emulator.account.apiSecret, timestamp) };
-		}],
-		['timestamp older than 5 minutes', () => signatureHeaders(env.emulator.account.apiKey, env.emulator.account.apiSecret, new Date(Date.now() - 301_000))],
-		['unsupported SignatureVersion', () => ({ ...signatureHeaders(env.emulator.account.apiKey, env.emulator.account.apiSecret), SignatureVersion: '2.0' })],
+		[
+			'timestamp in another format',
+			() => {
+				const timestamp = new Date().toISOString();
+				return {
+					ApiKey: env.emulator.account.apiKey,
+					Timestamp: timestamp,
+					Authorization: computeSignature(env.emulator.account.apiSecret, timestamp),
+				};
+			},
+		],
+		[
+			'timestamp older than 5 minutes',
+			() =>
+				signatureHeaders(
+					env.emulator.account.apiKey,
+					env.emulator.account.apiSecret,
+					new Date(Date.now() - 301_000),
+				),
+		],
+		[
+			'unsupported SignatureVersion',
+			() => ({
+				...signatureHeaders(env.emulator.account.apiKey, env.emulator.account.apiSecret),
+				SignatureVersion: '2.0',
+			}),
+		],
 	])('%s gives HTTP 401', async (_name, headers) => {
-		const answer = await call(env.emulator, path, {}, { headers: headers() as Record<string, string> });
+		const answer = await call(
+			env.emulator,
+			path,
+			{},
+			{ headers: headers() as Record<string, string> },
+		);
 		expect(answer.status).toBe(401);
 		expect(answer.body.code).toBe(401);
 	});
 
 	test('a timestamp 4 minutes old is still valid', async () => {
-		const headers = signatureHeaders(env.emulator.account.apiKey, env.emulator.account.apiSecret, new Date(Date.now() - 240_000));
+		const headers = signatureHeaders(
+			env.emulator.account.apiKey,
+			env.emulator.account.apiSecret,
+			new Date(Date.now() - 240_000),
+		);
 		expect((await call(env.emulator, path, {}, { headers })).status).toBe(200);
 	});
 
@@ -63,7 +95,9 @@ describe('client-credentials tokens', () => {
 		expect(second.data.accessToken).toBe(first.data.accessToken);
 		expect(second.data.expiresIn).toBeGreaterThanOrEqual(3598);
 		expect(second.data.expiresIn).toBeLessThanOrEqual(3600);
-		expect((await call(env.emulator, path, {}, { token: first.data.accessToken })).body.code).toBe(200);
+		expect((await call(env.emulator, path, {}, { token: first.data.accessToken })).body.code).toBe(
+			200,
+		);
 	});
 
 	test('in the last 5 minutes a new token is given and both are valid until the old one expires', async () => {
@@ -81,7 +115,9 @@ describe('client-credentials tokens', () => {
 	test('a wrong secret gets no token', async () => {
 		const answer = await axios.get(`${env.emulator.url}/v5/auth/oauth/authorize`, {
 			params: { grantType: 'client_credentials' },
-			headers: { Authorization: Buffer.from(`${env.emulator.account.apiKey}:nope`).toString('base64') },
+			headers: {
+				Authorization: Buffer.from(`${env.emulator.account.apiKey}:nope`).toString('base64'),
+			},
 			validateStatus: () => true,
 		});
 		expect(answer.status).toBe(401);
@@ -92,7 +128,12 @@ describe('client-credentials tokens', () => {
 describe('authorization-code flow', () => {
 	const exchange = (code: string, secret = env.emulator.account.clientSecret) =>
 		axios.get(`${env.emulator.url}/v5/auth/oauth/token`, {
-			params: { grant_type: 'authorization_code', client_id: env.emulator.account.clientId, client_secret: secret, code },
+			params: {
+				grant_type: 'authorization_code',
+				client_id: env.emulator.account.clientId,
+				client_secret: secret,
+				code,
+			},
 			validateStatus: () => true,
 		});
 
@@ -102,7 +143,9 @@ describe('authorization-code flow', () => {
 		const answer = await exchange(code);
 		expect(answer.data).toMatchObject({ code: 200, expiresIn: -1 });
 		await env.control('POST', 'clock', { advanceSeconds: 365 * 86400 });
-		expect((await call(env.emulator, path, {}, { token: answer.data.accessToken })).status).toBe(200);
+		expect((await call(env.emulator, path, {}, { token: answer.data.accessToken })).status).toBe(
+			200,
+		);
 		const again = await exchange(code);
 		expect(again.status).toBe(400);
 		expect(again.data.accessToken).toBeUndefined();
@@ -117,7 +160,12 @@ describe('authorization-code flow', () => {
 	test('a wrong client secret, unknown client or unregistered redirect is refused', async () => {
 		expect((await exchange(await env.authorizationCode(), 'wrong')).status).toBe(401);
 		const bad = await axios.get(`${env.emulator.url}/v5/auth/oauth/authorize`, {
-			params: { client_id: env.emulator.account.clientId, response_type: 'code', redirect_uri: 'https://evil.example/cb', scope: 'All' },
+			params: {
+				client_id: env.emulator.account.clientId,
+				response_type: 'code',
+				redirect_uri: 'https://evil.example/cb',
+				scope: 'All',
+			},
 			maxRedirects: 0,
 			validateStatus: () => true,
 		});

@@ -17,11 +17,19 @@ test('latency: every /v5 answer comes at least latencyMs later', async () => {
 
 test('a request-rate limit answers HTTP 429 with Retry-After, and nothing is processed', async () => {
 	await env.control('POST', 'settings', { rateLimitPerSecond: 2 });
-	const answers = await Promise.all(Array.from({ length: 4 }, () => call(env.emulator, '/v5/lists/add', { listName: `l${Math.random()}` })));
+	const answers = await Promise.all(
+		Array.from({ length: 4 }, () =>
+			call(env.emulator, '/v5/lists/add', { listName: `l${Math.random()}` }),
+		),
+	);
 	const limited = answers.filter((answer) => answer.status === 429);
 	expect(limited).toHaveLength(2);
 	expect(limited[0].body.code).toBe(429);
-	const raw = await axios.post(`${env.emulator.url}/v5/webhook/get`, {}, { validateStatus: () => true });
+	const raw = await axios.post(
+		`${env.emulator.url}/v5/webhook/get`,
+		{},
+		{ validateStatus: () => true },
+	);
 	expect(raw.status).toBe(429);
 	expect(Number(raw.headers['retry-after'])).toBeGreaterThanOrEqual(1);
 	expect(env.view().state.lists.length).toBe(1 + 2);
@@ -30,14 +38,20 @@ test('a request-rate limit answers HTTP 429 with Retry-After, and nothing is pro
 test('every Nth request is answered 503 with Retry-After and not processed', async () => {
 	await env.control('POST', 'settings', { unavailableEvery: 3 });
 	const statuses = [];
-	for (let i = 0; i < 6; i++) statuses.push((await call(env.emulator, '/v5/lists/add', { listName: `n${i}` })).status);
+	for (let i = 0; i < 6; i++)
+		statuses.push((await call(env.emulator, '/v5/lists/add', { listName: `n${i}` })).status);
 	expect(statuses).toEqual([200, 200, 503, 200, 200, 503]);
 	expect(env.view().state.lists.map((list) => list.listName)).not.toContain('n2');
 });
 
 test('a capped page size answers fewer records per page but the true totalRecords', async () => {
 	await env.control('POST', 'settings', { pageSizeCap: 1 });
-	const page = await expectCode(env.emulator, '/v5/lists/get', { pageSize: 100, pageIndex: 1 }, 200);
+	const page = await expectCode(
+		env.emulator,
+		'/v5/lists/get',
+		{ pageSize: 100, pageIndex: 1 },
+		200,
+	);
 	expect([page.lists.length, page.totalRecords]).toEqual([1, 1]);
 });
 
@@ -59,24 +73,68 @@ test('faults: network drops the next request unanswered; internalError processes
 });
 
 test('import: a bad row refuses the whole request and nothing is imported', async () => {
-	const mapping = [{ columnNum: 0, propertyName: 'email' }, { columnNum: 1, propertyName: 'city' }];
-	for (const rows of [[['a@example.org', 'x'], ['not-an-address', 'y']], [['a@example.org', null]], [['b@example.org', { nested: 1 }]], [['', '']]]) {
-		await expectCode(env.emulator, IMPORT, { contactData: rows, contactDataMapping: mapping, updateMode: 1 }, 400);
+	const mapping = [
+		{ columnNum: 0, propertyName: 'email' },
+		{ columnNum: 1, propertyName: 'city' },
+	];
+	for (const rows of [
+		[
+			['a@example.org', 'x'],
+			['not-an-address', 'y'],
+		],
+		[['a@example.org', null]],
+		[['b@example.org', { nested: 1 }]],
+		[['', '']],
+	]) {
+		await expectCode(
+			env.emulator,
+			IMPORT,
+			{ contactData: rows, contactDataMapping: mapping, updateMode: 1 },
+			400,
+		);
 	}
-	await expectCode(env.emulator, IMPORT, { contactData: [['a@example.org']], contactDataMapping: [mapping[0], { columnNum: 1, propertyName: 'email' }], updateMode: 1 }, 400);
+	await expectCode(
+		env.emulator,
+		IMPORT,
+		{
+			contactData: [['a@example.org']],
+			contactDataMapping: [mapping[0], { columnNum: 1, propertyName: 'email' }],
+			updateMode: 1,
+		},
+		400,
+	);
 	expect(env.view().state.contacts.length).toBe(2);
 });
 
 test('content precedence: the version templateName, then the top-level templateName, then version content, then top-level content', async () => {
-	await expectCode(env.emulator, TX, {
-		senderMail: 'sender@example.com', templateName: 'welcome', subject: 's',
-		messageVersions: [{ to: [{ email: 'a@example.org' }], content: '<p>own</p>' }],
-	}, 200);
-	await expectCode(env.emulator, TX, {
-		senderMail: 'sender@example.com', content: '<p>top</p>', subject: 's',
-		messageVersions: [{ to: [{ email: 'b@example.org' }], content: '<p>own</p>' }, { to: [{ email: 'c@example.org' }] }],
-	}, 200);
-	expect(env.view().mails.map(({ email, templateName, content }) => [email, templateName ?? content])).toEqual([
+	await expectCode(
+		env.emulator,
+		TX,
+		{
+			senderMail: 'sender@example.com',
+			templateName: 'welcome',
+			subject: 's',
+			messageVersions: [{ to: [{ email: 'a@example.org' }], content: '<p>own</p>' }],
+		},
+		200,
+	);
+	await expectCode(
+		env.emulator,
+		TX,
+		{
+			senderMail: 'sender@example.com',
+			content: '<p>top</p>',
+			subject: 's',
+			messageVersions: [
+				{ to: [{ email: 'b@example.org' }], content: '<p>own</p>' },
+				{ to: [{ email: 'c@example.org' }] },
+			],
+		},
+		200,
+	);
+	expect(
+		env.view().mails.map(({ email, templateName, content }) => [email, templateName ?? content]),
+	).toEqual([
 		['a@example.org', 'welcome'],
 		['b@example.org', '<p>own</p>'],
 		['c@example.org', '<p>top</p>'],
@@ -84,9 +142,18 @@ test('content precedence: the version templateName, then the top-level templateN
 });
 
 test("a version's templateName that matches no template refuses the whole request (7.2, 400)", async () => {
-	await expectCode(env.emulator, TX, {
-		senderMail: 'sender@example.com', templateName: 'welcome',
-		messageVersions: [{ to: [{ email: 'a@example.org' }] }, { to: [{ email: 'b@example.org' }], templateName: 'missing' }],
-	}, 400);
+	await expectCode(
+		env.emulator,
+		TX,
+		{
+			senderMail: 'sender@example.com',
+			templateName: 'welcome',
+			messageVersions: [
+				{ to: [{ email: 'a@example.org' }] },
+				{ to: [{ email: 'b@example.org' }], templateName: 'missing' },
+			],
+		},
+		400,
+	);
 	expect(env.view().mails).toHaveLength(0);
 });

@@ -21,15 +21,26 @@ export async function call(
 		? {}
 		: auth.token
 			? { OAuth: auth.token }
-			: (auth.headers ?? signatureHeaders(emulator.account.apiKey, emulator.account.apiSecret, new Date(emulator.now())));
-	const response = await axios.post(`${emulator.url}${path}`, body, { headers, validateStatus: () => true });
+			: (auth.headers ??
+				signatureHeaders(
+					emulator.account.apiKey,
+					emulator.account.apiSecret,
+					new Date(emulator.now()),
+				));
+	const response = await axios.post(`${emulator.url}${path}`, body, {
+		headers,
+		validateStatus: () => true,
+	});
 	return { status: response.status, body: response.data };
 }
 
 /** Expects a business answer with this code (HTTP 200, code in the body). */
 export async function expectCode(emulator: Emulator, path: string, body: unknown, code: number) {
 	const answer = await call(emulator, path, body);
-	expect({ path, code: answer.body.code, message: answer.body.message }).toMatchObject({ path, code });
+	expect({ path, code: answer.body.code, message: answer.body.message }).toMatchObject({
+		path,
+		code,
+	});
 	return answer.body;
 }
 

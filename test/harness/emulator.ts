@@ -1,7 +1,12 @@
 /** Starts one emulator per test file and gives tests its address, account, control interface and a read-only view. */
 import axios from 'axios';
 
-import { Emulator, startEmulator, type EmulatorOptions, type EmulatorView } from '../../emulator/server';
+import {
+	Emulator,
+	startEmulator,
+	type EmulatorOptions,
+	type EmulatorView,
+} from '../../emulator/server';
 import { CredentialsStore } from './n8n';
 
 export interface EmulatorFixture {
@@ -26,11 +31,21 @@ export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
 		fixture.emulator.reset();
 	});
 	fixture.control = async (method, path, body) =>
-		(await axios.request({ method, url: `${fixture.emulator.url}/__control/${path}`, data: body })).data;
+		(await axios.request({ method, url: `${fixture.emulator.url}/__control/${path}`, data: body }))
+			.data;
 	fixture.authorizationCode = async () => {
-		const { url, account, redirectUri } = { url: fixture.emulator.url, account: fixture.emulator.account, redirectUri: fixture.emulator.redirectUri };
+		const { url, account, redirectUri } = {
+			url: fixture.emulator.url,
+			account: fixture.emulator.account,
+			redirectUri: fixture.emulator.redirectUri,
+		};
 		const answer = await axios.get(`${url}/v5/auth/oauth/authorize`, {
-			params: { client_id: account.clientId, response_type: 'code', redirect_uri: redirectUri, scope: 'All' },
+			params: {
+				client_id: account.clientId,
+				response_type: 'code',
+				redirect_uri: redirectUri,
+				scope: 'All',
+			},
 			maxRedirects: 0,
 			validateStatus: (status) => status === 302,
 		});
@@ -41,8 +56,17 @@ export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
 		const store = new CredentialsStore();
 		const { url, account } = fixture.emulator;
 		store.stored = {
-			mailDeliverySignatureApi: { baseUrl: url, apiKey: account.apiKey, apiSecret: account.apiSecret },
-			mailDeliveryClientCredentialsOAuth2Api: { baseUrl: url, apiKey: account.apiKey, apiSecret: account.apiSecret, accessToken: '' },
+			mailDeliverySignatureApi: {
+				baseUrl: url,
+				apiKey: account.apiKey,
+				apiSecret: account.apiSecret,
+			},
+			mailDeliveryClientCredentialsOAuth2Api: {
+				baseUrl: url,
+				apiKey: account.apiKey,
+				apiSecret: account.apiSecret,
+				accessToken: '',
+			},
 			mailDeliveryAuthCodeOAuth2Api: {
 				baseUrl: url,
 				clientId: account.clientId,

@@ -20,12 +20,21 @@ import type {
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 } from 'n8n-workflow';
-import { createRunExecutionData, ICredentialsHelper, NodeConnectionTypes, NodeHelpers, Workflow } from 'n8n-workflow';
+import {
+	createRunExecutionData,
+	ICredentialsHelper,
+	NodeConnectionTypes,
+	NodeHelpers,
+	Workflow,
+} from 'n8n-workflow';
 
 import { MailDeliveryAuthCodeOAuth2Api } from '../../credentials/MailDeliveryAuthCodeOAuth2Api.credentials';
 import { MailDeliveryClientCredentialsOAuth2Api } from '../../credentials/MailDeliveryClientCredentialsOAuth2Api.credentials';
 import { MailDeliverySignatureApi } from '../../credentials/MailDeliverySignatureApi.credentials';
-import { type Authentication, credentialTypeOf } from '../../nodes/MailDelivery/transport/credentialTypes';
+import {
+	type Authentication,
+	credentialTypeOf,
+} from '../../nodes/MailDelivery/transport/credentialTypes';
 import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
 
 export const PACKAGE = 'n8n-nodes-mail-delivery';
@@ -51,12 +60,17 @@ class TestSource implements INodeType {
 }
 
 const credentialTypes: Record<string, ICredentialType> = Object.fromEntries(
-	[new MailDeliverySignatureApi(), new MailDeliveryClientCredentialsOAuth2Api(), new MailDeliveryAuthCodeOAuth2Api()].map((type) => [type.name, type]),
+	[
+		new MailDeliverySignatureApi(),
+		new MailDeliveryClientCredentialsOAuth2Api(),
+		new MailDeliveryAuthCodeOAuth2Api(),
+	].map((type) => [type.name, type]),
 );
 
 export const nodeTypes: INodeTypes = {
 	getByName: (type: string) => registry[type],
-	getByNameAndVersion: (type: string, version?: number) => NodeHelpers.getVersionedNodeType(registry[type], version),
+	getByNameAndVersion: (type: string, version?: number) =>
+		NodeHelpers.getVersionedNodeType(registry[type], version),
 	getKnownTypes: () => ({}),
 };
 
@@ -91,9 +105,14 @@ export class CredentialsStore extends ICredentialsHelper {
 		return true;
 	}
 
-	async authenticate(credentials: ICredentialDataDecryptedObject, typeName: string, requestOptions: IHttpRequestOptions) {
+	async authenticate(
+		credentials: ICredentialDataDecryptedObject,
+		typeName: string,
+		requestOptions: IHttpRequestOptions,
+	) {
 		const type = credentialTypes[typeName];
-		if (typeof type.authenticate === 'function') return await type.authenticate(credentials, requestOptions);
+		if (typeof type.authenticate === 'function')
+			return await type.authenticate(credentials, requestOptions);
 		return requestOptions;
 	}
 
@@ -105,11 +124,21 @@ export class CredentialsStore extends ICredentialsHelper {
 		credentialsExpired: boolean,
 	) {
 		const type = credentialTypes[typeName];
-		const expirable = type.properties.find((p) => p.type === 'hidden' && p.typeOptions?.expirable === true);
+		const expirable = type.properties.find(
+			(p) => p.type === 'hidden' && p.typeOptions?.expirable === true,
+		);
 		if (!expirable || typeof type.preAuthentication !== 'function') return undefined;
-		if (credentials[expirable.name] !== '' && credentials[expirable.name] !== undefined && !credentialsExpired) return undefined;
+		if (
+			credentials[expirable.name] !== '' &&
+			credentials[expirable.name] !== undefined &&
+			!credentialsExpired
+		)
+			return undefined;
 		this.preAuthenticationCalls++;
-		const output = (await type.preAuthentication.call(helpers, credentials)) as ICredentialDataDecryptedObject;
+		const output = (await type.preAuthentication.call(
+			helpers,
+			credentials,
+		)) as ICredentialDataDecryptedObject;
 		if (output[expirable.name] === undefined) return undefined;
 		this.stored[typeName] = { ...this.stored[typeName], ...output };
 		return Object.assign(credentials, output);
@@ -123,13 +152,23 @@ export class CredentialsStore extends ICredentialsHelper {
 		return new TestCredentials(this.stored[type] ?? {}) as unknown as ICredentials;
 	}
 
-	async getDecrypted(_additionalData: IWorkflowExecuteAdditionalData, _details: INodeCredentialsDetails, type: string) {
+	async getDecrypted(
+		_additionalData: IWorkflowExecuteAdditionalData,
+		_details: INodeCredentialsDetails,
+		type: string,
+	) {
 		const type_ = credentialTypes[type];
-		const defaults = Object.fromEntries(type_.properties.filter((p) => p.type !== 'notice').map((p) => [p.name, p.default]));
+		const defaults = Object.fromEntries(
+			type_.properties.filter((p) => p.type !== 'notice').map((p) => [p.name, p.default]),
+		);
 		return { ...defaults, ...(this.stored[type] ?? {}) } as ICredentialDataDecryptedObject;
 	}
 
-	async updateCredentials(_details: INodeCredentialsDetails, type: string, data: ICredentialDataDecryptedObject) {
+	async updateCredentials(
+		_details: INodeCredentialsDetails,
+		type: string,
+		data: ICredentialDataDecryptedObject,
+	) {
 		this.stored[type] = { ...data };
 	}
 
@@ -159,7 +198,11 @@ let nodeCounter = 0;
 /** An action-node workflow: Test Source → Mail Delivery, with the given parameters. */
 export function actionWorkflow(
 	parameters: IDataObject,
-	options: { authentication?: string; continueOnFail?: boolean; onError?: 'continueRegularOutput' | 'continueErrorOutput' } = {},
+	options: {
+		authentication?: string;
+		continueOnFail?: boolean;
+		onError?: 'continueRegularOutput' | 'continueErrorOutput';
+	} = {},
 ) {
 	const authentication = options.authentication ?? 'signature';
 	const credentialName = credentialTypeOf(authentication as Authentication);
@@ -174,14 +217,27 @@ export function actionWorkflow(
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		...(options.onError ? { onError: options.onError } : {}),
 	};
-	const source: INode = { id: `node-${++nodeCounter}`, name: 'Source', type: 'test.source', typeVersion: 1, position: [0, 0], parameters: {} };
+	const source: INode = {
+		id: `node-${++nodeCounter}`,
+		name: 'Source',
+		type: 'test.source',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	return {
 		nodes: [source, action],
-		connections: { Source: { main: [[{ node: 'Mail Delivery', type: 'main' as const, index: 0 }]] } },
+		connections: {
+			Source: { main: [[{ node: 'Mail Delivery', type: 'main' as const, index: 0 }]] },
+		},
 	};
 }
 
-export function buildAdditionalData(credentials: CredentialsStore, hooks?: ExecutionLifecycleHooks, baseUrl = 'http://localhost:5678') {
+export function buildAdditionalData(
+	credentials: CredentialsStore,
+	hooks?: ExecutionLifecycleHooks,
+	baseUrl = 'http://localhost:5678',
+) {
 	return {
 		hooks,
 		credentialsHelper: credentials,
@@ -207,9 +263,32 @@ export function buildAdditionalData(credentials: CredentialsStore, hooks?: Execu
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
-export async function runWorkflow({ nodes, connections, items, credentials }: WorkflowOptions): Promise<RunResult> {
-	const workflow = new Workflow({ id: 'test', nodes, connections, active: false, nodeTypes, staticData: {}, settings: { timezone: 'UTC' } });
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', { id: 'test', name: 'test', nodes, connections, active: false, settings: {}, createdAt: new Date(), updatedAt: new Date(), isArchived: false } as never);
+export async function runWorkflow({
+	nodes,
+	connections,
+	items,
+	credentials,
+}: WorkflowOptions): Promise<RunResult> {
+	const workflow = new Workflow({
+		id: 'test',
+		nodes,
+		connections,
+		active: false,
+		nodeTypes,
+		staticData: {},
+		settings: { timezone: 'UTC' },
+	});
+	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+		id: 'test',
+		name: 'test',
+		nodes,
+		connections,
+		active: false,
+		settings: {},
+		createdAt: new Date(),
+		updatedAt: new Date(),
+		isArchived: false,
+	} as never);
 	let finished: IRun | undefined;
 	hooks.addHandler('workflowExecuteAfter', (run) => {
 		finished = run;
@@ -217,22 +296,42 @@ export async function runWorkflow({ nodes, connections, items, credentials }: Wo
 	const additionalData = buildAdditionalData(credentials, hooks);
 	const start = workflow.getNode(nodes[0].name)!;
 	const runData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: start, data: { main: [items ?? [{ json: {} }]] }, source: null }] },
+		executionData: {
+			nodeExecutionStack: [
+				{ node: start, data: { main: [items ?? [{ json: {} }]] }, source: null },
+			],
+		},
 	});
 	const execution = new WorkflowExecute(additionalData, 'manual', runData);
 	const run = await execution.processRunExecutionData(workflow);
 	const result = finished ?? run;
 	return {
 		run: result,
-		output: (nodeName, outputIndex = 0) => result.data.resultData.runData[nodeName]?.[0]?.data?.main?.[outputIndex] ?? [],
+		output: (nodeName, outputIndex = 0) =>
+			result.data.resultData.runData[nodeName]?.[0]?.data?.main?.[outputIndex] ?? [],
 		error: (nodeName) =>
-			(nodeName ? result.data.resultData.runData[nodeName]?.[0]?.error : result.data.resultData.error) as Error | undefined,
+			(nodeName
+				? result.data.resultData.runData[nodeName]?.[0]?.error
+				: result.data.resultData.error) as Error | undefined,
 	};
 }
 
 /** The context n8n gives list search and load options methods, for an action node with these parameters. */
 export function loadOptionsContext(credentials: CredentialsStore, parameters: IDataObject = {}) {
 	const { nodes, connections } = actionWorkflow(parameters);
-	const workflow = new Workflow({ id: 'test', nodes, connections, active: false, nodeTypes, staticData: {}, settings: { timezone: 'UTC' } });
-	return new LoadOptionsContext(workflow, workflow.getNode('Mail Delivery')!, buildAdditionalData(credentials), 'parameters');
+	const workflow = new Workflow({
+		id: 'test',
+		nodes,
+		connections,
+		active: false,
+		nodeTypes,
+		staticData: {},
+		settings: { timezone: 'UTC' },
+	});
+	return new LoadOptionsContext(
+		workflow,
+		workflow.getNode('Mail Delivery')!,
+		buildAdditionalData(credentials),
+		'parameters',
+	);
 }

@@ -6,7 +6,13 @@
 import { HookContext, WebhookContext } from 'n8n-core';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { IDataObject, INode, INodeExecutionData, IWebhookData, WorkflowExecuteMode } from 'n8n-workflow';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	IWebhookData,
+	WorkflowExecuteMode,
+} from 'n8n-workflow';
 import { Workflow } from 'n8n-workflow';
 
 import { MailDeliveryTrigger } from '../../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node';
@@ -53,7 +59,15 @@ export async function startTriggerHost(
 		credentials: { mailDeliverySignatureApi: { id: '1', name: 'test' } },
 	};
 	const workflowId = `wf-${webhookId}`;
-	const workflow = new Workflow({ id: workflowId, nodes: [node], connections: {}, active: true, nodeTypes, staticData, settings: { timezone: 'UTC' } });
+	const workflow = new Workflow({
+		id: workflowId,
+		nodes: [node],
+		connections: {},
+		active: true,
+		nodeTypes,
+		staticData,
+		settings: { timezone: 'UTC' },
+	});
 	const host = { executions: [], responses: [], staticData, workflow } as unknown as TriggerHost;
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
@@ -74,17 +88,25 @@ export async function startTriggerHost(
 		webhookId,
 		isTest: mode === 'manual',
 	});
-	const hookContext = (mode: WorkflowExecuteMode = 'trigger') => new HookContext(workflow, node, additionalData, mode, 'activate', webhookData(mode));
+	const hookContext = (mode: WorkflowExecuteMode = 'trigger') =>
+		new HookContext(workflow, node, additionalData, mode, 'activate', webhookData(mode));
 	const methods = trigger.webhookMethods.default;
 	host.checkExists = async (mode) => await methods.checkExists.call(hookContext(mode));
 	host.create = async (mode) => await methods.create.call(hookContext(mode));
 	host.remove = async (mode) => await methods.delete.call(hookContext(mode));
-	host.webhookUrl = (mode = 'trigger') => `${host.baseUrl}/${mode === 'manual' ? 'webhook-test' : 'webhook'}/${webhookId}/events`;
+	host.webhookUrl = (mode = 'trigger') =>
+		`${host.baseUrl}/${mode === 'manual' ? 'webhook-test' : 'webhook'}/${webhookId}/events`;
 
 	async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer) {
 		const url = new URL(req.url ?? '/', host.baseUrl);
-		const mode: WorkflowExecuteMode = url.pathname.startsWith('/webhook-test/') ? 'manual' : 'trigger';
-		const request = Object.assign(req, { rawBody: raw, query: Object.fromEntries(url.searchParams), body: safeJson(raw) });
+		const mode: WorkflowExecuteMode = url.pathname.startsWith('/webhook-test/')
+			? 'manual'
+			: 'trigger';
+		const request = Object.assign(req, {
+			rawBody: raw,
+			query: Object.fromEntries(url.searchParams),
+			body: safeJson(raw),
+		});
 		const response = Object.assign(res, {
 			status(code: number) {
 				res.statusCode = code;
@@ -102,7 +124,15 @@ export async function startTriggerHost(
 			return record(chunk as string);
 		}) as typeof res.end;
 		try {
-			const context = new WebhookContext(workflow, node, { ...additionalData, httpRequest: request, httpResponse: response } as never, mode, webhookData(mode), [], null);
+			const context = new WebhookContext(
+				workflow,
+				node,
+				{ ...additionalData, httpRequest: request, httpResponse: response } as never,
+				mode,
+				webhookData(mode),
+				[],
+				null,
+			);
 			const answer = await trigger.webhook.call(context);
 			if (answer.noWebhookResponse) return;
 			if (answer.workflowData) host.executions.push(answer.workflowData);

@@ -18,20 +18,44 @@ afterEach(async () => {
 	await Promise.all(hosts.splice(0).map(async (host) => await host.close()));
 });
 
-async function workflow(webhookId: string, parameters: IDataObject = {}, staticData: IDataObject = {}, port?: number) {
-	const host = await startTriggerHost(parameters, env.credentials(), staticData, { webhookId, port });
+async function workflow(
+	webhookId: string,
+	parameters: IDataObject = {},
+	staticData: IDataObject = {},
+	port?: number,
+) {
+	const host = await startTriggerHost(parameters, env.credentials(), staticData, {
+		webhookId,
+		port,
+	});
 	hosts.push(host);
 	return host;
 }
 
 const config = async () => {
-	const { code: _code, message: _message, ...rest } = (await call(env.emulator, '/v5/webhook/get')).body;
+	const {
+		code: _code,
+		message: _message,
+		...rest
+	} = (await call(env.emulator, '/v5/webhook/get')).body;
 	return rest as IDataObject;
 };
-const saves = () => env.view().requests.filter((request) => request.path === '/v5/webhook/save').length;
-const emails = (host: TriggerHost) => host.executions.flatMap((execution) => execution.flat()).map((item) => item.json.Email);
+const saves = () =>
+	env.view().requests.filter((request) => request.path === '/v5/webhook/save').length;
+const emails = (host: TriggerHost) =>
+	host.executions.flatMap((execution) => execution.flat()).map((item) => item.json.Email);
 async function sendAndFlush(emailsTo: string[], senderMail = 'sender@example.com') {
-	await expectCode(env.emulator, TX, { senderMail, subject: 's', content: 'c', messageVersions: [{ to: emailsTo.map((email) => ({ email })) }] }, 200);
+	await expectCode(
+		env.emulator,
+		TX,
+		{
+			senderMail,
+			subject: 's',
+			content: 'c',
+			messageVersions: [{ to: emailsTo.map((email) => ({ email })) }],
+		},
+		200,
+	);
 	await env.control('POST', 'flush');
 }
 /** What n8n does for an active workflow at start-up (1.x) or activation: checkExists, then create if needed. */
@@ -42,7 +66,15 @@ async function activate(host: TriggerHost, mode: 'trigger' | 'manual' = 'trigger
 /** The user's own receiver and switches, there before any workflow. */
 const userConfig = {
 	transCallbackUrl: 'https://receiver.example/hook',
-	transEvent: { dropped: false, bounced: true, delivered: false, spamReport: false, opened: false, clicked: false, unsubscribed: false },
+	transEvent: {
+		dropped: false,
+		bounced: true,
+		delivered: false,
+		spamReport: false,
+		opened: false,
+		clicked: false,
+		unsubscribed: false,
+	},
 	transEnable: false,
 	transCallbackUrlExtra: [
 		{ sender: 'second@example.com', url: 'https://second.example/hook' },
@@ -51,7 +83,7 @@ const userConfig = {
 	],
 };
 
-test("a second workflow on the default address is refused with an explanation; the first keeps receiving", async () => {
+test('a second workflow on the default address is refused with an explanation; the first keeps receiving', async () => {
 	await expectCode(env.emulator, '/v5/webhook/save', userConfig, 200);
 	const a = await workflow('wf-a');
 	const b = await workflow('wf-b');
@@ -61,7 +93,11 @@ test("a second workflow on the default address is refused with an explanation; t
 		`Cannot register this workflow: the account's default push address is held by another Mail Delivery Trigger (${a.webhookUrl()})`,
 	);
 	// n8n 2.x shows only the message of an activation error: the remedy must be in it.
-	await expect(b.create()).rejects.toMatchObject({ message: expect.stringMatching(/Deactivate that workflow first, or set Register For to Chosen Senders, or .*One Output per Event Kind/) });
+	await expect(b.create()).rejects.toMatchObject({
+		message: expect.stringMatching(
+			/Deactivate that workflow first, or set Register For to Chosen Senders, or .*One Output per Event Kind/,
+		),
+	});
 	expect(await config()).toEqual(held);
 	await sendAndFlush(['x@example.org']);
 	expect(emails(a)).toEqual(['x@example.org']);
@@ -76,7 +112,11 @@ test('A on the default address and B for chosen senders both receive, and each r
 	await expectCode(env.emulator, '/v5/webhook/save', userConfig, 200);
 	const before = await config();
 	const a = await workflow('wf-a', { events: ['Delivered'] });
-	const b = await workflow('wf-b', { registerFor: 'senders', senders: ['news@example.com'], events: ['Bounced'] });
+	const b = await workflow('wf-b', {
+		registerFor: 'senders',
+		senders: ['news@example.com'],
+		events: ['Bounced'],
+	});
 	await activate(a);
 	await activate(b);
 	await sendAndFlush(['one@example.org', 'soft@example.org']);
@@ -96,22 +136,28 @@ test('A on the default address and B for chosen senders both receive, and each r
 test.each([
 	['A first', ['a', 'b']],
 	['B first', ['b', 'a']],
-])('A then B, deactivated %s: the configuration ends exactly as it was before A', async (_name, order) => {
-	await expectCode(env.emulator, '/v5/webhook/save', userConfig, 200);
-	const before = await config();
-	const a = await workflow('wf-a');
-	const b = await workflow('wf-b', { registerFor: 'senders', senders: ['news@example.com', 'new@example.com'] });
-	await activate(a);
-	await activate(b);
-	const byName: Record<string, TriggerHost> = { a, b };
-	await byName[order[0]].remove();
-	// The one still active keeps every switch it needs.
-	const between = await config();
-	expect(between.transEnable).toBe(true);
-	expect(Object.values(between.transEvent as IDataObject)).toEqual(Array(7).fill(true));
-	await byName[order[1]].remove();
-	expect(await config()).toEqual(before);
-});
+])(
+	'A then B, deactivated %s: the configuration ends exactly as it was before A',
+	async (_name, order) => {
+		await expectCode(env.emulator, '/v5/webhook/save', userConfig, 200);
+		const before = await config();
+		const a = await workflow('wf-a');
+		const b = await workflow('wf-b', {
+			registerFor: 'senders',
+			senders: ['news@example.com', 'new@example.com'],
+		});
+		await activate(a);
+		await activate(b);
+		const byName: Record<string, TriggerHost> = { a, b };
+		await byName[order[0]].remove();
+		// The one still active keeps every switch it needs.
+		const between = await config();
+		expect(between.transEnable).toBe(true);
+		expect(Object.values(between.transEvent as IDataObject)).toEqual(Array(7).fill(true));
+		await byName[order[1]].remove();
+		expect(await config()).toEqual(before);
+	},
+);
 
 test('an n8n restart with both workflows active saves nothing and moves no address', async () => {
 	const a = await workflow('wf-a');
@@ -123,7 +169,12 @@ test('an n8n restart with both workflows active saves nothing and moves no addre
 	// n8n starts again at the same address: the same workflows, their static data from the database.
 	await Promise.all([a.close(), b.close()]);
 	const a2 = await workflow('wf-a', {}, a.staticData, a.port);
-	const b2 = await workflow('wf-b', { registerFor: 'senders', senders: ['news@example.com'] }, b.staticData, b.port);
+	const b2 = await workflow(
+		'wf-b',
+		{ registerFor: 'senders', senders: ['news@example.com'] },
+		b.staticData,
+		b.port,
+	);
 	for (let round = 0; round < 2; round++) {
 		await activate(b2);
 		await activate(a2);
@@ -140,7 +191,11 @@ test('listening for test events while production holds the address is refused; p
 		`Cannot listen for test events: the account's default push address is held by this workflow's other Mail Delivery Trigger (${production.webhookUrl()})`,
 	);
 	const other = await workflow('wf-b');
-	await expect(activate(other, 'manual')).rejects.toMatchObject({ message: expect.stringMatching(/To test, deactivate that workflow while you test, or .*Chosen Senders.*, or set Registration to Manual/) });
+	await expect(activate(other, 'manual')).rejects.toMatchObject({
+		message: expect.stringMatching(
+			/To test, deactivate that workflow while you test, or .*Chosen Senders.*, or set Registration to Manual/,
+		),
+	});
 	expect(await config()).toEqual(held);
 	await sendAndFlush(['p@example.org']);
 	expect(emails(production)).toEqual(['p@example.org']);
@@ -149,10 +204,18 @@ test('listening for test events while production holds the address is refused; p
 test("a trigger takes over the user's own receiver and puts it back exactly, per-sender entries in their order", async () => {
 	await expectCode(env.emulator, '/v5/webhook/save', userConfig, 200);
 	const before = await config();
-	const host = await workflow('wf-a', { registerFor: 'senders', senders: ['news@example.com', 'new@example.com'] });
+	const host = await workflow('wf-a', {
+		registerFor: 'senders',
+		senders: ['news@example.com', 'new@example.com'],
+	});
 	await activate(host);
 	const during = (await config()).transCallbackUrlExtra as Array<{ sender: string; url: string }>;
-	expect(during.map((entry) => entry.sender)).toEqual(['second@example.com', 'news@example.com', 'third@example.com', 'new@example.com']);
+	expect(during.map((entry) => entry.sender)).toEqual([
+		'second@example.com',
+		'news@example.com',
+		'third@example.com',
+		'new@example.com',
+	]);
 	expect(during[1].url).toContain(host.webhookUrl());
 	await host.remove();
 	expect(await config()).toEqual(before);
@@ -169,7 +232,12 @@ test('deactivation that meets a network error reports it and switches nothing of
 	expect(saves()).toBe(savesBefore);
 	// Still recorded as registered: a later deactivation restores.
 	await host.remove();
-	expect(await config()).toEqual({ transEvent: null, transCallbackUrl: null, transCallbackUrlExtra: null, transEnable: null });
+	expect(await config()).toEqual({
+		transEvent: null,
+		transCallbackUrl: null,
+		transCallbackUrlExtra: null,
+		transEnable: null,
+	});
 });
 
 test('deactivation answered 401 switches nothing off', async () => {
@@ -179,7 +247,10 @@ test('deactivation answered 401 switches nothing off', async () => {
 	await host.close();
 	const wrongSecret = env.credentials();
 	wrongSecret.stored.mailDeliverySignatureApi.apiSecret = 'wrong';
-	const broken = await startTriggerHost({}, wrongSecret, host.staticData, { webhookId: 'wf-a', port: host.port });
+	const broken = await startTriggerHost({}, wrongSecret, host.staticData, {
+		webhookId: 'wf-a',
+		port: host.port,
+	});
 	hosts.push(broken);
 	await expect(broken.remove()).rejects.toThrow(/401/);
 	expect(await config()).toEqual(during);
@@ -191,7 +262,10 @@ test('a platform that refuses null: removal saves the nearest values instead and
 	await activate(a);
 	await a.remove();
 	const after = await config();
-	expect(after).toMatchObject({ transEnable: false, transEvent: Object.fromEntries(Object.keys(userConfig.transEvent).map((key) => [key, false])) });
+	expect(after).toMatchObject({
+		transEnable: false,
+		transEvent: Object.fromEntries(Object.keys(userConfig.transEvent).map((key) => [key, false])),
+	});
 	// The address keeps a released mark (no secret): no push is accepted there, and it blocks no one.
 	expect(after.transCallbackUrl).toBe(`${a.webhookUrl()}?token=mdt1-released`);
 	const b = await workflow('wf-b');
@@ -206,7 +280,9 @@ test('manual registration with Require Secret on and an empty Secret refuses to 
 	const host = await workflow('wf-a', { registration: 'manual', requireSecret: true, secret: '' });
 	await expect(activate(host)).rejects.toThrow('Require Secret is on but the Secret is empty');
 	for (const url of [host.webhookUrl(), `${host.webhookUrl()}?token=`]) {
-		expect((await axios.post(url, [{ EventCode: 'Opened' }], { validateStatus: () => true })).status).toBe(401);
+		expect(
+			(await axios.post(url, [{ EventCode: 'Opened' }], { validateStatus: () => true })).status,
+		).toBe(401);
 	}
 	expect(host.executions).toHaveLength(0);
 	expect(env.view().requests).toHaveLength(0);
@@ -214,14 +290,22 @@ test('manual registration with Require Secret on and an empty Secret refuses to 
 
 test('manual registration needs no credential; automatic does', () => {
 	const { credentials } = new MailDeliveryTrigger().description;
-	expect(credentials!.map((credential) => credential.displayOptions?.show?.registration)).toEqual([['automatic'], ['automatic'], ['automatic']]);
+	expect(credentials!.map((credential) => credential.displayOptions?.show?.registration)).toEqual([
+		['automatic'],
+		['automatic'],
+		['automatic'],
+	]);
 });
 
 test('an accepted push is answered with how many events came and how many were kept', async () => {
 	const host = await workflow('wf-a', { events: ['Bounced'] });
 	await activate(host);
 	const url = (await config()).transCallbackUrl as string;
-	const answer = await axios.post(url, [{ EventCode: 'Bounced' }, { EventCode: 'Delivered' }, { EventCode: 'Bounced' }]);
+	const answer = await axios.post(url, [
+		{ EventCode: 'Bounced' },
+		{ EventCode: 'Delivered' },
+		{ EventCode: 'Bounced' },
+	]);
 	expect(answer.data).toEqual({ received: 3, kept: 2 });
 	const none = await axios.post(url, [{ EventCode: 'Delivered' }]);
 	expect(none.data).toEqual({ received: 1, kept: 0 });

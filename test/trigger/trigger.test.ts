@@ -14,30 +14,56 @@ afterEach(async () => {
 });
 
 const webhookConfig = async () => (await call(env.emulator, '/v5/webhook/get')).body;
-const events = (h: TriggerHost, output = 0) => h.executions.flatMap((execution) => execution[output] ?? []).map((item) => item.json);
+const events = (h: TriggerHost, output = 0) =>
+	h.executions.flatMap((execution) => execution[output] ?? []).map((item) => item.json);
 const sendTo = (emails: string[], senderMail = 'sender@example.com') =>
-	expectCode(env.emulator, TX, { senderMail, subject: 's', content: 'c', messageVersions: [{ to: emails.map((email) => ({ email })) }] }, 200);
+	expectCode(
+		env.emulator,
+		TX,
+		{
+			senderMail,
+			subject: 's',
+			content: 'c',
+			messageVersions: [{ to: emails.map((email) => ({ email })) }],
+		},
+		200,
+	);
 
 test('activation registers the URL with a secret; a 2,500-event send arrives as 1000/1000/500 and yields 2,500 items', async () => {
 	host = await startTriggerHost({}, env.credentials());
 	expect(await host.checkExists()).toBe(false);
 	await host.create();
 	const config = await webhookConfig();
-	expect(config.transCallbackUrl).toMatch(new RegExp(`^${host.webhookUrl()}\\?token=mdt1[0-9a-f]{48}&prior=n-n$`));
+	expect(config.transCallbackUrl).toMatch(
+		new RegExp(`^${host.webhookUrl()}\\?token=mdt1[0-9a-f]{48}&prior=n-n$`),
+	);
 	expect(config.transEnable).toBe(true);
 	expect(Object.values(config.transEvent)).toEqual(Array(7).fill(true));
 	expect(await host.checkExists()).toBe(true);
 
 	await env.control('POST', 'settings', { autoPush: false });
-	await expectCode(env.emulator, TX, {
-		senderMail: 'sender@example.com', subject: 's', content: 'c',
-		messageVersions: Array.from({ length: 100 }, (_, v) => ({
-			to: Array.from({ length: 20 }, (_, r) => ({ email: `v${v}r${r}@example.org` })),
-			cc: Array.from({ length: 5 }, (_, r) => ({ email: `v${v}c${r}@example.org` })),
-		})),
-	}, 200);
+	await expectCode(
+		env.emulator,
+		TX,
+		{
+			senderMail: 'sender@example.com',
+			subject: 's',
+			content: 'c',
+			messageVersions: Array.from({ length: 100 }, (_, v) => ({
+				to: Array.from({ length: 20 }, (_, r) => ({ email: `v${v}r${r}@example.org` })),
+				cc: Array.from({ length: 5 }, (_, r) => ({ email: `v${v}c${r}@example.org` })),
+			})),
+		},
+		200,
+	);
 	const flushed = await env.control('POST', 'flush');
-	expect(flushed.pushes.map((p: { count: number; status: number }) => [p.count, p.status])).toEqual([[1000, 200], [1000, 200], [500, 200]]);
+	expect(flushed.pushes.map((p: { count: number; status: number }) => [p.count, p.status])).toEqual(
+		[
+			[1000, 200],
+			[1000, 200],
+			[500, 200],
+		],
+	);
 	expect(host.executions.map((execution) => execution[0].length)).toEqual([1000, 1000, 500]);
 	const received = events(host);
 	expect(received).toHaveLength(2500);
@@ -47,18 +73,38 @@ test('activation registers the URL with a secret; a 2,500-event send arrives as 
 });
 
 test('one output per kind, in a fixed order, with FailedCause decoded and ISO times', async () => {
-	host = await startTriggerHost({ outputMode: 'perKind', options: { addIsoTimes: true, eventTimeZone: 'UTC' } }, env.credentials());
+	host = await startTriggerHost(
+		{ outputMode: 'perKind', options: { addIsoTimes: true, eventTimeZone: 'UTC' } },
+		env.credentials(),
+	);
 	await host.create();
-	await sendTo(['ok@example.org', 'bounce@example.org', 'soft@example.org', 'filtered@example.org']);
+	await sendTo([
+		'ok@example.org',
+		'bounce@example.org',
+		'soft@example.org',
+		'filtered@example.org',
+	]);
 	await env.control('POST', 'events', { kind: 'Opened', email: 'ok@example.org' });
 	await env.control('POST', 'flush');
 	const [execution] = host.executions;
 	const counts = execution.map((output) => output.map((item) => item.json.EventCode));
 	// Delivered, Bounced, Dropped, Opened, Clicked, Unsubscribed, SpamReport, TaskStatus, Other
-	expect(counts).toEqual([['Delivered'], ['Bounced', 'Bounced'], ['Dropped'], ['Opened'], [], [], [], [], []]);
+	expect(counts).toEqual([
+		['Delivered'],
+		['Bounced', 'Bounced'],
+		['Dropped'],
+		['Opened'],
+		[],
+		[],
+		[],
+		[],
+		[],
+	]);
 	const hard = execution[1][0].json;
 	expect(hard.FailedCauseText).toBe('550 5.1.1 <bounce@example.org>: user unknown');
-	expect(hard.FailedCause).toBe(Buffer.from('550 5.1.1 <bounce@example.org>: user unknown').toString('base64'));
+	expect(hard.FailedCause).toBe(
+		Buffer.from('550 5.1.1 <bounce@example.org>: user unknown').toString('base64'),
+	);
 	expect(hard.TriggeredDateTimeV2Iso).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
 });
 
@@ -84,33 +130,62 @@ test('an event without EventCode is kept when all kinds are chosen, in the Other
 test('a push without the secret is answered 401 and starts no execution', async () => {
 	host = await startTriggerHost({}, env.credentials());
 	await host.create();
-	const answer = await axios.post(host.webhookUrl(), [{ EventCode: 'Delivered' }], { validateStatus: () => true });
+	const answer = await axios.post(host.webhookUrl(), [{ EventCode: 'Delivered' }], {
+		validateStatus: () => true,
+	});
 	expect(answer.status).toBe(401);
-	const wrong = await axios.post(`${host.webhookUrl()}?token=nope`, [{ EventCode: 'Delivered' }], { validateStatus: () => true });
+	const wrong = await axios.post(`${host.webhookUrl()}?token=nope`, [{ EventCode: 'Delivered' }], {
+		validateStatus: () => true,
+	});
 	expect(wrong.status).toBe(401);
 	expect(host.executions).toHaveLength(0);
 });
 
 test.each([
 	['not JSON', 'nope', 'The body is not valid JSON'],
-	['not an object or array', '"text"', 'The body must be a JSON array of event objects, or one event object'],
-	['a non-object entry', '[{"EventCode":"Opened"},1]', 'Entry 1 of the body is not an event object'],
-])('a body that is %s is answered 400 with a clear message and starts nothing', async (_name, body, message) => {
-	host = await startTriggerHost({}, env.credentials());
-	await host.create();
-	const answer = await axios.post((await webhookConfig()).transCallbackUrl, body, { headers: { 'Content-Type': 'text/plain' }, validateStatus: () => true });
-	expect([answer.status, answer.data]).toEqual([400, { code: 400, message }]);
-	expect(host.executions).toHaveLength(0);
-});
+	[
+		'not an object or array',
+		'"text"',
+		'The body must be a JSON array of event objects, or one event object',
+	],
+	[
+		'a non-object entry',
+		'[{"EventCode":"Opened"},1]',
+		'Entry 1 of the body is not an event object',
+	],
+])(
+	'a body that is %s is answered 400 with a clear message and starts nothing',
+	async (_name, body, message) => {
+		host = await startTriggerHost({}, env.credentials());
+		await host.create();
+		const answer = await axios.post((await webhookConfig()).transCallbackUrl, body, {
+			headers: { 'Content-Type': 'text/plain' },
+			validateStatus: () => true,
+		});
+		expect([answer.status, answer.data]).toEqual([400, { code: 400, message }]);
+		expect(host.executions).toHaveLength(0);
+	},
+);
 
 test('manual registration: the secret check can be turned off or set by the user; nothing is registered', async () => {
-	host = await startTriggerHost({ registration: 'manual', requireSecret: true, secret: 'my-secret' }, env.credentials());
+	host = await startTriggerHost(
+		{ registration: 'manual', requireSecret: true, secret: 'my-secret' },
+		env.credentials(),
+	);
 	await host.create();
 	expect((await webhookConfig()).transCallbackUrl).toBeNull();
-	expect((await axios.post(host.webhookUrl(), [{ EventCode: 'Opened' }], { validateStatus: () => true })).status).toBe(401);
-	expect((await axios.post(`${host.webhookUrl()}?token=my-secret`, [{ EventCode: 'Opened' }])).status).toBe(200);
+	expect(
+		(await axios.post(host.webhookUrl(), [{ EventCode: 'Opened' }], { validateStatus: () => true }))
+			.status,
+	).toBe(401);
+	expect(
+		(await axios.post(`${host.webhookUrl()}?token=my-secret`, [{ EventCode: 'Opened' }])).status,
+	).toBe(200);
 	await host.close();
-	host = await startTriggerHost({ registration: 'manual', requireSecret: false }, env.credentials());
+	host = await startTriggerHost(
+		{ registration: 'manual', requireSecret: false },
+		env.credentials(),
+	);
 	expect((await axios.post(host.webhookUrl(), [{ EventCode: 'Opened' }])).status).toBe(200);
 	expect(host.executions).toHaveLength(1);
 });
@@ -118,7 +193,15 @@ test('manual registration: the secret check can be turned off or set by the user
 describe('good neighbour registration', () => {
 	const prior = {
 		transCallbackUrl: 'https://someone-else.example/hook',
-		transEvent: { dropped: false, bounced: true, delivered: false, spamReport: false, opened: false, clicked: false, unsubscribed: false },
+		transEvent: {
+			dropped: false,
+			bounced: true,
+			delivered: false,
+			spamReport: false,
+			opened: false,
+			clicked: false,
+			unsubscribed: false,
+		},
 		transEnable: false,
 		transCallbackUrlExtra: [
 			{ sender: 'news@example.com', url: 'https://news.example/hook' },
@@ -139,7 +222,10 @@ describe('good neighbour registration', () => {
 	test('per-sender addresses: only the chosen senders change, and delete puts them back', async () => {
 		await expectCode(env.emulator, '/v5/webhook/save', prior, 200);
 		const before = await webhookConfig();
-		host = await startTriggerHost({ registerFor: 'senders', senders: ['sender@example.com', 'extra@example.com'] }, env.credentials());
+		host = await startTriggerHost(
+			{ registerFor: 'senders', senders: ['sender@example.com', 'extra@example.com'] },
+			env.credentials(),
+		);
 		await host.create();
 		const during = await webhookConfig();
 		expect(during.transCallbackUrl).toBe(prior.transCallbackUrl);
@@ -160,7 +246,14 @@ describe('good neighbour registration', () => {
 		host = await startTriggerHost({}, env.credentials());
 		await host.create();
 		await host.remove();
-		expect(await webhookConfig()).toEqual({ code: 200, message: 'success', transEvent: null, transCallbackUrl: null, transCallbackUrlExtra: null, transEnable: null });
+		expect(await webhookConfig()).toEqual({
+			code: 200,
+			message: 'success',
+			transEvent: null,
+			transCallbackUrl: null,
+			transCallbackUrlExtra: null,
+			transEnable: null,
+		});
 	});
 
 	test('registering twice keeps the first prior state, and a setting someone else changed is never taken back', async () => {
@@ -168,7 +261,12 @@ describe('good neighbour registration', () => {
 		host = await startTriggerHost({}, env.credentials());
 		await host.create();
 		await host.create();
-		await expectCode(env.emulator, '/v5/webhook/save', { transCallbackUrl: 'https://user-changed.example/hook', transEvent: { clicked: false } }, 200);
+		await expectCode(
+			env.emulator,
+			'/v5/webhook/save',
+			{ transCallbackUrl: 'https://user-changed.example/hook', transEvent: { clicked: false } },
+			200,
+		);
 		await host.remove();
 		const after = await webhookConfig();
 		expect(after.transCallbackUrl).toBe('https://user-changed.example/hook');
@@ -180,14 +278,18 @@ describe('good neighbour registration', () => {
 		const before = await webhookConfig();
 		host = await startTriggerHost({}, env.credentials());
 		await host.create('manual');
-		expect((await webhookConfig()).transCallbackUrl).toContain(`${host.webhookUrl('manual')}?token=mdt1`);
+		expect((await webhookConfig()).transCallbackUrl).toContain(
+			`${host.webhookUrl('manual')}?token=mdt1`,
+		);
 		await sendTo(['t@example.org']);
 		await env.control('POST', 'flush');
 		expect(events(host).map((e) => e.Email)).toEqual(['t@example.org']);
 		await host.remove('manual');
 		expect(await webhookConfig()).toEqual(before);
 		await host.create('trigger');
-		expect((await webhookConfig()).transCallbackUrl).toContain(`${host.webhookUrl('trigger')}?token=mdt1`);
+		expect((await webhookConfig()).transCallbackUrl).toContain(
+			`${host.webhookUrl('trigger')}?token=mdt1`,
+		);
 		await host.remove('trigger');
 		expect(await webhookConfig()).toEqual(before);
 	});

@@ -17,21 +17,37 @@ afterEach(async () => {
 });
 
 async function activeTrigger(parameters: IDataObject = {}) {
-	const host = await startTriggerHost(parameters, env.credentials(), {}, { webhookId: `wf-${hosts.length}` });
+	const host = await startTriggerHost(
+		parameters,
+		env.credentials(),
+		{},
+		{ webhookId: `wf-${hosts.length}` },
+	);
 	hosts.push(host);
 	if (!(await host.checkExists('trigger'))) await host.create('trigger');
 	return host;
 }
 
 const config = async () => {
-	const { code: _code, message: _message, ...rest } = (await call(env.emulator, '/v5/webhook/get')).body;
+	const {
+		code: _code,
+		message: _message,
+		...rest
+	} = (await call(env.emulator, '/v5/webhook/get')).body;
 	return rest as IDataObject;
 };
-const saves = () => env.view().requests.filter((request) => request.path === '/v5/webhook/save').length;
+const saves = () =>
+	env.view().requests.filter((request) => request.path === '/v5/webhook/save').length;
 
 async function save(updateFields: IDataObject, options: IDataObject = {}) {
-	const result = await runWorkflow({ ...actionWorkflow({ resource: 'webhook', operation: 'save', updateFields, options }), credentials: env.credentials() });
-	return { error: result.error() as (Error & { description?: string }) | undefined, output: result.output('Mail Delivery') };
+	const result = await runWorkflow({
+		...actionWorkflow({ resource: 'webhook', operation: 'save', updateFields, options }),
+		credentials: env.credentials(),
+	});
+	return {
+		error: result.error() as (Error & { description?: string }) | undefined,
+		output: result.output('Mail Delivery'),
+	};
 }
 
 test('a new default address is refused while a trigger holds it: the error names the trigger and the option; nothing is saved', async () => {
@@ -39,7 +55,9 @@ test('a new default address is refused while a trigger holds it: the error names
 	const before = await config();
 	const savesBefore = saves();
 	const { error } = await save({ transCallbackUrl: 'https://example.com/other' });
-	expect(error?.message).toContain(`Not saved: the account's default push address is held by a Mail Delivery Trigger (${trigger.webhookUrl()})`);
+	expect(error?.message).toContain(
+		`Not saved: the account's default push address is held by a Mail Delivery Trigger (${trigger.webhookUrl()})`,
+	);
 	expect(error?.message).toContain('Replace Settings a Trigger Uses');
 	expect(error?.message).not.toContain('token=');
 	expect(saves()).toBe(savesBefore);
@@ -47,22 +65,63 @@ test('a new default address is refused while a trigger holds it: the error names
 });
 
 test('pushes switched off, a trigger sender address replaced, or a kind it receives switched off: each refused', async () => {
-	const senderTrigger = await activeTrigger({ registerFor: 'senders', senders: ['news@example.com'], events: ['Bounced'] });
+	const senderTrigger = await activeTrigger({
+		registerFor: 'senders',
+		senders: ['news@example.com'],
+		events: ['Bounced'],
+	});
 	const savesBefore = saves();
-	expect((await save({ transEnable: false })).error?.message).toMatch(/Not saved: turning pushes off would stop every Mail Delivery Trigger/);
-	expect((await save({ transCallbackUrlExtra: { entries: [{ sender: 'news@example.com', url: 'https://example.com/news' }] } })).error?.message).toContain(
+	expect((await save({ transEnable: false })).error?.message).toMatch(
+		/Not saved: turning pushes off would stop every Mail Delivery Trigger/,
+	);
+	expect(
+		(
+			await save({
+				transCallbackUrlExtra: {
+					entries: [{ sender: 'news@example.com', url: 'https://example.com/news' }],
+				},
+			})
+		).error?.message,
+	).toContain(
 		`the push address of sender news@example.com is held by a Mail Delivery Trigger (${senderTrigger.webhookUrl()})`,
 	);
-	expect((await save({ transCallbackUrlExtra: { entries: [] }, transCallbackUrlExtraUpdateMode: 'replace' })).error?.message).toContain('news@example.com');
+	expect(
+		(
+			await save({
+				transCallbackUrlExtra: { entries: [] },
+				transCallbackUrlExtraUpdateMode: 'replace',
+			})
+		).error?.message,
+	).toContain('news@example.com');
 	expect((await save({ transEvent: ['Delivered'] })).error?.message).toMatch(/switch off Bounced/);
 	expect(saves()).toBe(savesBefore);
 });
 
 test('saves that leave the triggers their pushes go through, and the option replaces a trigger address on purpose', async () => {
-	const trigger = await activeTrigger({ registerFor: 'senders', senders: ['news@example.com'], events: ['Bounced'] });
+	const trigger = await activeTrigger({
+		registerFor: 'senders',
+		senders: ['news@example.com'],
+		events: ['Bounced'],
+	});
 	// Another sender's address and more kinds switched on take nothing away.
-	expect((await save({ transCallbackUrlExtra: { entries: [{ sender: 'sender@example.com', url: 'https://example.com/tx' }] }, transEvent: ['Bounced', 'Opened'] })).error).toBeUndefined();
-	const { error, output } = await save({ transCallbackUrlExtra: { entries: [{ sender: 'news@example.com', url: 'https://example.com/news' }] } }, { replaceTriggerSettings: true });
+	expect(
+		(
+			await save({
+				transCallbackUrlExtra: {
+					entries: [{ sender: 'sender@example.com', url: 'https://example.com/tx' }],
+				},
+				transEvent: ['Bounced', 'Opened'],
+			})
+		).error,
+	).toBeUndefined();
+	const { error, output } = await save(
+		{
+			transCallbackUrlExtra: {
+				entries: [{ sender: 'news@example.com', url: 'https://example.com/news' }],
+			},
+		},
+		{ replaceTriggerSettings: true },
+	);
 	expect(error).toBeUndefined();
 	expect(output[0].json.success).toBe(true);
 	const extra = (await config()).transCallbackUrlExtra as IDataObject[];

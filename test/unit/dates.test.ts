@@ -16,7 +16,9 @@ describe('date formats', () => {
 	});
 
 	test('event times become ISO 8601 in the chosen zone', () => {
-		expect(eventTimeToIso('2026-05-01 10:00:00', 'Asia/Shanghai')).toBe('2026-05-01T10:00:00+08:00');
+		expect(eventTimeToIso('2026-05-01 10:00:00', 'Asia/Shanghai')).toBe(
+			'2026-05-01T10:00:00+08:00',
+		);
 		expect(eventTimeToIso('2026-05-01 10:00:00', 'UTC')).toBe('2026-05-01T10:00:00Z');
 		expect(eventTimeToIso('yesterday', 'UTC')).toBeUndefined();
 	});

@@ -11,9 +11,14 @@ import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
 import { MailDeliveryTrigger } from '../../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node';
 
 function hiddenAsAuthenticationRelated(description: INodeTypeDescription): string[] {
-	const dependencies = new Set((description.credentials ?? []).flatMap((credential) => Object.keys(credential.displayOptions?.show ?? {})));
+	const dependencies = new Set(
+		(description.credentials ?? []).flatMap((credential) =>
+			Object.keys(credential.displayOptions?.show ?? {}),
+		),
+	);
 	const authFields = description.properties.filter((property) => dependencies.has(property.name));
-	const related = (parameter: INodeProperties) => authFields.some((field) => parameter.name in (field.displayOptions?.show ?? {}));
+	const related = (parameter: INodeProperties) =>
+		authFields.some((field) => parameter.name in (field.displayOptions?.show ?? {}));
 	return [...new Set(description.properties.filter(related).map((property) => property.name))];
 }
 
@@ -26,7 +31,8 @@ test.each([
 
 test('the trigger shows its credential only for automatic registration, and Registration itself in the panel', () => {
 	const { credentials, properties } = new MailDeliveryTrigger().description;
-	for (const credential of credentials ?? []) expect(credential.displayOptions?.show?.registration).toEqual(['automatic']);
+	for (const credential of credentials ?? [])
+		expect(credential.displayOptions?.show?.registration).toEqual(['automatic']);
 	const registration = properties.find((property) => property.name === 'registration');
 	expect(registration?.displayOptions).toBeUndefined();
 });
@@ -41,14 +47,20 @@ test('every operation orders its panel the same way: its own fields, then Sandbo
 		for (const resource of show.resource as string[]) {
 			for (const operation of show.operation as string[]) {
 				const key = `${resource}.${operation}`;
-				operations.set(key, [...(operations.get(key) ?? []), property.type === 'collection' ? 'collection' : property.name]);
+				operations.set(key, [
+					...(operations.get(key) ?? []),
+					property.type === 'collection' ? 'collection' : property.name,
+				]);
 			}
 		}
 	}
 	const misplaced = [...operations].filter(([, names]) => {
 		const sandbox = names.indexOf('sandboxMode');
 		if (sandbox === -1) return false;
-		return names.slice(sandbox + 1).some((name) => name !== 'collection') || names.slice(0, sandbox).includes('collection');
+		return (
+			names.slice(sandbox + 1).some((name) => name !== 'collection') ||
+			names.slice(0, sandbox).includes('collection')
+		);
 	});
 	expect(misplaced.map(([key]) => key)).toEqual([]);
 });
@@ -56,18 +68,50 @@ test('every operation orders its panel the same way: its own fields, then Sandbo
 test("the trigger's outputs, as the editor evaluates their expression: one per chosen kind in a fixed order, Other when all are chosen", () => {
 	const outputs = new MailDeliveryTrigger().description.outputs as string;
 	// The editor evaluates the text between ={{ and }} with $parameter; the function is self-contained.
-	const draw = (parameter: object) => (new Function('$parameter', `return ${outputs.slice(3, -2)}`) as (p: object) => Array<{ displayName: string }>)(parameter);
+	const draw = (parameter: object) =>
+		(
+			new Function('$parameter', `return ${outputs.slice(3, -2)}`) as (
+				p: object,
+			) => Array<{ displayName: string }>
+		)(parameter);
 	expect(draw({ outputMode: 'single' })).toHaveLength(1);
-	expect(draw({ outputMode: 'perKind', events: ['Opened', 'Delivered'] }).map((output) => output.displayName)).toEqual(['Delivered', 'Opened']);
-	expect(draw({ outputMode: 'perKind', events: ['TaskStatus', 'SpamReport', 'Unsubscribed', 'Clicked', 'Opened', 'Dropped', 'Bounced', 'Delivered'] }).map((output) => output.displayName)).toEqual([
-		'Delivered', 'Bounced', 'Dropped', 'Opened', 'Clicked', 'Unsubscribed', 'SpamReport', 'TaskStatus', 'Other',
+	expect(
+		draw({ outputMode: 'perKind', events: ['Opened', 'Delivered'] }).map(
+			(output) => output.displayName,
+		),
+	).toEqual(['Delivered', 'Opened']);
+	expect(
+		draw({
+			outputMode: 'perKind',
+			events: [
+				'TaskStatus',
+				'SpamReport',
+				'Unsubscribed',
+				'Clicked',
+				'Opened',
+				'Dropped',
+				'Bounced',
+				'Delivered',
+			],
+		}).map((output) => output.displayName),
+	).toEqual([
+		'Delivered',
+		'Bounced',
+		'Dropped',
+		'Opened',
+		'Clicked',
+		'Unsubscribed',
+		'SpamReport',
+		'TaskStatus',
+		'Other',
 	]);
 });
 
 test('the retry options show the defaults the run uses, and the maximum wait it accepts', async () => {
 	const { DEFAULT_RETRY } = await import('../../nodes/MailDelivery/transport');
 	const { MAX_RETRY_WAIT_SECONDS } = await import('../../nodes/MailDelivery/helpers/batchOptions');
-	const { batchThroughputOptions } = await import('../../nodes/MailDelivery/actions/common.descriptions');
+	const { batchThroughputOptions } =
+		await import('../../nodes/MailDelivery/actions/common.descriptions');
 	const field = (name: string) => batchThroughputOptions.find((option) => option.name === name)!;
 	expect(field('retryAttempts').default).toBe(DEFAULT_RETRY.maxAttempts);
 	expect(field('retryMaxWaitSeconds').default).toBe(DEFAULT_RETRY.maxWaitMs / 1000);

@@ -1,12 +1,25 @@
 import type { INode } from 'n8n-workflow';
 
-import { assertValid, findProblems, LIMITS, rules } from '../../nodes/MailDelivery/helpers/validation';
+import {
+	assertValid,
+	findProblems,
+	LIMITS,
+	rules,
+} from '../../nodes/MailDelivery/helpers/validation';
 
-const node = { name: 'Mail Delivery', type: 'x', typeVersion: 1, position: [0, 0], parameters: {}, id: '1' } as INode;
+const node = {
+	name: 'Mail Delivery',
+	type: 'x',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+	id: '1',
+} as INode;
 
 describe('field rules', () => {
 	test('required rejects missing, null, blank', () => {
-		for (const value of [undefined, null, '', '   ']) expect(rules.required(value)).toBe('is required');
+		for (const value of [undefined, null, '', '   '])
+			expect(rules.required(value)).toBe('is required');
 		expect(rules.required('x')).toBeUndefined();
 	});
 
@@ -39,28 +52,69 @@ describe('field rules', () => {
 	});
 
 	test('paths walk arrays and name the exact entry', () => {
-		const body = { messageVersions: [{ to: [{ email: 'a@b.co' }] }, { to: [{ email: 'a@b.co', name: 'x'.repeat(101) }] }] };
-		expect(findProblems(body, { 'messageVersions[].to[].name': [rules.maxChars(LIMITS.recipientName)] })).toEqual([
-			{ text: 'Field "messageVersions[1].to[0].name" is 101 characters long; the limit is 100 characters', apiPath: 'messageVersions[1].to[0].name' },
+		const body = {
+			messageVersions: [
+				{ to: [{ email: 'a@b.co' }] },
+				{ to: [{ email: 'a@b.co', name: 'x'.repeat(101) }] },
+			],
+		};
+		expect(
+			findProblems(body, { 'messageVersions[].to[].name': [rules.maxChars(LIMITS.recipientName)] }),
+		).toEqual([
+			{
+				text: 'Field "messageVersions[1].to[0].name" is 101 characters long; the limit is 100 characters',
+				apiPath: 'messageVersions[1].to[0].name',
+			},
 		]);
 	});
 
 	test('a labelled path names the field as the panel shows it, and the request field in the description', () => {
-		const body = { messageVersions: [{ to: [{ email: 'ada@example.org' }, { email: 'margaret(at)example.org' }] }] };
-		const check = () => assertValid(node, body, { 'messageVersions[].to[].email': { label: 'To', rules: [rules.email] } }, 4);
-		expect(check).toThrow('Field "To" "margaret(at)example.org" is not a valid email address, in item 4 (the 5th input item)');
-		expect(check).toThrow(expect.objectContaining({ description: 'Nothing was sent to the platform (request field messageVersions[0].to[1].email).' }));
+		const body = {
+			messageVersions: [
+				{ to: [{ email: 'ada@example.org' }, { email: 'margaret(at)example.org' }] },
+			],
+		};
+		const check = () =>
+			assertValid(
+				node,
+				body,
+				{ 'messageVersions[].to[].email': { label: 'To', rules: [rules.email] } },
+				4,
+			);
+		expect(check).toThrow(
+			'Field "To" "margaret(at)example.org" is not a valid email address, in item 4 (the 5th input item)',
+		);
+		expect(check).toThrow(
+			expect.objectContaining({
+				description:
+					'Nothing was sent to the platform (request field messageVersions[0].to[1].email).',
+			}),
+		);
 	});
 
 	test('assertValid throws one error naming field, limit and item, listing all problems', () => {
 		const body = { mailName: 'x'.repeat(201), subject: 'y'.repeat(401) };
 		expect(() =>
-			assertValid(node, body, { mailName: [rules.maxChars(200)], subject: [rules.maxChars(400)] }, 7),
-		).toThrow('Field "mailName" is 201 characters long; the limit is 200 characters, in item 7 (the 8th input item)');
+			assertValid(
+				node,
+				body,
+				{ mailName: [rules.maxChars(200)], subject: [rules.maxChars(400)] },
+				7,
+			),
+		).toThrow(
+			'Field "mailName" is 201 characters long; the limit is 200 characters, in item 7 (the 8th input item)',
+		);
 		try {
-			assertValid(node, body, { mailName: [rules.maxChars(200)], subject: [rules.maxChars(400)] }, 7);
+			assertValid(
+				node,
+				body,
+				{ mailName: [rules.maxChars(200)], subject: [rules.maxChars(400)] },
+				7,
+			);
 		} catch (error) {
-			expect((error as { description: string }).description).toContain('Field "subject" is 401 characters long');
+			expect((error as { description: string }).description).toContain(
+				'Field "subject" is 401 characters long',
+			);
 		}
 	});
 });

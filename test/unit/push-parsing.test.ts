@@ -1,11 +1,21 @@
 import fc from 'fast-check';
 
-import { enrichEvent, eventsFromParsedBody, parsePush, quoteUnsafeIntegers } from '../../nodes/MailDeliveryTrigger/pushParsing';
+import {
+	enrichEvent,
+	eventsFromParsedBody,
+	parsePush,
+	quoteUnsafeIntegers,
+} from '../../nodes/MailDeliveryTrigger/pushParsing';
 
 describe('push bodies', () => {
 	test('MailSeqId above 2^53 keeps every digit, as a string', () => {
-		const push = parsePush('[{"EventCode":"Delivered","MailSeqId":2505070900222412710,"Count":42}]');
-		expect(push).toEqual({ ok: true, events: [{ EventCode: 'Delivered', MailSeqId: '2505070900222412710', Count: 42 }] });
+		const push = parsePush(
+			'[{"EventCode":"Delivered","MailSeqId":2505070900222412710,"Count":42}]',
+		);
+		expect(push).toEqual({
+			ok: true,
+			events: [{ EventCode: 'Delivered', MailSeqId: '2505070900222412710', Count: 42 }],
+		});
 		expect(String(JSON.parse('2505070900222412710'))).not.toBe('2505070900222412710');
 	});
 
@@ -18,12 +28,18 @@ describe('push bodies', () => {
 
 	test('digits inside strings are never touched', () => {
 		const text = '{"UA":"x:12345678901234567890,","n":12345678901234567890}';
-		expect(JSON.parse(quoteUnsafeIntegers(text))).toEqual({ UA: 'x:12345678901234567890,', n: '12345678901234567890' });
-		expect(JSON.parse(quoteUnsafeIntegers('{"s":"a\\"b 99999999999999999999"}'))).toEqual({ s: 'a"b 99999999999999999999' });
+		expect(JSON.parse(quoteUnsafeIntegers(text))).toEqual({
+			UA: 'x:12345678901234567890,',
+			n: '12345678901234567890',
+		});
+		expect(JSON.parse(quoteUnsafeIntegers('{"s":"a\\"b 99999999999999999999"}'))).toEqual({
+			s: 'a"b 99999999999999999999',
+		});
 	});
 
 	test("reusing n8n's parsed body: every MailSeqId digit comes from the raw text, in order", () => {
-		const raw = '[{"EventCode":"Delivered","MailSeqId":2505070900222412710},{"EventCode":"Opened"},{"MailSeqId":"2505070900222412711","UA":"\\"MailSeqId\\":1"},{"MailSeqId":2505070900222412712}]';
+		const raw =
+			'[{"EventCode":"Delivered","MailSeqId":2505070900222412710},{"EventCode":"Opened"},{"MailSeqId":"2505070900222412711","UA":"\\"MailSeqId\\":1"},{"MailSeqId":2505070900222412712}]';
 		const parsed = JSON.parse(raw);
 		expect(parsed[0].MailSeqId).toBe(2505070900222412800);
 		expect(parsePush(raw, parsed)).toEqual({
@@ -39,15 +55,21 @@ describe('push bodies', () => {
 
 	test.each([
 		['a nested object', '[{"MailSeqId":2505070900222412710,"x":{"MailSeqId":1}}]'],
-		['a key that only looks like MailSeqId', '[{"a\\"MailSeqId":2505070900222412710,"MailSeqId":2505070900222412711}]'],
+		[
+			'a key that only looks like MailSeqId',
+			'[{"a\\"MailSeqId":2505070900222412710,"MailSeqId":2505070900222412711}]',
+		],
 		['another integer beyond 2^53', '[{"MailSeqId":1,"n":12345678901234567890}]'],
-	])("the parsed body is not reused when it would lose or misplace digits: %s", (_name, raw) => {
+	])('the parsed body is not reused when it would lose or misplace digits: %s', (_name, raw) => {
 		expect(parsePush(raw, JSON.parse(raw))).toEqual(parsePush(raw));
 		expect(eventsFromParsedBody(JSON.parse(raw), raw)).toBeUndefined();
 	});
 
 	test('one event object alone is accepted', () => {
-		expect(parsePush('{"EventCode":"Opened"}')).toEqual({ ok: true, events: [{ EventCode: 'Opened' }] });
+		expect(parsePush('{"EventCode":"Opened"}')).toEqual({
+			ok: true,
+			events: [{ EventCode: 'Opened' }],
+		});
 	});
 
 	test.each([
@@ -62,7 +84,11 @@ describe('push bodies', () => {
 	});
 
 	test('FailedCause is kept and decoded; ISO times added for the chosen zone', () => {
-		const event = { EventCode: 'Bounced', FailedCause: Buffer.from('550 user unknown').toString('base64'), TriggeredDateTimeV2: '2026-05-01 10:00:00' };
+		const event = {
+			EventCode: 'Bounced',
+			FailedCause: Buffer.from('550 user unknown').toString('base64'),
+			TriggeredDateTimeV2: '2026-05-01 10:00:00',
+		};
 		expect(enrichEvent(event, { decodeFailedCause: true, isoTimeZone: 'Asia/Shanghai' })).toEqual({
 			...event,
 			FailedCauseText: '550 user unknown',
@@ -82,28 +108,50 @@ describe('fuzz: generated push bodies', () => {
 		fc.constant(null),
 	);
 	// Keys include MailSeqId and look-alikes a raw-text scan could confuse; values are mostly flat.
-	const key = fc.oneof({ weight: 3, arbitrary: fc.string({ maxLength: 12 }) }, { weight: 2, arbitrary: fc.constantFrom('MailSeqId', 'a"MailSeqId', 'MailSeqId ', 'x\\', 'EventCode') });
-	const value = fc.oneof({ weight: 9, arbitrary: scalar }, { weight: 1, arbitrary: fc.dictionary(fc.constantFrom('MailSeqId', 'n'), scalar, { maxKeys: 2 }) });
+	const key = fc.oneof(
+		{ weight: 3, arbitrary: fc.string({ maxLength: 12 }) },
+		{
+			weight: 2,
+			arbitrary: fc.constantFrom('MailSeqId', 'a"MailSeqId', 'MailSeqId ', 'x\\', 'EventCode'),
+		},
+	);
+	const value = fc.oneof(
+		{ weight: 9, arbitrary: scalar },
+		{
+			weight: 1,
+			arbitrary: fc.dictionary(fc.constantFrom('MailSeqId', 'n'), scalar, { maxKeys: 2 }),
+		},
+	);
 	const event = fc.dictionary(key, value, { maxKeys: 6 });
 	// Serializes like the platform: big integers as bare JSON integers.
 	const write = (value: unknown): string =>
-		JSON.stringify(value, (_key, v) => (v && typeof v === 'object' && 'big' in v ? `__BIG__${(v as { big: bigint }).big}__` : v)).replace(
-			/"__BIG__(-?\d+)__"/g,
-			'$1',
-		);
+		JSON.stringify(value, (_key, v) =>
+			v && typeof v === 'object' && 'big' in v ? `__BIG__${(v as { big: bigint }).big}__` : v,
+		).replace(/"__BIG__(-?\d+)__"/g, '$1');
 	// Integers that a number holds exactly stay numbers; others keep their digits as text. An event's
 	// own MailSeqId is always text (nested values are left as they are).
 	const normalize = (v: unknown, topLevelMailSeqId: boolean): unknown => {
 		if (v && typeof v === 'object' && 'big' in v) {
 			const big = (v as { big: bigint }).big;
-			return String(Number(big)) === big.toString() && !topLevelMailSeqId ? Number(big) : big.toString();
+			return String(Number(big)) === big.toString() && !topLevelMailSeqId
+				? Number(big)
+				: big.toString();
 		}
 		if (topLevelMailSeqId && typeof v === 'number') return String(v);
-		if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, inner]) => [k, normalize(inner, false)]));
+		if (v && typeof v === 'object')
+			return Object.fromEntries(
+				Object.entries(v).map(([k, inner]) => [k, normalize(inner, false)]),
+			);
 		return v;
 	};
 	const expected = (value: unknown): unknown =>
-		JSON.parse(JSON.stringify(Object.fromEntries(Object.entries(value as object).map(([k, v]) => [k, normalize(v, k === 'MailSeqId')]))));
+		JSON.parse(
+			JSON.stringify(
+				Object.fromEntries(
+					Object.entries(value as object).map(([k, v]) => [k, normalize(v, k === 'MailSeqId')]),
+				),
+			),
+		);
 
 	const parsedByN8n = (text: string): unknown => {
 		try {
@@ -113,17 +161,37 @@ describe('fuzz: generated push bodies', () => {
 		}
 	};
 
-	test('10,000 bodies, read both ways (reusing n8n\'s parsed body, and parsing the raw text): none crashes, each valid event comes out exactly once and unchanged', () => {
+	test("10,000 bodies, read both ways (reusing n8n's parsed body, and parsing the raw text): none crashes, each valid event comes out exactly once and unchanged", () => {
 		fc.assert(
 			fc.property(
 				fc.oneof(
-					{ weight: 6, arbitrary: fc.array(event, { maxLength: 8 }).map((events) => ({ valid: true, events, text: write(events) })) },
-					{ weight: 1, arbitrary: event.map((single) => ({ valid: true, events: [single], text: write(single) })) },
+					{
+						weight: 6,
+						arbitrary: fc
+							.array(event, { maxLength: 8 })
+							.map((events) => ({ valid: true, events, text: write(events) })),
+					},
+					{
+						weight: 1,
+						arbitrary: event.map((single) => ({
+							valid: true,
+							events: [single],
+							text: write(single),
+						})),
+					},
 					{ weight: 2, arbitrary: fc.string().map((text) => ({ valid: false, events: [], text })) },
-					{ weight: 1, arbitrary: fc.array(scalar, { minLength: 1, maxLength: 4 }).map((values) => ({ valid: false, events: [], text: write(values) })) },
+					{
+						weight: 1,
+						arbitrary: fc
+							.array(scalar, { minLength: 1, maxLength: 4 })
+							.map((values) => ({ valid: false, events: [], text: write(values) })),
+					},
 				),
 				(input) => {
-					for (const push of [parsePush(input.text), parsePush(input.text, parsedByN8n(input.text))]) {
+					for (const push of [
+						parsePush(input.text),
+						parsePush(input.text, parsedByN8n(input.text)),
+					]) {
 						if (!input.valid) {
 							// Random text may still be JSON; either way it never throws and never half-parses.
 							if (push.ok) expect(Array.isArray(push.events)).toBe(true);

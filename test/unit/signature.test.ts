@@ -31,7 +31,10 @@ describe('signature v1.0', () => {
 			const first = await credential.authenticate(credentials, { url: '/v5/webhook/get' });
 			jest.setSystemTime(new Date('2026-01-01T00:10:00Z'));
 			const second = await credential.authenticate(credentials, { url: '/v5/webhook/get' });
-			expect(first.headers).toMatchObject({ Timestamp: '2026-01-01T00:00:00Z', Authorization: '480F338B4DD3A4B5541FDA121F9CA643CEDD6E6B' });
+			expect(first.headers).toMatchObject({
+				Timestamp: '2026-01-01T00:00:00Z',
+				Authorization: '480F338B4DD3A4B5541FDA121F9CA643CEDD6E6B',
+			});
 			expect(second.headers).toMatchObject({ Timestamp: '2026-01-01T00:10:00Z' });
 			expect(second.baseURL).toBe('http://127.0.0.1:1');
 			expect(JSON.stringify(second)).not.toContain('s3cr3t-KEY');

@@ -9,7 +9,11 @@ const grants = () => env.view().tokens.filter((t) => t.owner.startsWith('key:'))
 
 test('signature credential: every request is signed and accepted', async () => {
 	const credentials = env.credentials();
-	const result = await runWorkflow({ ...actionWorkflow(getWebhook), credentials, items: [{ json: {} }, { json: {} }] });
+	const result = await runWorkflow({
+		...actionWorkflow(getWebhook),
+		credentials,
+		items: [{ json: {} }, { json: {} }],
+	});
 	expect(result.error()).toBeUndefined();
 	expect(result.output('Mail Delivery')).toHaveLength(2);
 	expect(env.view().requests.map((r) => [r.path, r.auth, r.code])).toEqual([
@@ -21,7 +25,10 @@ test('signature credential: every request is signed and accepted', async () => {
 test('client credentials: one token serves many executions, and a new one is fetched after a 401', async () => {
 	const credentials = env.credentials();
 	for (let run = 0; run < 5; run++) {
-		const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2ClientCredentials' }), credentials });
+		const result = await runWorkflow({
+			...actionWorkflow(getWebhook, { authentication: 'oAuth2ClientCredentials' }),
+			credentials,
+		});
 		expect(result.error()).toBeUndefined();
 	}
 	expect(credentials.preAuthenticationCalls).toBe(1);
@@ -30,38 +37,68 @@ test('client credentials: one token serves many executions, and a new one is fet
 	expect(env.view().requests.every((r) => r.auth === 'oauth' && r.code === 200)).toBe(true);
 
 	await env.control('POST', 'clock', { advanceSeconds: 2 * 3600 + 1 });
-	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2ClientCredentials' }), credentials });
+	const result = await runWorkflow({
+		...actionWorkflow(getWebhook, { authentication: 'oAuth2ClientCredentials' }),
+		credentials,
+	});
 	expect(result.error()).toBeUndefined();
 	expect(credentials.preAuthenticationCalls).toBe(2);
-	expect(credentials.stored.mailDeliveryClientCredentialsOAuth2Api.accessToken).not.toBe(firstToken);
-	expect(env.view().requests.slice(-2).map((r) => r.code)).toEqual([401, 200]);
+	expect(credentials.stored.mailDeliveryClientCredentialsOAuth2Api.accessToken).not.toBe(
+		firstToken,
+	);
+	expect(
+		env
+			.view()
+			.requests.slice(-2)
+			.map((r) => r.code),
+	).toEqual([401, 200]);
 });
 
 test('client credentials with a wrong secret: a clear error that does not show the secret', async () => {
 	const credentials = env.credentials();
 	credentials.stored.mailDeliveryClientCredentialsOAuth2Api.apiSecret = 'wrong-secret-value';
-	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2ClientCredentials' }), credentials });
-	expect(result.error()?.message).toMatch(/Could not get an access token with the client credentials: code 401/);
+	const result = await runWorkflow({
+		...actionWorkflow(getWebhook, { authentication: 'oAuth2ClientCredentials' }),
+		credentials,
+	});
+	expect(result.error()?.message).toMatch(
+		/Could not get an access token with the client credentials: code 401/,
+	);
 	expect(JSON.stringify(result.run)).not.toContain('wrong-secret-value');
 });
 
 test('authorization code: exchanged once, the token reused across executions', async () => {
 	const credentials = env.credentials(await env.authorizationCode());
 	for (let run = 0; run < 3; run++) {
-		const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials });
+		const result = await runWorkflow({
+			...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }),
+			credentials,
+		});
 		expect(result.error()).toBeUndefined();
 	}
 	expect(credentials.preAuthenticationCalls).toBe(1);
 	expect(env.view().authCodes.map((c) => c.used)).toEqual([true]);
-	expect(JSON.stringify(credentials.stored.mailDeliveryAuthCodeOAuth2Api)).toMatch(/"accessToken":"[0-9a-f]{64}"/);
+	expect(JSON.stringify(credentials.stored.mailDeliveryAuthCodeOAuth2Api)).toMatch(
+		/"accessToken":"[0-9a-f]{64}"/,
+	);
 });
 
 test('authorization code already used: the error says how to get a new one', async () => {
 	const code = await env.authorizationCode();
 	// Spent elsewhere (another n8n, a script): within one n8n process a code already exchanged gives its token again.
 	const { url, account } = env.emulator;
-	await axios.get(`${url}/v5/auth/oauth/token`, { params: { grant_type: 'authorization_code', client_id: account.clientId, client_secret: account.clientSecret, code } });
-	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials: env.credentials(code) });
+	await axios.get(`${url}/v5/auth/oauth/token`, {
+		params: {
+			grant_type: 'authorization_code',
+			client_id: account.clientId,
+			client_secret: account.clientSecret,
+			code,
+		},
+	});
+	const result = await runWorkflow({
+		...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }),
+		credentials: env.credentials(code),
+	});
 	expect(result.error()?.message).toContain('The authorization code was not accepted');
 	// The address to get a new code, built from the credential's own values (n8n shows no computed notice).
 	const { redirectUri } = env.emulator;
@@ -73,30 +110,57 @@ test('authorization code already used: the error says how to get a new one', asy
 test('authorization code expired after 5 minutes: the same clear error', async () => {
 	const code = await env.authorizationCode();
 	await env.control('POST', 'clock', { advanceSeconds: 301 });
-	const result = await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials: env.credentials(code) });
-	expect(result.error()?.message).toMatch(/not accepted .*expired or was already used.*valid for 5 minutes/);
+	const result = await runWorkflow({
+		...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }),
+		credentials: env.credentials(code),
+	});
+	expect(result.error()?.message).toMatch(
+		/not accepted .*expired or was already used.*valid for 5 minutes/,
+	);
 	expect(env.view().requests).toHaveLength(0);
 });
 
 test('the authorization-code credential test never spends a used code: the stored token is kept', async () => {
-	const { MailDeliveryAuthCodeOAuth2Api } = await import('../../credentials/MailDeliveryAuthCodeOAuth2Api.credentials');
+	const { MailDeliveryAuthCodeOAuth2Api } =
+		await import('../../credentials/MailDeliveryAuthCodeOAuth2Api.credentials');
 	const credential = new MailDeliveryAuthCodeOAuth2Api();
 	const output = await credential.preAuthentication.call(
-		{ helpers: { httpRequest: async () => { throw new Error('no request expected'); } } } as never,
+		{
+			helpers: {
+				httpRequest: async () => {
+					throw new Error('no request expected');
+				},
+			},
+		} as never,
 		{ authorizationCode: 'abc', exchangedCode: 'abc', accessToken: 'tok' },
 	);
 	expect(output).toEqual({ accessToken: 'tok' });
 });
 
 test('authorization code not entered yet: the error (which n8n shows when the credential is saved) gives the authorize address to open', async () => {
-	const { MailDeliveryAuthCodeOAuth2Api } = await import('../../credentials/MailDeliveryAuthCodeOAuth2Api.credentials');
+	const { MailDeliveryAuthCodeOAuth2Api } =
+		await import('../../credentials/MailDeliveryAuthCodeOAuth2Api.credentials');
 	const credential = new MailDeliveryAuthCodeOAuth2Api();
 	// Saved without a code, n8n tests the credential: the code must not be required for that test to run.
-	expect(credential.properties.find((property) => property.name === 'authorizationCode')?.required).not.toBe(true);
-	expect(credential.properties.filter((property) => property.type === 'notice').map((notice) => notice.displayName).join(' ')).not.toMatch(/\{\{|\$self/);
-	const request = credential.preAuthentication.call({ helpers: { httpRequest: async () => ({}) } } as never, {
-		baseUrl: 'https://api.platform.example/', clientId: 'my app', clientSecret: 's', redirectUri: 'https://me.example/cb?x=1', authorizationCode: '',
-	});
+	expect(
+		credential.properties.find((property) => property.name === 'authorizationCode')?.required,
+	).not.toBe(true);
+	expect(
+		credential.properties
+			.filter((property) => property.type === 'notice')
+			.map((notice) => notice.displayName)
+			.join(' '),
+	).not.toMatch(/\{\{|\$self/);
+	const request = credential.preAuthentication.call(
+		{ helpers: { httpRequest: async () => ({}) } } as never,
+		{
+			baseUrl: 'https://api.platform.example/',
+			clientId: 'my app',
+			clientSecret: 's',
+			redirectUri: 'https://me.example/cb?x=1',
+			authorizationCode: '',
+		},
+	);
 	await expect(request).rejects.toThrow(
 		'https://api.platform.example/v5/auth/oauth/authorize?client_id=my%20app&response_type=code&redirect_uri=https%3A%2F%2Fme.example%2Fcb%3Fx%3D1&scope=All',
 	);
@@ -105,8 +169,19 @@ test('authorization code not entered yet: the error (which n8n shows when the cr
 test('authorization code: requests that start at once (the editor loads several lists) exchange the code once and all succeed', async () => {
 	const credentials = env.credentials(await env.authorizationCode());
 	const runs = await Promise.all(
-		[0, 1, 2].map(async () => await runWorkflow({ ...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }), credentials })),
+		[0, 1, 2].map(
+			async () =>
+				await runWorkflow({
+					...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }),
+					credentials,
+				}),
+		),
 	);
 	expect(runs.map((run) => run.error()?.message)).toEqual([undefined, undefined, undefined]);
-	expect(env.view().requests.filter((request) => request.path === '/v5/webhook/get').map((request) => request.code)).toEqual([200, 200, 200]);
+	expect(
+		env
+			.view()
+			.requests.filter((request) => request.path === '/v5/webhook/get')
+			.map((request) => request.code),
+	).toEqual([200, 200, 200]);
 });

@@ -11,11 +11,30 @@ import { actionWorkflow, runWorkflow } from '../harness/n8n';
 const env = useEmulator();
 const rl = (value: string) => ({ __rl: true, mode: 'name', value });
 const SENDS = '/v5/campaign/mail/sends';
-const campaign = (extra: IDataObject = {}) => ({ resource: 'campaign', operation: 'create', mailName: 'm', senderMail: rl('news@example.com'), sendListNames: ['newsletter'], ...extra });
-const send = (extra: IDataObject = {}) => ({ resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: 'a@example.org', contentSource: 'html', content: '<p/>', subject: 's', ...extra });
+const campaign = (extra: IDataObject = {}) => ({
+	resource: 'campaign',
+	operation: 'create',
+	mailName: 'm',
+	senderMail: rl('news@example.com'),
+	sendListNames: ['newsletter'],
+	...extra,
+});
+const send = (extra: IDataObject = {}) => ({
+	resource: 'transactionalMail',
+	operation: 'send',
+	senderMail: rl('sender@example.com'),
+	to: 'a@example.org',
+	contentSource: 'html',
+	content: '<p/>',
+	subject: 's',
+	...extra,
+});
 
 async function failure(parameters: IDataObject) {
-	const result = await runWorkflow({ ...actionWorkflow(parameters), credentials: env.credentials() });
+	const result = await runWorkflow({
+		...actionWorkflow(parameters),
+		credentials: env.credentials(),
+	});
 	const error = result.error() as NodeApiError;
 	expect(error).toBeDefined();
 	return { message: error.message, description: String(error.description), code: error.httpCode };
@@ -23,11 +42,22 @@ async function failure(parameters: IDataObject) {
 
 describe('campaign creation (7.1)', () => {
 	test.each([
-		['no list for sendListNames', { sendListNames: ['missing'] }, 'no contact list matches sendListNames'],
-		['no list for repelListNames', { additionalFields: { repelListNames: ['missing'] } }, 'no contact list matches repelListNames'],
+		[
+			'no list for sendListNames',
+			{ sendListNames: ['missing'] },
+			'no contact list matches sendListNames',
+		],
+		[
+			'no list for repelListNames',
+			{ additionalFields: { repelListNames: ['missing'] } },
+			'no contact list matches repelListNames',
+		],
 	])('403, %s: the explanation names it', async (_name, extra, condition) => {
 		const error = await failure(campaign(extra));
-		expect(error).toMatchObject({ message: 'The platform refused the request (code 403)', code: '403' });
+		expect(error).toMatchObject({
+			message: 'The platform refused the request (code 403)',
+			code: '403',
+		});
 		expect(error.description).toContain(condition);
 		expect(error.description).toContain(`(${SENDS})`);
 	});
@@ -39,7 +69,10 @@ describe('campaign creation (7.1)', () => {
 	])('500 by the fault %s: the explanation names it', async (fault, condition) => {
 		await env.control('POST', 'fault', { path: SENDS, fault });
 		const error = await failure(campaign());
-		expect(error).toMatchObject({ message: 'The platform failed to process the request (code 500)', code: '500' });
+		expect(error).toMatchObject({
+			message: 'The platform failed to process the request (code 500)',
+			code: '500',
+		});
 		expect(error.description).toContain(condition);
 	});
 });
@@ -63,7 +96,11 @@ describe('transactional send (7.2)', () => {
 
 describe('other operations and undocumented codes', () => {
 	test('a 403 of an operation without its own conditions gets the generic explanation of 403', async () => {
-		const error = await failure({ resource: 'contactList', operation: 'delete', listName: rl('missing') });
+		const error = await failure({
+			resource: 'contactList',
+			operation: 'delete',
+			listName: rl('missing'),
+		});
 		expect(error.description).toMatch(/^The request was refused: a named list/);
 	});
 
@@ -72,6 +109,8 @@ describe('other operations and undocumented codes', () => {
 		await env.control('POST', 'settings', { unavailableEvery: 1 });
 		const error = await failure(send({ options: { retryAttempts: 1 } }));
 		expect(error.code).toBe('503');
-		expect(error.description).toContain('The platform answered code 503, which it does not document.');
+		expect(error.description).toContain(
+			'The platform answered code 503, which it does not document.',
+		);
 	});
 });

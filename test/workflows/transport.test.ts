@@ -9,24 +9,34 @@ import { actionWorkflow, loadOptionsContext, runWorkflow } from '../harness/n8n'
 const env = useEmulator();
 
 describe('error mapping', () => {
-	test.each(['ok', 'mirror'])('a body code other than 200 (HTTP status mode %s) becomes a NodeApiError with code, English and the platform message', async (mode) => {
-		await env.control('POST', 'settings', { errorHttpStatus: mode });
-		const result = await runWorkflow({
-			...actionWorkflow({ resource: 'contactList', operation: 'delete', listName: { __rl: true, mode: 'name', value: 'missing' } }),
-			credentials: env.credentials(),
-		});
-		const error = result.error() as NodeApiError;
-		expect(error.message).toBe('The platform refused the request (code 403)');
-		expect(error.description).toBe(
-			'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits. (/v5/lists/delete) Platform message: 列表不存在',
-		);
-		expect(error.httpCode).toBe('403');
-	});
+	test.each(['ok', 'mirror'])(
+		'a body code other than 200 (HTTP status mode %s) becomes a NodeApiError with code, English and the platform message',
+		async (mode) => {
+			await env.control('POST', 'settings', { errorHttpStatus: mode });
+			const result = await runWorkflow({
+				...actionWorkflow({
+					resource: 'contactList',
+					operation: 'delete',
+					listName: { __rl: true, mode: 'name', value: 'missing' },
+				}),
+				credentials: env.credentials(),
+			});
+			const error = result.error() as NodeApiError;
+			expect(error.message).toBe('The platform refused the request (code 403)');
+			expect(error.description).toBe(
+				'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits. (/v5/lists/delete) Platform message: 列表不存在',
+			);
+			expect(error.httpCode).toBe('403');
+		},
+	);
 
 	test('HTTP 401 becomes a NodeApiError with the authentication explanation', async () => {
 		const credentials = env.credentials();
 		credentials.stored.mailDeliverySignatureApi.apiSecret = 'not-the-secret';
-		const result = await runWorkflow({ ...actionWorkflow({ resource: 'webhook', operation: 'get' }), credentials });
+		const result = await runWorkflow({
+			...actionWorkflow({ resource: 'webhook', operation: 'get' }),
+			credentials,
+		});
 		const error = result.error() as NodeApiError;
 		expect(error.message).toBe('The platform did not accept the credentials (code 401)');
 		expect(error.description).toMatch(/^Authentication failed: the API key or signature is wrong/);
@@ -36,39 +46,74 @@ describe('error mapping', () => {
 
 	test('section 7 conditions are explained for campaign creation', async () => {
 		const result = await runWorkflow({
-			...actionWorkflow({ resource: 'campaign', operation: 'create', mailName: 'm', senderMail: { __rl: true, mode: 'name', value: 'news@example.com' }, sendListNames: ['missing'] }),
+			...actionWorkflow({
+				resource: 'campaign',
+				operation: 'create',
+				mailName: 'm',
+				senderMail: { __rl: true, mode: 'name', value: 'news@example.com' },
+				sendListNames: ['missing'],
+			}),
 			credentials: env.credentials(),
 		});
-		expect((result.error() as NodeApiError).description).toContain('no contact list matches sendListNames');
+		expect((result.error() as NodeApiError).description).toContain(
+			'no contact list matches sendListNames',
+		);
 	});
 });
 
 describe('paging', () => {
 	/** [pageIndex, pageSize] of every lists/get request, from the `from`th request of the log on. */
-	const pages = (from = 0) => env.view().requests.slice(from).filter((r) => r.path === '/v5/lists/get').map((r) => [(r.body as { pageIndex: number }).pageIndex, (r.body as { pageSize: number }).pageSize]);
+	const pages = (from = 0) =>
+		env
+			.view()
+			.requests.slice(from)
+			.filter((r) => r.path === '/v5/lists/get')
+			.map((r) => [
+				(r.body as { pageIndex: number }).pageIndex,
+				(r.body as { pageSize: number }).pageSize,
+			]);
 	/** Lists made through the API, fifty requests at a time. */
 	const addLists = async (count: number) => {
 		for (let start = 0; start < count; start += 50) {
-			const names = Array.from({ length: Math.min(50, count - start) }, (_, i) => `bulk-${start + i}`);
-			const answers = await Promise.all(names.map((listName) => call(env.emulator, '/v5/lists/add', { listName })));
+			const names = Array.from(
+				{ length: Math.min(50, count - start) },
+				(_, i) => `bulk-${start + i}`,
+			);
+			const answers = await Promise.all(
+				names.map((listName) => call(env.emulator, '/v5/lists/add', { listName })),
+			);
 			expect(answers.map((answer) => answer.body.code)).toEqual(names.map(() => 200));
 		}
 	};
-	const getMany = (extra: Record<string, unknown>) => runWorkflow({ ...actionWorkflow({ resource: 'contactList', operation: 'getMany', ...extra }), credentials: env.credentials() });
+	const getMany = (extra: Record<string, unknown>) =>
+		runWorkflow({
+			...actionWorkflow({ resource: 'contactList', operation: 'getMany', ...extra }),
+			credentials: env.credentials(),
+		});
 
 	test('Return All follows pages to the short page, each page once, one item per record', async () => {
 		await addLists(250);
 		const result = await getMany({ returnAll: true });
 		expect(result.output('Mail Delivery')).toHaveLength(251);
-		expect(pages()).toEqual([[1, 100], [2, 100], [3, 100]]);
-		expect(result.output('Mail Delivery')[0].json).toMatchObject({ listName: expect.any(String), id: expect.any(Number) });
+		expect(pages()).toEqual([
+			[1, 100],
+			[2, 100],
+			[3, 100],
+		]);
+		expect(result.output('Mail Delivery')[0].json).toMatchObject({
+			listName: expect.any(String),
+			id: expect.any(Number),
+		});
 	});
 
 	test('Return All stops at totalRecords without asking for an empty page', async () => {
 		await addLists(199);
 		const result = await getMany({ returnAll: true });
 		expect(result.output('Mail Delivery')).toHaveLength(200);
-		expect(pages()).toEqual([[1, 100], [2, 100]]);
+		expect(pages()).toEqual([
+			[1, 100],
+			[2, 100],
+		]);
 	});
 
 	test('Limit stops as soon as it has enough', async () => {
@@ -76,8 +121,13 @@ describe('paging', () => {
 		expect((await getMany({ returnAll: false, limit: 5 })).output('Mail Delivery')).toHaveLength(5);
 		expect(pages()).toEqual([[1, 5]]);
 		const before = env.view().requests.length;
-		expect((await getMany({ returnAll: false, limit: 150 })).output('Mail Delivery')).toHaveLength(150);
-		expect(pages(before)).toEqual([[1, 100], [2, 100]]);
+		expect((await getMany({ returnAll: false, limit: 150 })).output('Mail Delivery')).toHaveLength(
+			150,
+		);
+		expect(pages(before)).toEqual([
+			[1, 100],
+			[2, 100],
+		]);
 	});
 
 	test('a platform that caps the page size below what the node asks: Return All still gets every record, each page once', async () => {
@@ -93,7 +143,9 @@ describe('paging', () => {
 	test('a capped page size with Limit still returns the limit', async () => {
 		await addLists(249);
 		await env.control('POST', 'settings', { pageSizeCap: 30 });
-		expect((await getMany({ returnAll: false, limit: 75 })).output('Mail Delivery')).toHaveLength(75);
+		expect((await getMany({ returnAll: false, limit: 75 })).output('Mail Delivery')).toHaveLength(
+			75,
+		);
 		expect(pages().map(([index]) => index)).toEqual([1, 2, 3]);
 	});
 
@@ -123,5 +175,7 @@ test('sender pickers say which senders are for marketing and which for transacti
 			{ name: 'news@example.com (marketing)', value: 'news@example.com' },
 		]),
 	);
-	expect(await getSenderAddresses.call(context)).toEqual(expect.arrayContaining([{ name: 'news@example.com (marketing)', value: 'news@example.com' }]));
+	expect(await getSenderAddresses.call(context)).toEqual(
+		expect.arrayContaining([{ name: 'news@example.com (marketing)', value: 'news@example.com' }]),
+	);
 });

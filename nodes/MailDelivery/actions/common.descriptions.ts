@@ -1,13 +1,23 @@
 /** Field descriptions that several operations share. The helpers that read them are in helpers/parameters.ts. */
-import type { INodeCredentialDescription, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	INodeCredentialDescription,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 
-import { DEFAULT_PARALLEL_REQUESTS, MAX_PARALLEL_REQUESTS, MAX_RETRY_WAIT_SECONDS } from '../helpers/batchOptions';
+import {
+	DEFAULT_PARALLEL_REQUESTS,
+	MAX_PARALLEL_REQUESTS,
+	MAX_RETRY_WAIT_SECONDS,
+} from '../helpers/batchOptions';
 import { type Authentication, credentialTypeOf } from '../transport/credentialTypes';
 
 const authenticationShow = (value: Authentication) => ({ show: { authentication: [value] } });
 
 /** The credentials list of both nodes: the one chosen in Authentication is required. */
-export const nodeCredentials: INodeCredentialDescription[] = (['signature', 'oAuth2ClientCredentials', 'oAuth2AuthorizationCode'] as const).map((value) => ({
+export const nodeCredentials: INodeCredentialDescription[] = (
+	['signature', 'oAuth2ClientCredentials', 'oAuth2AuthorizationCode'] as const
+).map((value) => ({
 	name: credentialTypeOf(value),
 	required: true,
 	displayOptions: authenticationShow(value),
@@ -170,7 +180,8 @@ export const dayRangeFields: INodeProperties[] = [
 		required: true,
 		default: '={{ $today.minus({ days: 6 }).toFormat("yyyy-MM-dd") }}',
 		placeholder: 'YYYY-MM-DD',
-		description: 'First day of the report (included), as YYYY-MM-DD. By default 6 days before today.',
+		description:
+			'First day of the report (included), as YYYY-MM-DD. By default 6 days before today.',
 	},
 	{
 		displayName: 'End Day',
@@ -199,7 +210,8 @@ export const batchThroughputOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: 20 },
 		default: 6, // DEFAULT_RETRY.maxAttempts; n8n's lint wants a literal, a test keeps the two equal
-		description: 'Tries in all for a request the platform answers 429, or 503 with Retry-After (not processed). Other failures are never retried.',
+		description:
+			'Tries in all for a request the platform answers 429, or 503 with Retry-After (not processed). Other failures are never retried.',
 	},
 	{
 		displayName: 'Max Retry Wait (Seconds)',
@@ -207,6 +219,7 @@ export const batchThroughputOptions: INodeProperties[] = [
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: MAX_RETRY_WAIT_SECONDS },
 		default: 60, // DEFAULT_RETRY.maxWaitMs in seconds; a test keeps the two equal
-		description: 'The longest the node waits for one request over all its retries, honouring Retry-After',
+		description:
+			'The longest the node waits for one request over all its retries, honouring Retry-After',
 	},
 ];

@@ -29,9 +29,13 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const module = resources[resource]?.[operation];
 	if (!module) {
-		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not known`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation "${operation}" of "${resource}" is not known`,
+		);
 	}
-	if (module.executeBatch) return [await module.executeBatch.call(readingStaticParametersOnce(this), items)];
+	if (module.executeBatch)
+		return [await module.executeBatch.call(readingStaticParametersOnce(this), items)];
 
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {

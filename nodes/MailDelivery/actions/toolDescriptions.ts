@@ -24,38 +24,51 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 		create:
 			'Creates a marketing campaign that sends HTML content to whole contact lists (minus exclusion lists), now or at a scheduled time, or saves it as a draft (Only Save). ' +
 			'Real mail goes out to every contact of the lists unless Only Save or Sandbox Mode is on. Returns the task id and guid.',
-		cancel: 'Cancels a scheduled campaign by its name; one whose send time has passed cannot be cancelled. Returns success, or an error saying why not.',
-		delete: 'Deletes a campaign task by its name. Returns success, or an error when there is no such task.',
+		cancel:
+			'Cancels a scheduled campaign by its name; one whose send time has passed cannot be cancelled. Returns success, or an error saying why not.',
+		delete:
+			'Deletes a campaign task by its name. Returns success, or an error when there is no such task.',
 		getMany:
 			'Searches campaign tasks by name, subject or sender. Returns at most Limit tasks with their status (-1 draft, 1 sending, 2 completed, 4 failed) and, for completed ones, their statistics.',
-		getStats: 'Reads campaign statistics for a range of days (YYYY-MM-DD, both included), optionally for one campaign name. Returns one row per campaign.',
+		getStats:
+			'Reads campaign statistics for a range of days (YYYY-MM-DD, both included), optionally for one campaign name. Returns one row per campaign.',
 	},
 	contact: {
-		upsert: 'Creates a contact, or updates the one with the same email: email or phone number, an optional name, and optionally a list to put it in. Returns success.',
-		delete: 'Deletes the contact with this email address. Returns success, or an error when there is none.',
+		upsert:
+			'Creates a contact, or updates the one with the same email: email or phone number, an optional name, and optionally a list to put it in. Returns success.',
+		delete:
+			'Deletes the contact with this email address. Returns success, or an error when there is none.',
 		get: 'Looks up one contact by email address. Returns its name, phone number and properties, or an error when there is none.',
-		import: 'Imports many contacts at once, one per input item, creating and/or updating them, optionally into a list (created when missing). Returns success per item.',
+		import:
+			'Imports many contacts at once, one per input item, creating and/or updating them, optionally into a list (created when missing). Returns success per item.',
 	},
 	contactList: {
-		create: 'Creates a static contact list with this name. Returns success, or an error when the name is taken.',
-		delete: 'Deletes the contact list with this name. Returns success, or an error when there is none.',
-		getMany: 'Searches contact lists by name. Returns at most Limit lists with their id, name, status and type.',
+		create:
+			'Creates a static contact list with this name. Returns success, or an error when the name is taken.',
+		delete:
+			'Deletes the contact list with this name. Returns success, or an error when there is none.',
+		getMany:
+			'Searches contact lists by name. Returns at most Limit lists with their id, name, status and type.',
 	},
 	template: {
-		create: 'Adds an email template (name, subject and HTML content with {{tags}}). Returns success, or an error when the name is taken.',
-		delete: 'Deletes the email template with this name. Returns success, or an error when there is none.',
-		getMany: 'Searches email templates by name. Returns at most Limit templates with their subject and HTML content.',
+		create:
+			'Adds an email template (name, subject and HTML content with {{tags}}). Returns success, or an error when the name is taken.',
+		delete:
+			'Deletes the email template with this name. Returns success, or an error when there is none.',
+		getMany:
+			'Searches email templates by name. Returns at most Limit templates with their subject and HTML content.',
 	},
 	verifiedSender: {
 		add: 'Adds a sender address to the account, for marketing or transactional mail. Returns success.',
 		delete: 'Removes a sender address from the account. Returns success.',
-		getMany: 'Lists the sender addresses of the account with their DNS check results and type (marketing or transactional).',
-		verify: "Checks a sender domain's MX, SPF, DKIM and DMARC records. Returns whether each is good and whether the sender is valid.",
+		getMany:
+			'Lists the sender addresses of the account with their DNS check results and type (marketing or transactional).',
+		verify:
+			"Checks a sender domain's MX, SPF, DKIM and DMARC records. Returns whether each is good and whether the sender is valid.",
 	},
 	webhook: {
 		get: "Reads the account's push configuration: the default push address, per-sender addresses, which event kinds are pushed, and whether pushes are on.",
-		save:
-			"Changes the account's push configuration (only the fields given). Refuses to take an address or event kind away from an active Mail Delivery Trigger workflow unless told to. Returns what was saved.",
+		save: "Changes the account's push configuration (only the fields given). Refuses to take an address or event kind away from an active Mail Delivery Trigger workflow unless told to. Returns what was saved.",
 	},
 };
 
@@ -64,7 +77,9 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
  * properties hold a toolDescription keeps it: n8n then adds neither its own field nor its "Set
  * Automatically" mode, whose text would be the bare action ("Send transactional mail in Mail Delivery").
  */
-export const toolDescriptionProperties: INodeProperties[] = Object.entries(TOOL_DESCRIPTIONS).flatMap(([resource, operations]) =>
+export const toolDescriptionProperties: INodeProperties[] = Object.entries(
+	TOOL_DESCRIPTIONS,
+).flatMap(([resource, operations]) =>
 	Object.entries(operations).map(([operation, text]) => ({
 		displayName: 'Description',
 		name: 'toolDescription',
@@ -76,4 +91,5 @@ export const toolDescriptionProperties: INodeProperties[] = Object.entries(TOOL_
 	})),
 );
 
-export const toolDescriptionOf = (resource: string, operation: string): string | undefined => TOOL_DESCRIPTIONS[resource]?.[operation];
+export const toolDescriptionOf = (resource: string, operation: string): string | undefined =>
+	TOOL_DESCRIPTIONS[resource]?.[operation];

@@ -13,14 +13,26 @@ export interface AttachmentReference {
 }
 
 /** The platform takes one attachment, from a binary property of the input item. */
-export function attachmentReference(this: IExecuteFunctions, itemIndex: number, propertyName: string): AttachmentReference | undefined {
+export function attachmentReference(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+): AttachmentReference | undefined {
 	const property = propertyName.trim();
 	if (!property) return undefined;
 	const binary = this.getInputData()[itemIndex]?.binary?.[property];
 	if (!binary) {
-		throw inputError(this.getNode(), `Field "Attachment Binary Property": the input item has no binary property "${property}"`, itemIndex);
+		throw inputError(
+			this.getNode(),
+			`Field "Attachment Binary Property": the input item has no binary property "${property}"`,
+			itemIndex,
+		);
 	}
-	const identity = binary.id ?? createHash('sha1').update(binary.data ?? '').digest('hex');
+	const identity =
+		binary.id ??
+		createHash('sha1')
+			.update(binary.data ?? '')
+			.digest('hex');
 	return { itemIndex, property, fileName: binary.fileName ?? property, identity };
 }
 
@@ -30,7 +42,11 @@ export async function readAttachment(this: IExecuteFunctions, reference: Attachm
 	return { fileName: reference.fileName, fileData: buffer.toString('base64') };
 }
 
-export async function attachmentFromBinary(this: IExecuteFunctions, itemIndex: number, propertyName: string) {
+export async function attachmentFromBinary(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+) {
 	const reference = attachmentReference.call(this, itemIndex, propertyName);
 	return reference ? await readAttachment.call(this, reference) : undefined;
 }

@@ -10,10 +10,21 @@ export const MAX_PARALLEL_REQUESTS = 16;
 export const MAX_RETRY_WAIT_SECONDS = 3600;
 
 /** A whole-number option of a batch operation (read once, for item 0), checked against its range. */
-export function wholeNumberOption(this: IExecuteFunctions, label: string, value: unknown, fallback: number, min: number, max: number): number {
+export function wholeNumberOption(
+	this: IExecuteFunctions,
+	label: string,
+	value: unknown,
+	fallback: number,
+	min: number,
+	max: number,
+): number {
 	const read = value === undefined || value === '' ? fallback : Number(value);
 	if (!Number.isInteger(read) || read < min || read > max) {
-		throw inputError(this.getNode(), `Field "${label}" must be a whole number from ${min} to ${max} (it is ${String(value)})`, 0);
+		throw inputError(
+			this.getNode(),
+			`Field "${label}" must be a whole number from ${min} to ${max} (it is ${String(value)})`,
+			0,
+		);
 	}
 	return read;
 }
@@ -22,10 +33,29 @@ export function wholeNumberOption(this: IExecuteFunctions, label: string, value:
 export function batchOptionsOf(this: IExecuteFunctions, options: IDataObject) {
 	const number = wholeNumberOption.bind(this);
 	return {
-		parallel: number('Requests in Parallel', options.parallelRequests, DEFAULT_PARALLEL_REQUESTS, 1, MAX_PARALLEL_REQUESTS),
+		parallel: number(
+			'Requests in Parallel',
+			options.parallelRequests,
+			DEFAULT_PARALLEL_REQUESTS,
+			1,
+			MAX_PARALLEL_REQUESTS,
+		),
 		retry: {
-			maxAttempts: number('Retry Attempts', options.retryAttempts, DEFAULT_RETRY.maxAttempts, 1, 20),
-			maxWaitMs: number('Max Retry Wait (Seconds)', options.retryMaxWaitSeconds, DEFAULT_RETRY.maxWaitMs / 1000, 0, MAX_RETRY_WAIT_SECONDS) * 1000,
+			maxAttempts: number(
+				'Retry Attempts',
+				options.retryAttempts,
+				DEFAULT_RETRY.maxAttempts,
+				1,
+				20,
+			),
+			maxWaitMs:
+				number(
+					'Max Retry Wait (Seconds)',
+					options.retryMaxWaitSeconds,
+					DEFAULT_RETRY.maxWaitMs / 1000,
+					0,
+					MAX_RETRY_WAIT_SECONDS,
+				) * 1000,
 		},
 	};
 }

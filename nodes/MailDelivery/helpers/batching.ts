@@ -27,7 +27,8 @@ function chunkByKey<T>(entries: T[], keyOf: (entry: T) => string, max: number): 
 	}
 	const chunks: T[][] = [];
 	for (const group of groups.values()) {
-		for (let start = 0; start < group.length; start += max) chunks.push(group.slice(start, start + max));
+		for (let start = 0; start < group.length; start += max)
+			chunks.push(group.slice(start, start + max));
 	}
 	return chunks;
 }
@@ -38,16 +39,29 @@ function chunkByKey<T>(entries: T[], keyOf: (entry: T) => string, max: number): 
  * item's fields back beside it (n8n-core's handleNodeErrorOutput). Everything else goes in details,
  * where it cannot overwrite an input field of the same name.
  */
-export function errorItem(error: unknown, itemIndex: number, extra: IDataObject = {}): INodeExecutionData {
+export function errorItem(
+	error: unknown,
+	itemIndex: number,
+	extra: IDataObject = {},
+): INodeExecutionData {
 	const failed = error as NodeApiError & { description?: string };
 	const details: IDataObject = {};
 	if (failed.description) details.description = failed.description;
-	if (failed instanceof NodeApiError && failed.httpCode) details.code = Number(failed.httpCode) || failed.httpCode;
-	return { json: { error: failed.message, details: { ...details, ...extra } }, pairedItem: { item: itemIndex } };
+	if (failed instanceof NodeApiError && failed.httpCode)
+		details.code = Number(failed.httpCode) || failed.httpCode;
+	return {
+		json: { error: failed.message, details: { ...details, ...extra } },
+		pairedItem: { item: itemIndex },
+	};
 }
 
 /** Re-throws `error` for the given item, keeping its kind, so n8n points at the right item. */
-export function errorForItem(context: IExecuteFunctions, error: unknown, itemIndex: number, more?: { message?: string; description?: string }): Error {
+export function errorForItem(
+	context: IExecuteFunctions,
+	error: unknown,
+	itemIndex: number,
+	more?: { message?: string; description?: string },
+): Error {
 	if (error instanceof NodeApiError) {
 		return new NodeApiError(context.getNode(), (error.errorResponse ?? {}) as JsonObject, {
 			message: more?.message ?? error.message,
@@ -74,7 +88,11 @@ interface BatchPlan<T extends BatchEntry, Fixed> {
 	/** Request-level choices made once per chunk and kept when a refused request is split. */
 	fix: (chunk: T[]) => Fixed;
 	/** Sends one request for the chunk. */
-	send: (chunk: T[], fixed: Fixed, options: RequestOptions) => Promise<{ body: IDataObject; answer: IDataObject }>;
+	send: (
+		chunk: T[],
+		fixed: Fixed,
+		options: RequestOptions,
+	) => Promise<{ body: IDataObject; answer: IDataObject }>;
 	/** True when the platform refused the whole request and processed none of it: then it is split. */
 	refusedWhole: (error: unknown) => boolean;
 	/**
@@ -148,15 +166,27 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 			prepareErrors.set(itemIndex, error);
 		}
 	}
-	const results: Array<ItemResult<T, Fixed>> = Array.from({ length: itemCount }, () => ({ sent: [], failed: [], requests: [], requestSizes: new Map(), sandbox: false }));
-	const queue: Array<Chunk<T, Fixed>> = chunkByKey(entries, plan.keyOf, plan.maxPerRequest).map((chunk, origin) => ({ entries: chunk, fixed: plan.fix(chunk), origin }));
+	const results: Array<ItemResult<T, Fixed>> = Array.from({ length: itemCount }, () => ({
+		sent: [],
+		failed: [],
+		requests: [],
+		requestSizes: new Map(),
+		sandbox: false,
+	}));
+	const queue: Array<Chunk<T, Fixed>> = chunkByKey(entries, plan.keyOf, plan.maxPerRequest).map(
+		(chunk, origin) => ({ entries: chunk, fixed: plan.fix(chunk), origin }),
+	);
 
 	const parallel = Math.max(1, Math.floor(options.parallel));
 	let requestNumber = 0;
 	/** Without continue-on-fail: the request whose failure stops the run; only its own halves still go. */
 	let stoppedBy: number | undefined;
 	const pacer = new RequestPacer();
-	const record = (chunk: Chunk<T, Fixed>, number: number, outcome: { answer: IDataObject; sandbox: boolean } | { error: unknown }) => {
+	const record = (
+		chunk: Chunk<T, Fixed>,
+		number: number,
+		outcome: { answer: IDataObject; sandbox: boolean } | { error: unknown },
+	) => {
 		for (const entry of chunk.entries) {
 			const result = results[entry.itemIndex];
 			if (!result.requests.includes(number)) result.requests.push(number);
@@ -189,12 +219,19 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 			if (stoppedBy !== undefined && chunk.origin !== stoppedBy) continue;
 			const number = ++requestNumber;
 			try {
-				const { body, answer } = await plan.send(chunk.entries, chunk.fixed, { retry: options.retry, pacer, itemIndex: chunk.entries[0].itemIndex });
+				const { body, answer } = await plan.send(chunk.entries, chunk.fixed, {
+					retry: options.retry,
+					pacer,
+					itemIndex: chunk.entries[0].itemIndex,
+				});
 				record(chunk, number, { answer, sandbox: body.sandboxMode === true });
 			} catch (error) {
 				if (plan.refusedWhole(error) && chunk.entries.length > 1) {
 					const half = Math.ceil(chunk.entries.length / 2);
-					queue.unshift({ ...chunk, entries: chunk.entries.slice(0, half) }, { ...chunk, entries: chunk.entries.slice(half) });
+					queue.unshift(
+						{ ...chunk, entries: chunk.entries.slice(0, half) },
+						{ ...chunk, entries: chunk.entries.slice(half) },
+					);
 					continue;
 				}
 				record(chunk, number, { error: await explained(chunk, error) });
@@ -202,22 +239,37 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 			}
 		}
 	};
-	await Promise.all(Array.from({ length: Math.min(parallel, queue.length) }, async () => await worker()));
+	await Promise.all(
+		Array.from({ length: Math.min(parallel, queue.length) }, async () => await worker()),
+	);
 
-	const failedItems = results.map((result, index) => (result.failed.length > 0 ? index : -1)).filter((index) => index >= 0);
+	const failedItems = results
+		.map((result, index) => (result.failed.length > 0 ? index : -1))
+		.filter((index) => index >= 0);
 	if (!continueOnFail && failedItems.length > 0) {
 		const itemIndex = failedItems[0];
 		const error = results[itemIndex].error;
-		const isSent = (result: ItemResult<T, Fixed>) => result.sent.length > 0 && result.failed.length === 0;
-		const sent = results.map((result, index) => (isSent(result) ? index : -1)).filter((index) => index >= 0);
-		const notSent = results.map((result, index) => (isSent(result) ? -1 : index)).filter((index) => index >= 0);
+		const isSent = (result: ItemResult<T, Fixed>) =>
+			result.sent.length > 0 && result.failed.length === 0;
+		const sent = results
+			.map((result, index) => (isSent(result) ? index : -1))
+			.filter((index) => index >= 0);
+		const notSent = results
+			.map((result, index) => (isSent(result) ? -1 : index))
+			.filter((index) => index >= 0);
 		const reason = (error as Error).message;
 		const own = (error as { description?: string }).description;
 		// n8n shows the message as the node's error title: it says what happened to the whole batch.
 		throw errorForItem(context, error, itemIndex, {
 			message: `${notSent.length} of ${itemCount} items not sent: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
 			// With several failures, the one described is the first; with one, it needs no introduction.
-			description: [sentSummary(sent, notSent), failedItems.length > 1 ? `${capitalized(describeItems([itemIndex]))} failed first. ${own ?? ''}`.trim() : own, whatWasSent(error)]
+			description: [
+				sentSummary(sent, notSent),
+				failedItems.length > 1
+					? `${capitalized(describeItems([itemIndex]))} failed first. ${own ?? ''}`.trim()
+					: own,
+				whatWasSent(error),
+			]
 				.filter(Boolean)
 				.join('\n'),
 		});
@@ -227,16 +279,30 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 	return results.map((result, itemIndex) => {
 		if (prepareErrors.has(itemIndex)) return errorItem(prepareErrors.get(itemIndex), itemIndex);
 		const requests = result.requests.sort((a, b) => a - b);
-		const where: IDataObject = { request: requests[0], requestSize: result.requestSizes.get(requests[0]) };
+		const where: IDataObject = {
+			request: requests[0],
+			requestSize: result.requestSizes.get(requests[0]),
+		};
 		if (requests.length > 1) where.requests = requests;
 		if (result.failed.length > 0) {
-			const partial = result.sent.length > 0 ? { sent: plan.describe(result.sent), notSent: plan.describe(result.failed) } : {};
+			const partial =
+				result.sent.length > 0
+					? { sent: plan.describe(result.sent), notSent: plan.describe(result.failed) }
+					: {};
 			const failure = errorItem(result.error, itemIndex, { ...where, ...partial });
 			const details = failure.json.details as IDataObject;
-			details.description = [details.description, whatWasSent(result.error)].filter(Boolean).join(' ');
+			details.description = [details.description, whatWasSent(result.error)]
+				.filter(Boolean)
+				.join(' ');
 			return failure;
 		}
-		const json = writeResult({ sandboxMode: result.sandbox }, result.answer ?? {}, { ...plan.describe(result.sent, result.fixed), ...where });
-		return { json: inputItems ? { ...inputItems[itemIndex]?.json, ...json } : json, pairedItem: { item: itemIndex } };
+		const json = writeResult({ sandboxMode: result.sandbox }, result.answer ?? {}, {
+			...plan.describe(result.sent, result.fixed),
+			...where,
+		});
+		return {
+			json: inputItems ? { ...inputItems[itemIndex]?.json, ...json } : json,
+			pairedItem: { item: itemIndex },
+		};
 	});
 }

@@ -62,6 +62,9 @@ export function eventTimeToIso(value: unknown, sourceZone: string): string | und
 	const match = EVENT_TIME_PATTERN.exec(value);
 	if (!match) return undefined;
 	const [, year, month, day, hour, minute, second] = match.map(Number);
-	const date = DateTime.fromObject({ year, month, day, hour, minute, second }, { zone: sourceZone });
+	const date = DateTime.fromObject(
+		{ year, month, day, hour, minute, second },
+		{ zone: sourceZone },
+	);
 	return date.isValid ? (date.toISO({ suppressMilliseconds: true }) ?? undefined) : undefined;
 }

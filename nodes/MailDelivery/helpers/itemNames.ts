@@ -12,7 +12,8 @@ export function describeItems(indexes: number[]): string {
 		while (i + 1 < indexes.length && indexes[i + 1] === indexes[i] + 1) i++;
 		runs.push(start === indexes[i] ? String(start) : `${start}–${indexes[i]}`);
 	}
-	const list = runs.length > 1 ? `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1]}` : runs[0];
+	const list =
+		runs.length > 1 ? `${runs.slice(0, -1).join(', ')} and ${runs[runs.length - 1]}` : runs[0];
 	return `items ${list}`;
 }
 

@@ -13,7 +13,12 @@ import { assertValid, rules } from './validation';
 export async function actOnNamed(
 	this: IExecuteFunctions,
 	itemIndex: number,
-	{ field, path, outcome, sandbox = true }: { field: string; path: string; outcome: string; sandbox?: boolean },
+	{
+		field,
+		path,
+		outcome,
+		sandbox = true,
+	}: { field: string; path: string; outcome: string; sandbox?: boolean },
 ): Promise<IDataObject> {
 	const body: IDataObject = { [field]: locatorValue.call(this, field, itemIndex) };
 	assertValid(this.getNode(), body, { [field]: [rules.required] }, itemIndex);

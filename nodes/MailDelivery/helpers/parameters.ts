@@ -14,7 +14,8 @@ export function pagingOf(this: IExecuteFunctions, itemIndex: number) {
 	return {
 		returnAll: this.getNodeParameter('returnAll', itemIndex, false) as boolean,
 		// The tool version has its own Limit field (toolLimit, 10 by default) instead of limit.
-		limit: (this.getNodeParameter('limit', itemIndex, null) ?? this.getNodeParameter('toolLimit', itemIndex, 50)) as number,
+		limit: (this.getNodeParameter('limit', itemIndex, null) ??
+			this.getNodeParameter('toolLimit', itemIndex, 50)) as number,
 		itemIndex,
 	};
 }
@@ -32,11 +33,20 @@ export function setIfPresent(target: IDataObject, key: string, value: unknown) {
 	target[key] = value as IDataObject[keyof IDataObject];
 }
 
-export function dateTimeParam(this: IExecuteFunctions, field: string, value: unknown, itemIndex: number) {
+export function dateTimeParam(
+	this: IExecuteFunctions,
+	field: string,
+	value: unknown,
+	itemIndex: number,
+) {
 	try {
 		return toApiDateTime(value, this.getTimezone());
 	} catch {
-		throw inputError(this.getNode(), `Field "${field}" is not a date and time that can be read: "${String(value)}"`, itemIndex);
+		throw inputError(
+			this.getNode(),
+			`Field "${field}" is not a date and time that can be read: "${String(value)}"`,
+			itemIndex,
+		);
 	}
 }
 
@@ -44,12 +54,21 @@ function dayParam(this: IExecuteFunctions, field: string, value: unknown, itemIn
 	try {
 		return toApiDay(value, this.getTimezone());
 	} catch {
-		throw inputError(this.getNode(), `Field "${field}" is not a day that can be read: "${String(value)}"`, itemIndex);
+		throw inputError(
+			this.getNode(),
+			`Field "${field}" is not a day that can be read: "${String(value)}"`,
+			itemIndex,
+		);
 	}
 }
 
 /** Reads a JSON parameter that may arrive as text or as an object. */
-export function jsonParam(this: IExecuteFunctions, field: string, value: unknown, itemIndex: number): unknown {
+export function jsonParam(
+	this: IExecuteFunctions,
+	field: string,
+	value: unknown,
+	itemIndex: number,
+): unknown {
 	if (typeof value !== 'string') return value;
 	if (value.trim() === '') return undefined;
 	try {
@@ -60,14 +79,31 @@ export function jsonParam(this: IExecuteFunctions, field: string, value: unknown
 }
 
 export function readDayRange(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	const startDate = dayParam.call(this, 'Start Day', this.getNodeParameter('startDate', itemIndex, ''), itemIndex);
-	const endDate = dayParam.call(this, 'End Day', this.getNodeParameter('endDate', itemIndex, ''), itemIndex);
+	const startDate = dayParam.call(
+		this,
+		'Start Day',
+		this.getNodeParameter('startDate', itemIndex, ''),
+		itemIndex,
+	);
+	const endDate = dayParam.call(
+		this,
+		'End Day',
+		this.getNodeParameter('endDate', itemIndex, ''),
+		itemIndex,
+	);
 	if (!startDate || !endDate) {
-		throw inputError(this.getNode(), `Field "${startDate ? 'End Day' : 'Start Day'}" is required`, itemIndex);
+		throw inputError(
+			this.getNode(),
+			`Field "${startDate ? 'End Day' : 'Start Day'}" is required`,
+			itemIndex,
+		);
 	}
 	if (startDate > endDate) {
-		throw inputError(this.getNode(), `Field "Start Day" (${startDate}) is after "End Day" (${endDate})`, itemIndex);
+		throw inputError(
+			this.getNode(),
+			`Field "Start Day" (${startDate}) is after "End Day" (${endDate})`,
+			itemIndex,
+		);
 	}
 	return { startDate, endDate };
 }
-

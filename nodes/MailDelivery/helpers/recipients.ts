@@ -12,7 +12,8 @@ export class AddressListError extends Error {}
  * `entry` is the text as the user wrote it (for errors), `position` its 1-based place in the list.
  */
 function readEntry(entry: string, position: number, field: string): Recipient {
-	const fail = (why: string) => new AddressListError(`Field "${field}" entry ${position} (${JSON.stringify(entry)}) ${why}`);
+	const fail = (why: string) =>
+		new AddressListError(`Field "${field}" entry ${position} (${JSON.stringify(entry)}) ${why}`);
 	const text = entry.trim();
 	let name = '';
 	let rest = text;
@@ -80,9 +81,14 @@ export function parseRecipients(value: unknown, field = 'To'): Recipient[] {
 			position++;
 			const { email, name } = entry as { email?: unknown; name?: unknown };
 			if (typeof email !== 'string') {
-				throw new AddressListError(`Field "${field}" entry ${position} is an object without an "email" text`);
+				throw new AddressListError(
+					`Field "${field}" entry ${position} is an object without an "email" text`,
+				);
 			}
-			recipients.push({ email: email.trim(), ...(name !== undefined && name !== null && name !== '' ? { name: String(name) } : {}) });
+			recipients.push({
+				email: email.trim(),
+				...(name !== undefined && name !== null && name !== '' ? { name: String(name) } : {}),
+			});
 			continue;
 		}
 		for (const text of splitList(String(entry ?? ''))) {

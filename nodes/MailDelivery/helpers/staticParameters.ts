@@ -4,11 +4,15 @@ import type { IExecuteFunctions, INodeParameters, NodeParameterValueType } from 
 function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(holdsExpression);
-	if (value !== null && typeof value === 'object') return Object.values(value).some(holdsExpression);
+	if (value !== null && typeof value === 'object')
+		return Object.values(value).some(holdsExpression);
 	return false;
 }
 
-function storedValue(parameters: INodeParameters, path: string): NodeParameterValueType | undefined {
+function storedValue(
+	parameters: INodeParameters,
+	path: string,
+): NodeParameterValueType | undefined {
 	let value: unknown = parameters;
 	for (const key of path.split('.')) {
 		if (value === null || typeof value !== 'object') return undefined;
@@ -30,7 +34,12 @@ export function readingStaticParametersOnce(context: IExecuteFunctions): IExecut
 	const stored = node.parameters;
 	/** Per name: undefined when it holds an expression, else its values read so far by options and fallback. */
 	const once = new Map<string, Map<string, unknown> | undefined>();
-	const getNodeParameter = (name: string, itemIndex: number, fallback?: unknown, options?: object) => {
+	const getNodeParameter = (
+		name: string,
+		itemIndex: number,
+		fallback?: unknown,
+		options?: object,
+	) => {
 		let values = once.get(name);
 		if (!once.has(name)) {
 			const value = storedValue(stored, name);
@@ -39,11 +48,17 @@ export function readingStaticParametersOnce(context: IExecuteFunctions): IExecut
 		}
 		if (!values) return context.getNodeParameter(name, itemIndex, fallback, options);
 		// This runs for every parameter of every item: no key work in the usual call (no options, no object fallback).
-		const key = options === undefined && (fallback === null || typeof fallback !== 'object') ? String(fallback) : JSON.stringify([fallback, options]);
+		const key =
+			options === undefined && (fallback === null || typeof fallback !== 'object')
+				? String(fallback)
+				: JSON.stringify([fallback, options]);
 		if (values.has(key)) return values.get(key);
 		const value = context.getNodeParameter(name, itemIndex, fallback, options);
 		values.set(key, value);
 		return value;
 	};
-	return Object.create(context, { getNodeParameter: { value: getNodeParameter }, getNode: { value: () => node } }) as IExecuteFunctions;
+	return Object.create(context, {
+		getNodeParameter: { value: getNodeParameter },
+		getNode: { value: () => node },
+	}) as IExecuteFunctions;
 }

@@ -86,10 +86,19 @@ interface Problem {
 }
 
 /** The path to a value in a request, e.g. messageVersions[0].to[1].email, made only for a problem. */
-const pathName = (trail: Array<string | number>) => trail.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`)).join('');
+const pathName = (trail: Array<string | number>) =>
+	trail
+		.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`))
+		.join('');
 
 /** Calls `visit` with every value the path reaches and the trail of keys and indexes to it. */
-function walk(value: unknown, segments: string[], depth: number, trail: Array<string | number>, visit: (value: unknown, trail: Array<string | number>) => void) {
+function walk(
+	value: unknown,
+	segments: string[],
+	depth: number,
+	trail: Array<string | number>,
+	visit: (value: unknown, trail: Array<string | number>) => void,
+) {
 	if (depth === segments.length) {
 		visit(value, trail);
 		return;
@@ -97,7 +106,8 @@ function walk(value: unknown, segments: string[], depth: number, trail: Array<st
 	const head = segments[depth];
 	const isArrayStep = head.endsWith('[]');
 	const key = isArrayStep ? head.slice(0, -2) : head;
-	const child = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+	const child =
+		value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
 	trail.push(key);
 	if (!isArrayStep) walk(child, segments, depth + 1, trail, visit);
 	else if (Array.isArray(child)) {
@@ -122,7 +132,10 @@ const compiled = new WeakMap<FieldRules, CompiledRule[]>();
 function compile(fieldRules: FieldRules): CompiledRule[] {
 	let list = compiled.get(fieldRules);
 	if (!list) {
-		list = Object.entries(fieldRules).map(([path, entry]) => ({ segments: path.split('.'), ...(Array.isArray(entry) ? { rules: entry } : entry) }));
+		list = Object.entries(fieldRules).map(([path, entry]) => ({
+			segments: path.split('.'),
+			...(Array.isArray(entry) ? { rules: entry } : entry),
+		}));
 		compiled.set(fieldRules, list);
 	}
 	return list;
@@ -151,7 +164,9 @@ export function assertValid(node: INode, body: object, fieldRules: FieldRules, i
 	const problems = findProblems(body, fieldRules);
 	if (problems.length === 0) return;
 	const [first] = problems;
-	const where = first.text.includes(`"${first.apiPath}"`) ? '' : ` (request field ${first.apiPath})`;
+	const where = first.text.includes(`"${first.apiPath}"`)
+		? ''
+		: ` (request field ${first.apiPath})`;
 	throw new NodeOperationError(node, `${first.text}, in ${describeItems([itemIndex])}`, {
 		itemIndex,
 		description:

@@ -20,7 +20,11 @@ async function searchPaged(
 	paginationToken?: string,
 ): Promise<INodeListSearchResult> {
 	const [pageIndex, seenBefore] = (paginationToken ?? '1:0').split(':').map(Number);
-	const page = await apiRequest.call(this, path, { ...body, pageSize: SEARCH_PAGE_SIZE, pageIndex });
+	const page = await apiRequest.call(this, path, {
+		...body,
+		pageSize: SEARCH_PAGE_SIZE,
+		pageIndex,
+	});
 	const records = (page[listKey] as IDataObject[] | undefined) ?? [];
 	const seen = seenBefore + records.length;
 	const total = typeof page.totalRecords === 'number' ? page.totalRecords : Infinity;
@@ -30,7 +34,11 @@ async function searchPaged(
 	};
 }
 
-export async function searchLists(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+export async function searchLists(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+) {
 	return await searchPaged.call(
 		this,
 		'/v5/lists/get',
@@ -41,7 +49,11 @@ export async function searchLists(this: ILoadOptionsFunctions, filter?: string, 
 	);
 }
 
-export async function searchTemplates(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+export async function searchTemplates(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+) {
 	return await searchPaged.call(
 		this,
 		'/v5/campaign/mail/template/get',
@@ -52,7 +64,11 @@ export async function searchTemplates(this: ILoadOptionsFunctions, filter?: stri
 	);
 }
 
-export async function searchCampaigns(this: ILoadOptionsFunctions, filter?: string, paginationToken?: string) {
+export async function searchCampaigns(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+) {
 	return await searchPaged.call(
 		this,
 		'/v5/campaign/mail/get',
@@ -63,7 +79,10 @@ export async function searchCampaigns(this: ILoadOptionsFunctions, filter?: stri
 	);
 }
 
-export async function searchSenders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+export async function searchSenders(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
 	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
 	const senders = (answer.mailFromDomains as IDataObject[] | undefined) ?? [];
 	const needle = (filter ?? '').toLowerCase();

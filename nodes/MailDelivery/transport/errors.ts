@@ -7,7 +7,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
  */
 const GENERIC: Record<number, string> = {
 	400: 'The request was rejected as invalid: a required field is missing, or a value has a wrong format or is too long.',
-	401: 'Authentication failed: the API key or signature is wrong, the signature timestamp is older than 5 minutes (check this machine\'s clock), or the access token is unknown or expired.',
+	401: "Authentication failed: the API key or signature is wrong, the signature timestamp is older than 5 minutes (check this machine's clock), or the access token is unknown or expired.",
 	403: 'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits.',
 	404: 'The platform did not find the requested address; check the Base URL of the credential.',
 	500: 'The platform had an internal error. Try again later; if it keeps failing, contact the platform.',
@@ -67,7 +67,8 @@ const NOT_PROCESSED = new Set([400, 401, 403, 404, 429]);
  * nothing; an internal error, a time-out or a broken connection may have come after mail went out.
  */
 export function whatWasSent(error: unknown): string {
-	if (error instanceof NodeOperationError) return 'Nothing was sent: the item was refused before any request.';
+	if (error instanceof NodeOperationError)
+		return 'Nothing was sent: the item was refused before any request.';
 	const code = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
 	if (NOT_PROCESSED.has(code)) return 'Nothing of that request was sent or changed.';
 	return 'The platform may still have processed that request (mail may have gone out): check before sending it again.';

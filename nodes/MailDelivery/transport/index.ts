@@ -41,7 +41,9 @@ interface ApiResponse extends IDataObject {
 }
 
 function credentialType(context: ApiContext): string {
-	return credentialTypeOf(context.getNodeParameter('authentication', 0, 'signature') as Authentication);
+	return credentialTypeOf(
+		context.getNodeParameter('authentication', 0, 'signature') as Authentication,
+	);
 }
 
 function asObject(value: unknown): ApiResponse | undefined {
@@ -79,7 +81,9 @@ function platformError(
 	const explanation = `${explainCode(path, code)} (${path})`;
 	return new NodeApiError(context.getNode(), (body ?? { code }) as JsonObject, {
 		message: `${whatCodeMeans(code)} (code ${code})`,
-		description: platformMessage ? `${explanation} Platform message: ${platformMessage}` : explanation,
+		description: platformMessage
+			? `${explanation} Platform message: ${platformMessage}`
+			: explanation,
 		httpCode: String(code),
 		itemIndex,
 	});
@@ -97,7 +101,9 @@ function retryAfterMs(value: unknown, now = Date.now()): number | undefined {
 /** Exponential backoff with full jitter: up to 0.5 s, 1 s, 2 s, ... for attempts 1, 2, 3, ... */
 const backoffMs = (attempt: number) => Math.random() * BACKOFF_BASE_MS * 2 ** (attempt - 1);
 
-type HttpFailure = NodeApiError & { cause?: { response?: { status?: number; data?: unknown; headers?: Record<string, unknown> } } };
+type HttpFailure = NodeApiError & {
+	cause?: { response?: { status?: number; data?: unknown; headers?: Record<string, unknown> } };
+};
 
 /**
  * The one request function: POST JSON to the Base URL + path with the chosen credential.
@@ -113,15 +119,24 @@ export async function apiRequest(
 	body: IDataObject = {},
 	itemIndexOrOptions?: number | RequestOptions,
 ): Promise<ApiResponse> {
-	const { itemIndex, retry = DEFAULT_RETRY, pacer } =
-		typeof itemIndexOrOptions === 'number' ? { itemIndex: itemIndexOrOptions } : (itemIndexOrOptions ?? {});
+	const {
+		itemIndex,
+		retry = DEFAULT_RETRY,
+		pacer,
+	} = typeof itemIndexOrOptions === 'number'
+		? { itemIndex: itemIndexOrOptions }
+		: (itemIndexOrOptions ?? {});
 	const options: IHttpRequestOptions = { method: 'POST', url: path, body, json: true };
 	let response: unknown;
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
 		const startedAt = (await pacer?.beforeAttempt()) ?? 0;
 		try {
-			response = await this.helpers.httpRequestWithAuthentication.call(this, credentialType(this), options);
+			response = await this.helpers.httpRequestWithAuthentication.call(
+				this,
+				credentialType(this),
+				options,
+			);
 			pacer?.onAccepted(startedAt);
 			break;
 		} catch (error) {
@@ -143,7 +158,8 @@ export async function apiRequest(
 			if (Number.isFinite(code) && code > 0) {
 				const failure = platformError(this, path, code, answer, itemIndex);
 				if (tryLater) {
-					failure.description = `${failure.description ?? ''} The platform answered ${status} ("try later") to ${attempt} attempt${attempt === 1 ? '' : 's'}; the node waited ${(waitedMs / 1000).toFixed(1)} s in all and gave up. This request was not processed.`.trim();
+					failure.description =
+						`${failure.description ?? ''} The platform answered ${status} ("try later") to ${attempt} attempt${attempt === 1 ? '' : 's'}; the node waited ${(waitedMs / 1000).toFixed(1)} s in all and gave up. This request was not processed.`.trim();
 				}
 				throw failure;
 			}
@@ -157,7 +173,8 @@ export async function apiRequest(
 			itemIndex,
 		});
 	}
-	if (answer.code !== 200) throw platformError(this, path, Number(answer.code ?? 0), answer, itemIndex);
+	if (answer.code !== 200)
+		throw platformError(this, path, Number(answer.code ?? 0), answer, itemIndex);
 	return answer;
 }
 

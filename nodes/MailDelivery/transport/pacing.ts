@@ -35,7 +35,8 @@ export class RequestPacer {
 	/** Waits for this attempt's turn; returns its start time, to report with accepted(). */
 	async beforeAttempt(): Promise<number> {
 		if (this.rate === undefined && this.firstWave.open) {
-			if (this.firstWave.pending === 0) this.firstWave.answered = new Promise((resolve) => (this.firstWave.done = resolve));
+			if (this.firstWave.pending === 0)
+				this.firstWave.answered = new Promise((resolve) => (this.firstWave.done = resolve));
 			this.firstWave.pending++;
 			return Date.now();
 		}
@@ -68,7 +69,11 @@ export class RequestPacer {
 		const now = Date.now();
 		this.accepted.push(startedAt);
 		while (this.accepted.length > 0 && this.accepted[0] <= now - SECOND_MS) this.accepted.shift();
-		if (this.rate !== undefined && now >= this.settledUntil && now - this.lastChange >= PROBE_AFTER_MS) {
+		if (
+			this.rate !== undefined &&
+			now >= this.settledUntil &&
+			now - this.lastChange >= PROBE_AFTER_MS
+		) {
 			this.rate += 1;
 			this.lastChange = now;
 		}
@@ -80,7 +85,8 @@ export class RequestPacer {
 		const now = Date.now();
 		if (this.rate !== undefined && now - this.lastChange < SECOND_MS) return;
 		// First refusal: the platform's rate is what it accepted in the last second. Paced already: one slower.
-		if (this.rate === undefined) this.rate = Math.max(1, this.accepted.filter((at) => at > now - SECOND_MS).length);
+		if (this.rate === undefined)
+			this.rate = Math.max(1, this.accepted.filter((at) => at > now - SECOND_MS).length);
 		else {
 			this.rate = Math.max(1, this.rate - 1);
 			this.settledUntil = now + SETTLE_MS;

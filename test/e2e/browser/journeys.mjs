@@ -4,20 +4,59 @@ import { randomUUID } from 'node:crypto';
 
 import { PACKAGE_NAME } from '../../../scripts/n8n-runtime.mjs';
 import {
-	addNode, branchTabs, canvasNode, chooseOption, closeNode, closeToasts, drag, edgeCounts, executeStep, inputField, Journey, nodeError, openBranch,
-	openNode, openWorkflowById, openWorkflowFromList, outputLabels, readOutput, signIn, toasts, waitForRun,
+	addNode,
+	branchTabs,
+	canvasNode,
+	chooseOption,
+	closeNode,
+	closeToasts,
+	drag,
+	edgeCounts,
+	executeStep,
+	inputField,
+	Journey,
+	nodeError,
+	openBranch,
+	openNode,
+	openWorkflowById,
+	openWorkflowFromList,
+	outputLabels,
+	readOutput,
+	signIn,
+	toasts,
+	waitForRun,
 } from './ui.mjs';
 
 const ACTION = `${PACKAGE_NAME}.mailDelivery`;
 const SIGNATURE_CREDENTIAL = 'Mail Delivery (signature, emulator)';
-const KINDS = ['Delivered', 'Bounced', 'Dropped', 'Opened', 'Clicked', 'Unsubscribed', 'SpamReport', 'TaskStatus', 'Other'];
+const KINDS = [
+	'Delivered',
+	'Bounced',
+	'Dropped',
+	'Opened',
+	'Clicked',
+	'Unsubscribed',
+	'SpamReport',
+	'TaskStatus',
+	'Other',
+];
 const PEOPLE = [
 	{ name: 'Ada Lovelace', email: 'ada@example.org', firstName: 'Ada', orderId: 'A-1001' },
 	{ name: 'Grace Hopper', email: 'grace@example.org', firstName: 'Grace', orderId: 'A-1002' },
 	{ name: 'Linus Torvalds', email: 'linus@example.org', firstName: 'Linus', orderId: 'A-1003' },
-	{ name: 'Katherine Johnson', email: 'katherine@example.org', firstName: 'Katherine', orderId: 'A-1004' },
+	{
+		name: 'Katherine Johnson',
+		email: 'katherine@example.org',
+		firstName: 'Katherine',
+		orderId: 'A-1004',
+	},
 ];
-const codeReturning = (people) => `return ${JSON.stringify(people.map((json) => ({ json })), null, '\t')};`;
+const codeReturning = (people) =>
+	`return ${JSON.stringify(
+		people.map((json) => ({ json })),
+		null,
+		'\t',
+	)};`;
 
 /** Runs a journey in its own context; signs in through the page when journey a left no session behind. */
 async function journey(env, name, walk, { signInThroughPage = false } = {}) {
@@ -34,7 +73,9 @@ async function journey(env, name, walk, { signInThroughPage = false } = {}) {
 		const file = await j.shot('stopped');
 		// Playwright's first line says what timed out; its call log says what it was waiting for on screen.
 		const waitingFor = /waiting for (.+)/.exec(error.message)?.[1]?.replace(/\x1b\[\d+m/g, '');
-		j.problems.push(`the journey stopped: ${error.message.split('\n')[0]}${waitingFor ? ` (waiting for ${waitingFor})` : ''} (see ${file})`);
+		j.problems.push(
+			`the journey stopped: ${error.message.split('\n')[0]}${waitingFor ? ` (waiting for ${waitingFor})` : ''} (see ${file})`,
+		);
 	} finally {
 		await j.close();
 	}
@@ -46,66 +87,102 @@ async function journey(env, name, walk, { signInThroughPage = false } = {}) {
 async function executeWorkflow(page, nodes) {
 	await page.getByTestId('execute-workflow-button').click();
 	for (const name of nodes) {
-		await canvasNode(page, name).locator('[data-test-id^="canvas-node-status-"]').first().waitFor({ timeout: 60_000 });
+		await canvasNode(page, name)
+			.locator('[data-test-id^="canvas-node-status-"]')
+			.first()
+			.waitFor({ timeout: 60_000 });
 	}
 	await page.waitForTimeout(500);
 }
 
 export async function a(env) {
-	return await journey(env, 'a-examples', async (j, page) => {
-		await openWorkflowFromList(page, env.baseUrl, 'Mail Delivery: combined transactional send');
-		await executeWorkflow(page, ['Send welcome mail']);
-		await j.shot('send-executed');
-		await openNode(page, 'Send welcome mail');
-		let output = await readOutput(page);
-		await j.shot('send-output');
-		j.saw('send output', output.countText);
-		await j.check(output.count === 6, `the send node's output shows ${output.countText || 'nothing'}, expected 6 items`);
-		await j.check(output.items.length === 6 && output.items.every((item) => item.success === 'true'), `not every item of the send node says success true: ${output.text.slice(0, 300)}`);
-		await closeNode(page);
+	return await journey(
+		env,
+		'a-examples',
+		async (j, page) => {
+			await openWorkflowFromList(page, env.baseUrl, 'Mail Delivery: combined transactional send');
+			await executeWorkflow(page, ['Send welcome mail']);
+			await j.shot('send-executed');
+			await openNode(page, 'Send welcome mail');
+			let output = await readOutput(page);
+			await j.shot('send-output');
+			j.saw('send output', output.countText);
+			await j.check(
+				output.count === 6,
+				`the send node's output shows ${output.countText || 'nothing'}, expected 6 items`,
+			);
+			await j.check(
+				output.items.length === 6 && output.items.every((item) => item.success === 'true'),
+				`not every item of the send node says success true: ${output.text.slice(0, 300)}`,
+			);
+			await closeNode(page);
 
-		await openWorkflowFromList(page, env.baseUrl, 'Mail Delivery: campaign to a list');
-		await executeWorkflow(page, ['Create campaign', 'Campaign tasks']);
-		await j.shot('campaign-executed');
-		await openNode(page, 'Create campaign');
-		output = await readOutput(page);
-		await j.shot('campaign-create-output');
-		j.saw('Create campaign output', output.countText);
-		await j.check(output.count === 1 && output.items[0]?.success === 'true', `Create campaign shows ${output.countText || 'nothing'} (${output.text.slice(0, 200)}), expected 1 item with success true`);
-		await closeNode(page);
-		await openNode(page, 'Campaign tasks');
-		output = await readOutput(page);
-		await j.shot('campaign-tasks-output');
-		j.saw('Campaign tasks output', output.countText);
-		await j.check(output.count >= 1, `Campaign tasks shows ${output.countText || 'no items'}, expected at least one task`);
-		await closeNode(page);
+			await openWorkflowFromList(page, env.baseUrl, 'Mail Delivery: campaign to a list');
+			await executeWorkflow(page, ['Create campaign', 'Campaign tasks']);
+			await j.shot('campaign-executed');
+			await openNode(page, 'Create campaign');
+			output = await readOutput(page);
+			await j.shot('campaign-create-output');
+			j.saw('Create campaign output', output.countText);
+			await j.check(
+				output.count === 1 && output.items[0]?.success === 'true',
+				`Create campaign shows ${output.countText || 'nothing'} (${output.text.slice(0, 200)}), expected 1 item with success true`,
+			);
+			await closeNode(page);
+			await openNode(page, 'Campaign tasks');
+			output = await readOutput(page);
+			await j.shot('campaign-tasks-output');
+			j.saw('Campaign tasks output', output.countText);
+			await j.check(
+				output.count >= 1,
+				`Campaign tasks shows ${output.countText || 'no items'}, expected at least one task`,
+			);
+			await closeNode(page);
 
-		// The send above made the emulator push Delivered, Bounced and Dropped events to the published trigger.
-		await openWorkflowFromList(page, env.baseUrl, 'Mail Delivery: events by kind');
-		const labels = await outputLabels(page, 'Mail Delivery Trigger');
-		await j.shot('events-canvas');
-		await j.check(KINDS.every((kind) => labels.includes(kind)), `the trigger's outputs on the canvas are labelled ${JSON.stringify(labels)}, expected ${KINDS.join(', ')}`);
-		await page.getByTestId('radio-button-executions').click();
-		const list = page.getByTestId('current-executions-list').locator('[data-test-id^="execution-details-"]');
-		await list.first().waitFor({ timeout: 30_000 });
-		const totals = {};
-		const shown = Math.min(await list.count(), 8);
-		for (let index = 0; index < shown; index++) {
-			await list.nth(index).click();
-			await page.locator('[data-test-id="canvas-node"][data-node-name="Mail Delivery Trigger"]').waitFor();
-			await page.waitForTimeout(500);
-			const executionLabels = await outputLabels(page, 'Mail Delivery Trigger');
-			if (index === 0) {
-				await j.shot('execution');
-				await j.check(KINDS.every((kind) => executionLabels.includes(kind)), `the execution's trigger outputs are labelled ${JSON.stringify(executionLabels)}, expected ${KINDS.join(', ')}`);
+			// The send above made the emulator push Delivered, Bounced and Dropped events to the published trigger.
+			await openWorkflowFromList(page, env.baseUrl, 'Mail Delivery: events by kind');
+			const labels = await outputLabels(page, 'Mail Delivery Trigger');
+			await j.shot('events-canvas');
+			await j.check(
+				KINDS.every((kind) => labels.includes(kind)),
+				`the trigger's outputs on the canvas are labelled ${JSON.stringify(labels)}, expected ${KINDS.join(', ')}`,
+			);
+			await page.getByTestId('radio-button-executions').click();
+			const list = page
+				.getByTestId('current-executions-list')
+				.locator('[data-test-id^="execution-details-"]');
+			await list.first().waitFor({ timeout: 30_000 });
+			const totals = {};
+			const shown = Math.min(await list.count(), 8);
+			for (let index = 0; index < shown; index++) {
+				await list.nth(index).click();
+				await page
+					.locator('[data-test-id="canvas-node"][data-node-name="Mail Delivery Trigger"]')
+					.waitFor();
+				await page.waitForTimeout(500);
+				const executionLabels = await outputLabels(page, 'Mail Delivery Trigger');
+				if (index === 0) {
+					await j.shot('execution');
+					await j.check(
+						KINDS.every((kind) => executionLabels.includes(kind)),
+						`the execution's trigger outputs are labelled ${JSON.stringify(executionLabels)}, expected ${KINDS.join(', ')}`,
+					);
+				}
+				for (const [target, count] of Object.entries(
+					await edgeCounts(page, 'Mail Delivery Trigger'),
+				))
+					totals[target] = (totals[target] ?? 0) + count;
 			}
-			for (const [target, count] of Object.entries(await edgeCounts(page, 'Mail Delivery Trigger'))) totals[target] = (totals[target] ?? 0) + count;
-		}
-		j.saw(`items per branch over ${shown} executions`, JSON.stringify(totals));
-		for (const kind of ['Delivered', 'Bounced', 'Dropped']) {
-			await j.check((totals[`On ${kind}`] ?? 0) >= 1, `no execution of "events by kind" shows an item on its ${kind} branch (counts ${JSON.stringify(totals)})`);
-		}
-	}, { signInThroughPage: true });
+			j.saw(`items per branch over ${shown} executions`, JSON.stringify(totals));
+			for (const kind of ['Delivered', 'Bounced', 'Dropped']) {
+				await j.check(
+					(totals[`On ${kind}`] ?? 0) >= 1,
+					`no execution of "events by kind" shows an item on its ${kind} branch (counts ${JSON.stringify(totals)})`,
+				);
+			}
+		},
+		{ signInThroughPage: true },
+	);
 }
 
 /** Replaces the Code node's code as a person does: click into the editor, select all, type. */
@@ -119,7 +196,8 @@ async function typeCode(j, page, code) {
 	// n8n saves a parameter a moment after the last keystroke.
 	await page.waitForTimeout(1500);
 	const shown = (await editor.innerText()).replace(/\s+/g, '');
-	if (!shown.includes(code.replace(/\s+/g, '').slice(0, 40))) throw new Error(`the Code editor shows ${shown.slice(0, 80)} after typing`);
+	if (!shown.includes(code.replace(/\s+/g, '').slice(0, 40)))
+		throw new Error(`the Code editor shows ${shown.slice(0, 80)} after typing`);
 }
 
 /** Opens a resource locator's list ("From list") and picks an entry; returns the list's text when it fails. */
@@ -127,11 +205,22 @@ async function pickFromList(j, page, parameterName, entry) {
 	const locator = page.getByTestId('ndv').getByTestId(`resource-locator-${parameterName}`);
 	await locator.getByTestId('rlc-input').click();
 	const item = page.locator('[data-test-id="rlc-item"]:visible').filter({ hasText: entry }).first();
-	const shown = await item.waitFor({ timeout: 20_000 }).then(() => true, () => false);
+	const shown = await item.waitFor({ timeout: 20_000 }).then(
+		() => true,
+		() => false,
+	);
 	if (!shown) {
-		const popover = await page.locator('[role="dialog"]:visible').filter({ has: page.locator('[class*="resource"], [data-test-id^="rlc"]') }).allInnerTexts().catch(() => []);
-		const text = popover.join(' ').replace(/\s+/g, ' ').trim() || (await locator.innerText()).replace(/\s+/g, ' ');
-		await j.problem(`the ${parameterName} picker does not list ${entry}; it shows: ${text.slice(0, 400)}`);
+		const popover = await page
+			.locator('[role="dialog"]:visible')
+			.filter({ has: page.locator('[class*="resource"], [data-test-id^="rlc"]') })
+			.allInnerTexts()
+			.catch(() => []);
+		const text =
+			popover.join(' ').replace(/\s+/g, ' ').trim() ||
+			(await locator.innerText()).replace(/\s+/g, ' ');
+		await j.problem(
+			`the ${parameterName} picker does not list ${entry}; it shows: ${text.slice(0, 400)}`,
+		);
 		await page.keyboard.press('Escape');
 		return false;
 	}
@@ -141,12 +230,25 @@ async function pickFromList(j, page, parameterName, entry) {
 }
 
 async function shownCredential(page) {
-	return (await page.getByTestId('ndv').getByTestId('node-credentials-select').locator('input').first().inputValue().catch(() => '')).trim();
+	return (
+		await page
+			.getByTestId('ndv')
+			.getByTestId('node-credentials-select')
+			.locator('input')
+			.first()
+			.inputValue()
+			.catch(() => '')
+	).trim();
 }
 
 async function chooseCredential(page, name) {
 	await page.getByTestId('ndv').getByTestId('node-credentials-select').click();
-	await page.getByRole('option').filter({ hasText: name }).filter({ visible: true }).first().click();
+	await page
+		.getByRole('option')
+		.filter({ hasText: name })
+		.filter({ visible: true })
+		.first()
+		.click();
 	await page.waitForTimeout(500);
 }
 
@@ -159,15 +261,24 @@ export async function b(env) {
 		await executeStep(page);
 		const codeOutput = await readOutput(page);
 		await j.shot('code-node');
-		if (codeOutput.count !== 4) throw new Error(`the Code node gives ${codeOutput.countText || 'nothing'}, expected 4 items`);
+		if (codeOutput.count !== 4)
+			throw new Error(`the Code node gives ${codeOutput.countText || 'nothing'}, expected 4 items`);
 		await closeNode(page);
 
 		const ndv = await addNode(page, 'Mail Delivery', 'Mail Delivery', 'Send transactional mail');
 		await page.waitForTimeout(1000);
 		await j.shot('send-node-added');
-		const docs = await ndv.locator('a').filter({ hasText: 'Docs' }).first().getAttribute('href').catch(() => null);
+		const docs = await ndv
+			.locator('a')
+			.filter({ hasText: 'Docs' })
+			.first()
+			.getAttribute('href')
+			.catch(() => null);
 		j.saw('Docs link', docs);
-		await j.check(docs && !docs.includes('#'), `the node panel's Docs link is ${docs}: it contains '#', so n8n's ?utm_… lands inside the fragment and the anchor breaks`);
+		await j.check(
+			docs && !docs.includes('#'),
+			`the node panel's Docs link is ${docs}: it contains '#', so n8n's ?utm_… lands inside the fragment and the anchor breaks`,
+		);
 
 		// Whatever credential n8n preselects, its pickers must work.
 		const preselected = await shownCredential(page);
@@ -178,7 +289,10 @@ export async function b(env) {
 			if (works) j.saw('picker with the preselected credential', 'lists sender@example.com');
 		}
 		if (preselected !== SIGNATURE_CREDENTIAL) await chooseCredential(page, SIGNATURE_CREDENTIAL);
-		await j.check((await shownCredential(page)) === SIGNATURE_CREDENTIAL, `the credential field shows "${await shownCredential(page)}" after choosing ${SIGNATURE_CREDENTIAL}`);
+		await j.check(
+			(await shownCredential(page)) === SIGNATURE_CREDENTIAL,
+			`the credential field shows "${await shownCredential(page)}" after choosing ${SIGNATURE_CREDENTIAL}`,
+		);
 
 		await pickFromList(j, page, 'senderMail', 'sender@example.com');
 		await pickFromList(j, page, 'templateName', 'welcome');
@@ -186,19 +300,33 @@ export async function b(env) {
 
 		// To: drag the input field `email` onto it.
 		await drag(page, inputField(page, 'email'), ndv.getByTestId('parameter-input-to'));
-		const to = (await ndv.getByTestId('parameter-input-to').innerText()).replace(/\s+/g, ' ').trim();
+		const to = (await ndv.getByTestId('parameter-input-to').innerText())
+			.replace(/\s+/g, ' ')
+			.trim();
 		j.saw('To after dragging email', to);
-		await j.check(/\{\{\s*\$json\.email\s*\}\}/.test(to), `dragging email onto To gave "${to}", expected {{ $json.email }}`);
+		await j.check(
+			/\{\{\s*\$json\.email\s*\}\}/.test(to),
+			`dragging email onto To gave "${to}", expected {{ $json.email }}`,
+		);
 
 		// Tag values: name/value pairs, the value dragged from the input.
 		const pairs = ndv.getByTestId('fixed-collection-tagValues');
 		if (await pairs.isVisible().catch(() => false)) {
 			await pairs.getByTestId('fixed-collection-add').click();
 			await pairs.getByTestId('parameter-input-name').locator('input').first().fill('firstName');
-			await drag(page, inputField(page, 'firstName'), pairs.getByTestId('parameter-input-value').first());
-			const value = (await pairs.getByTestId('parameter-input-value').first().innerText()).replace(/\s+/g, ' ').trim();
+			await drag(
+				page,
+				inputField(page, 'firstName'),
+				pairs.getByTestId('parameter-input-value').first(),
+			);
+			const value = (await pairs.getByTestId('parameter-input-value').first().innerText())
+				.replace(/\s+/g, ' ')
+				.trim();
 			j.saw('Tag value after dragging firstName', value);
-			await j.check(/\{\{\s*\$json\.firstName\s*\}\}/.test(value), `dragging firstName onto the tag's Value gave "${value}", expected {{ $json.firstName }}`);
+			await j.check(
+				/\{\{\s*\$json\.firstName\s*\}\}/.test(value),
+				`dragging firstName onto the tag's Value gave "${value}", expected {{ $json.firstName }}`,
+			);
 		} else {
 			const json = ndv.getByTestId('parameter-input-params');
 			await drag(page, inputField(page, 'firstName'), json);
@@ -209,7 +337,10 @@ export async function b(env) {
 			} catch {
 				valid = false;
 			}
-			await j.check(valid, `Tag Values is still the "Tag Values (JSON)" editor (no Add Tag Value): dragging firstName into it produced invalid JSON: ${value}`);
+			await j.check(
+				valid,
+				`Tag Values is still the "Tag Values (JSON)" editor (no Add Tag Value): dragging firstName into it produced invalid JSON: ${value}`,
+			);
 		}
 		await j.shot('mapped');
 
@@ -219,34 +350,66 @@ export async function b(env) {
 		j.saw('send output', output.countText);
 		const error = await nodeError(page);
 		if (error.title) j.saw('node error', `${error.title} — ${error.description}`);
-		await j.check(output.count === 4, `the send node's output shows ${output.countText || error.title || 'nothing'}, expected 4 items`);
-		await j.check(output.items.length === 4 && output.items.every((item) => item.success === 'true'), `not every output item says success true: ${output.text.slice(0, 300)}`);
+		await j.check(
+			output.count === 4,
+			`the send node's output shows ${output.countText || error.title || 'nothing'}, expected 4 items`,
+		);
+		await j.check(
+			output.items.length === 4 && output.items.every((item) => item.success === 'true'),
+			`not every output item says success true: ${output.text.slice(0, 300)}`,
+		);
 		const recipients = output.items.map((item) => item.recipients ?? '').join(' ');
-		await j.check(PEOPLE.every((person) => recipients.includes(person.email)), `the output's recipients are "${recipients}", expected the four input addresses`);
+		await j.check(
+			PEOPLE.every((person) => recipients.includes(person.email)),
+			`the output's recipients are "${recipients}", expected the four input addresses`,
+		);
 	});
 }
 
 /** The newest version of the action node n8n knows (what a new node gets in the editor). */
 async function actionVersion(env) {
-	const types = await (await fetch(`${env.baseUrl}/types/nodes.json`, { headers: { cookie: env.session.cookie } })).json();
-	return Math.max(...types.filter((type) => type.name === ACTION).flatMap((type) => [type.version].flat()));
+	const types = await (
+		await fetch(`${env.baseUrl}/types/nodes.json`, { headers: { cookie: env.session.cookie } })
+	).json();
+	return Math.max(
+		...types.filter((type) => type.name === ACTION).flatMap((type) => [type.version].flat()),
+	);
 }
 
 /** Creates a workflow by REST: manual trigger → Code (the people, when given) → Mail Delivery with `parameters`. */
 async function stageWorkflow(env, name, people, parameters) {
 	const credentials = (await env.session.api('GET', '/credentials?limit=250')).data ?? [];
 	const signature = credentials.find((credential) => credential.name === SIGNATURE_CREDENTIAL);
-	const node = (nodeName, type, typeVersion, position, nodeParameters, extra = {}) => ({ id: randomUUID(), name: nodeName, type, typeVersion, position, parameters: nodeParameters, ...extra });
+	const node = (nodeName, type, typeVersion, position, nodeParameters, extra = {}) => ({
+		id: randomUUID(),
+		name: nodeName,
+		type,
+		typeVersion,
+		position,
+		parameters: nodeParameters,
+		...extra,
+	});
 	const trigger = 'When clicking ‘Execute workflow’';
 	const nodes = [
 		node(trigger, 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}),
-		node('Mail Delivery', ACTION, await actionVersion(env), [440, 0], { authentication: 'signature', ...parameters }, {
-			credentials: { mailDeliverySignatureApi: { id: signature.id, name: signature.name } },
-		}),
+		node(
+			'Mail Delivery',
+			ACTION,
+			await actionVersion(env),
+			[440, 0],
+			{ authentication: 'signature', ...parameters },
+			{
+				credentials: { mailDeliverySignatureApi: { id: signature.id, name: signature.name } },
+			},
+		),
 	];
-	const connections = { [trigger]: { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] } };
+	const connections = {
+		[trigger]: { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] },
+	};
 	if (people) {
-		nodes.push(node('Orders', 'n8n-nodes-base.code', 2, [220, 0], { jsCode: codeReturning(people) }));
+		nodes.push(
+			node('Orders', 'n8n-nodes-base.code', 2, [220, 0], { jsCode: codeReturning(people) }),
+		);
 		connections[trigger] = { main: [[{ node: 'Orders', type: 'main', index: 0 }]] };
 		connections.Orders = { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] };
 	}
@@ -262,13 +425,29 @@ async function setOnError(page, choice) {
 }
 
 const rl = (value) => ({ __rl: true, mode: 'list', value });
-const NOT_SENT_IN_WORDS = /nothing was sent|no items? (were |was )?sent|\b\d+ of \d+ items? (were |was )?not sent/i;
+const NOT_SENT_IN_WORDS =
+	/nothing was sent|no items? (were |was )?sent|\b\d+ of \d+ items? (were |was )?not sent/i;
 
 export async function c(env) {
-	const BAD = { name: 'Margaret Hamilton', email: 'margaret(at)example.org', firstName: 'Margaret', orderId: 'A-1005' };
-	const id = await stageWorkflow(env, `Browser: error output ${randomUUID().slice(0, 6)}`, [...PEOPLE, BAD], {
-		resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: '={{ $json.email }}', contentSource: 'template', templateName: rl('welcome'),
-	});
+	const BAD = {
+		name: 'Margaret Hamilton',
+		email: 'margaret(at)example.org',
+		firstName: 'Margaret',
+		orderId: 'A-1005',
+	};
+	const id = await stageWorkflow(
+		env,
+		`Browser: error output ${randomUUID().slice(0, 6)}`,
+		[...PEOPLE, BAD],
+		{
+			resource: 'transactionalMail',
+			operation: 'send',
+			senderMail: rl('sender@example.com'),
+			to: '={{ $json.email }}',
+			contentSource: 'template',
+			templateName: rl('welcome'),
+		},
+	);
 	return await journey(env, 'c-error-output', async (j, page) => {
 		await openWorkflowById(page, env.baseUrl, id);
 		await openNode(page, 'Mail Delivery');
@@ -281,21 +460,36 @@ export async function c(env) {
 		const success = tabs.find((tab) => /success/i.test(tab)) ?? '';
 		const failure = tabs.find((tab) => /error/i.test(tab)) ?? '';
 		const countOf = (tab) => Number(/\((\d+) items?\)/.exec(tab)?.[1] ?? 0);
-		await j.check(countOf(success) === 4, `the Success Branch shows ${countOf(success)} items ("${success}"), expected 4`);
-		await j.check(countOf(failure) === 1, `the Error Branch shows ${countOf(failure)} items ("${failure || 'no Error Branch tab'}"), expected 1`);
+		await j.check(
+			countOf(success) === 4,
+			`the Success Branch shows ${countOf(success)} items ("${success}"), expected 4`,
+		);
+		await j.check(
+			countOf(failure) === 1,
+			`the Error Branch shows ${countOf(failure)} items ("${failure || 'no Error Branch tab'}"), expected 1`,
+		);
 		if (failure) {
 			await openBranch(page, 'Error');
 			const errors = await readOutput(page);
 			await j.shot('error-branch');
 			j.saw('Error Branch item', JSON.stringify(errors.items[0] ?? errors.text.slice(0, 200)));
-			await j.check(errors.items[0]?.orderId === BAD.orderId, `the Error Branch item does not carry the input's orderId ${BAD.orderId}: ${JSON.stringify(errors.items[0] ?? errors.text.slice(0, 200))}`);
-			await j.check(Boolean(errors.items[0]?.error), `the Error Branch item has no error field: ${JSON.stringify(errors.items[0] ?? errors.text.slice(0, 200))}`);
+			await j.check(
+				errors.items[0]?.orderId === BAD.orderId,
+				`the Error Branch item does not carry the input's orderId ${BAD.orderId}: ${JSON.stringify(errors.items[0] ?? errors.text.slice(0, 200))}`,
+			);
+			await j.check(
+				Boolean(errors.items[0]?.error),
+				`the Error Branch item has no error field: ${JSON.stringify(errors.items[0] ?? errors.text.slice(0, 200))}`,
+			);
 		}
 		await closeNode(page);
 		const labels = await outputLabels(page, 'Mail Delivery');
 		await j.shot('canvas-two-outputs');
 		j.saw('canvas outputs', JSON.stringify(labels));
-		await j.check(labels.length === 2 && /success/i.test(labels[0]) && /error/i.test(labels[1]), `the node shows outputs ${JSON.stringify(labels)} on the canvas, expected Success and Error`);
+		await j.check(
+			labels.length === 2 && /success/i.test(labels[0]) && /error/i.test(labels[1]),
+			`the node shows outputs ${JSON.stringify(labels)} on the canvas, expected Success and Error`,
+		);
 
 		await openNode(page, 'Mail Delivery');
 		// n8n 2.41.1 titles the regular-output choice just "Continue".
@@ -304,9 +498,17 @@ export async function c(env) {
 		const regular = await readOutput(page);
 		await j.shot('regular-output');
 		j.saw('regular output', regular.countText);
-		await j.check(regular.count === 5, `with Continue (regular output) the node shows ${regular.countText || 'nothing'}, expected 5 items`);
-		const bad = regular.items.find((item) => item.orderId === BAD.orderId) ?? regular.items.find((item) => item.error);
-		await j.check(Boolean(bad?.error), `with Continue (regular output) no item carries an error field: ${regular.text.slice(0, 300)}`);
+		await j.check(
+			regular.count === 5,
+			`with Continue (regular output) the node shows ${regular.countText || 'nothing'}, expected 5 items`,
+		);
+		const bad =
+			regular.items.find((item) => item.orderId === BAD.orderId) ??
+			regular.items.find((item) => item.error);
+		await j.check(
+			Boolean(bad?.error),
+			`with Continue (regular output) no item carries an error field: ${regular.text.slice(0, 300)}`,
+		);
 
 		// Stop Workflow: the malformed address is found before anything is sent, and the error must say so.
 		await closeToasts(page);
@@ -317,16 +519,35 @@ export async function c(env) {
 		await j.shot('stop-workflow');
 		j.saw('Stop Workflow error (malformed address)', `${error.title} — ${error.description}`);
 		j.saw('toasts', JSON.stringify(await toasts(page)));
-		await j.check(NOT_SENT_IN_WORDS.test(`${error.title} ${error.description}`), `the error "${error.title} — ${error.description}" does not say in words how many items were not sent`);
-		await j.check(!/^Mail Delivery API error \d+ on /.test(error.title), `the error title is only "${error.title}"`);
+		await j.check(
+			NOT_SENT_IN_WORDS.test(`${error.title} ${error.description}`),
+			`the error "${error.title} — ${error.description}" does not say in words how many items were not sent`,
+		);
+		await j.check(
+			!/^Mail Delivery API error \d+ on /.test(error.title),
+			`the error title is only "${error.title}"`,
+		);
 		await closeNode(page);
 
 		// Stop Workflow after the platform refused one item while the others went out (a template that does
 		// not exist): the title must say how many were not sent.
-		const partial = await stageWorkflow(env, `Browser: stop after a partial send ${randomUUID().slice(0, 6)}`, [...PEOPLE, { ...BAD, email: 'margaret@example.org' }], {
-			resource: 'transactionalMail', operation: 'send', senderMail: rl('sender@example.com'), to: '={{ $json.email }}', contentSource: 'template',
-			templateName: { __rl: true, mode: 'name', value: "={{ $json.orderId === 'A-1003' ? 'no-such-template' : 'welcome' }}" },
-		});
+		const partial = await stageWorkflow(
+			env,
+			`Browser: stop after a partial send ${randomUUID().slice(0, 6)}`,
+			[...PEOPLE, { ...BAD, email: 'margaret@example.org' }],
+			{
+				resource: 'transactionalMail',
+				operation: 'send',
+				senderMail: rl('sender@example.com'),
+				to: '={{ $json.email }}',
+				contentSource: 'template',
+				templateName: {
+					__rl: true,
+					mode: 'name',
+					value: "={{ $json.orderId === 'A-1003' ? 'no-such-template' : 'welcome' }}",
+				},
+			},
+		);
 		await openWorkflowById(page, env.baseUrl, partial);
 		await openNode(page, 'Mail Delivery');
 		await page.getByTestId('ndv').getByTestId('node-execute-button').click();
@@ -335,35 +556,67 @@ export async function c(env) {
 		await j.shot('stop-workflow-partial-send');
 		j.saw('Stop Workflow error title (partial send)', error.title);
 		j.saw('Stop Workflow error description (partial send)', error.description);
-		await j.check(/\b1 of 5 items? (were |was )?not sent/i.test(error.title), `after a partial send the error title "${error.title}" does not say in words how many items were not sent (expected e.g. "1 of 5 items not sent")`);
-		await j.check(!/^Mail Delivery API error \d+ on /.test(error.title), `the error title is only "${error.title}"`);
+		await j.check(
+			/\b1 of 5 items? (were |was )?not sent/i.test(error.title),
+			`after a partial send the error title "${error.title}" does not say in words how many items were not sent (expected e.g. "1 of 5 items not sent")`,
+		);
+		await j.check(
+			!/^Mail Delivery API error \d+ on /.test(error.title),
+			`the error title is only "${error.title}"`,
+		);
 	});
 }
 
 const TRIGGER = `${PACKAGE_NAME}.mailDeliveryTrigger`;
-const triggerOnCanvas = (page) => page.locator(`[data-test-id="canvas-node"][data-node-type="${TRIGGER}"]`).first();
+const triggerOnCanvas = (page) =>
+	page.locator(`[data-test-id="canvas-node"][data-node-type="${TRIGGER}"]`).first();
 
 /** Registration's choices: Automatic shows the credential, Manual the secret fields instead. */
 async function registrationChoices(j, page, ndv, visible) {
 	await ndv.getByTestId('parameter-input-registration').click();
 	// The dropdown opens with an animation: wait until its options are there before reading them.
-	await page.getByRole('option').filter({ visible: true }).first().waitFor({ timeout: 10_000 }).catch(() => {});
-	const registrations = (await page.getByRole('option').filter({ visible: true }).allInnerTexts()).map((text) => text.split('\n')[0].trim());
+	await page
+		.getByRole('option')
+		.filter({ visible: true })
+		.first()
+		.waitFor({ timeout: 10_000 })
+		.catch(() => {});
+	const registrations = (
+		await page.getByRole('option').filter({ visible: true }).allInnerTexts()
+	).map((text) => text.split('\n')[0].trim());
 	await page.keyboard.press('Escape');
 	j.saw('Registration options', JSON.stringify(registrations));
-	await j.check(registrations.includes('Automatic') && registrations.includes('Manual'), `Registration offers ${JSON.stringify(registrations)}, expected Automatic and Manual`);
-	await j.check(await visible('node-credentials-select'), 'with Automatic registration the panel shows no credential selector');
+	await j.check(
+		registrations.includes('Automatic') && registrations.includes('Manual'),
+		`Registration offers ${JSON.stringify(registrations)}, expected Automatic and Manual`,
+	);
+	await j.check(
+		await visible('node-credentials-select'),
+		'with Automatic registration the panel shows no credential selector',
+	);
 
 	await chooseOption(page, 'registration', 'Manual');
 	await page.waitForTimeout(500);
 	await j.shot('manual');
-	await j.check(!(await visible('node-credentials-select')), 'with Manual registration the credential selector is still shown');
-	await j.check(await visible('parameter-input-requireSecret'), 'with Manual registration there is no Require Secret field');
-	await j.check(await visible('parameter-input-secret'), 'with Manual registration there is no Secret field');
+	await j.check(
+		!(await visible('node-credentials-select')),
+		'with Manual registration the credential selector is still shown',
+	);
+	await j.check(
+		await visible('parameter-input-requireSecret'),
+		'with Manual registration there is no Require Secret field',
+	);
+	await j.check(
+		await visible('parameter-input-secret'),
+		'with Manual registration there is no Secret field',
+	);
 
 	await chooseOption(page, 'registration', 'Automatic');
 	await page.waitForTimeout(500);
-	await j.check(await visible('node-credentials-select'), 'back on Automatic registration the credential selector does not come back');
+	await j.check(
+		await visible('node-credentials-select'),
+		'back on Automatic registration the credential selector does not come back',
+	);
 }
 
 export async function d(env) {
@@ -374,13 +627,31 @@ export async function d(env) {
 		const ndv = await addNode(page, 'Mail Delivery', 'Mail Delivery', 'On delivered');
 		await page.waitForTimeout(1000);
 		await j.shot('trigger-added');
-		const visible = async (testId) => await ndv.getByTestId(testId).first().isVisible().catch(() => false);
-		if (await j.check(await visible('parameter-input-registration'), 'the trigger panel shows no Registration field (Manual registration cannot be chosen)')) await registrationChoices(j, page, ndv, visible);
+		const visible = async (testId) =>
+			await ndv
+				.getByTestId(testId)
+				.first()
+				.isVisible()
+				.catch(() => false);
+		if (
+			await j.check(
+				await visible('parameter-input-registration'),
+				'the trigger panel shows no Registration field (Manual registration cannot be chosen)',
+			)
+		)
+			await registrationChoices(j, page, ndv, visible);
 		// Every kind, as a person adds them in the Events list, then one output per kind.
 		await ndv.getByTestId('parameter-input-events').click();
 		for (const kind of KINDS.filter((name) => name !== 'Other')) {
-			const option = page.getByRole('option', { name: new RegExp(`^${kind}(\\s|$)`) }).filter({ visible: true }).first();
-			if ((await option.getAttribute('aria-selected').catch(() => null)) !== 'true' && !/selected/.test((await option.getAttribute('class').catch(() => '')) ?? '')) await option.click();
+			const option = page
+				.getByRole('option', { name: new RegExp(`^${kind}(\\s|$)`) })
+				.filter({ visible: true })
+				.first();
+			if (
+				(await option.getAttribute('aria-selected').catch(() => null)) !== 'true' &&
+				!/selected/.test((await option.getAttribute('class').catch(() => '')) ?? '')
+			)
+				await option.click();
 		}
 		await page.keyboard.press('Escape');
 		await chooseOption(page, 'outputMode', 'One Output per Event Kind');
@@ -391,23 +662,42 @@ export async function d(env) {
 		const labels = await outputLabels(page, name);
 		await j.shot('canvas-per-kind');
 		j.saw('per-kind outputs on the canvas', JSON.stringify(labels));
-		await j.check(JSON.stringify(labels) === JSON.stringify(KINDS), `the canvas draws the outputs ${JSON.stringify(labels)}, expected ${KINDS.join(', ')}`);
+		await j.check(
+			JSON.stringify(labels) === JSON.stringify(KINDS),
+			`the canvas draws the outputs ${JSON.stringify(labels)}, expected ${KINDS.join(', ')}`,
+		);
 
 		// Listening while the demo's "events by kind" holds the account's default address must fail and say how to fix it.
 		await openNode(page, name);
 		await closeToasts(page);
 		await page.getByTestId('ndv').getByTestId('node-execute-button').click();
-		const shown = page.locator('.el-notification:visible, [data-test-id="output-panel"] [data-test-id="node-error-message"]').first();
-		const appeared = await shown.waitFor({ timeout: 60_000 }).then(() => true, () => false);
+		const shown = page
+			.locator(
+				'.el-notification:visible, [data-test-id="output-panel"] [data-test-id="node-error-message"]',
+			)
+			.first();
+		const appeared = await shown.waitFor({ timeout: 60_000 }).then(
+			() => true,
+			() => false,
+		);
 		await page.waitForTimeout(1000);
 		await j.shot('listen-refused');
 		const messages = await toasts(page);
 		const error = await nodeError(page);
 		const text = [...messages, error.title, error.description].filter(Boolean).join(' | ');
 		j.saw('listening error', text || '(none)');
-		if (!(await j.check(appeared && text, 'listening for a test event while another workflow holds the address shows no error'))) return;
+		if (
+			!(await j.check(
+				appeared && text,
+				'listening for a test event while another workflow holds the address shows no error',
+			))
+		)
+			return;
 		const withoutUrls = text.replace(/https?:\/\/\S+/g, '');
-		await j.check(/deactivat|chosen senders|manual/i.test(withoutUrls), `the error "${text}" does not say what to do (deactivate the other workflow, Chosen Senders or Manual registration) in the message itself`);
+		await j.check(
+			/deactivat|chosen senders|manual/i.test(withoutUrls),
+			`the error "${text}" does not say what to do (deactivate the other workflow, Chosen Senders or Manual registration) in the message itself`,
+		);
 	});
 }
 
@@ -418,7 +708,11 @@ async function newCredential(page, baseUrl, typeName) {
 	const chooser = page.getByTestId('selectCredential-modal');
 	await chooser.getByTestId('new-credential-type-select').click();
 	await page.keyboard.type(typeName);
-	await page.getByTestId('new-credential-type-select-option').filter({ hasText: typeName }).first().click();
+	await page
+		.getByTestId('new-credential-type-select-option')
+		.filter({ hasText: typeName })
+		.first()
+		.click();
 	await chooser.getByTestId('new-credential-type-button').click();
 	const dialog = page.getByTestId('editCredential-modal');
 	await dialog.getByTestId('credential-connection-parameter').first().waitFor();
@@ -426,7 +720,12 @@ async function newCredential(page, baseUrl, typeName) {
 }
 
 async function fillCredential(dialog, values) {
-	for (const [key, value] of Object.entries(values)) await dialog.getByTestId(`parameter-input-${key}`).locator('input, textarea').first().fill(value);
+	for (const [key, value] of Object.entries(values))
+		await dialog
+			.getByTestId(`parameter-input-${key}`)
+			.locator('input, textarea')
+			.first()
+			.fill(value);
 }
 
 /**
@@ -437,11 +736,24 @@ async function saveCredential(page, dialog) {
 	// n8n saves, then tests the connection: wait for the test's answer, not for a banner of an earlier save.
 	// The test id is on a wrapper; the button inside is what n8n disables.
 	const save = dialog.getByTestId('credential-save-button').locator('button').first();
-	if (!(await save.isEnabled())) return { disabled: true, banner: '', text: (await dialog.innerText()).replace(/\s+/g, ' '), toasts: await toasts(page) };
-	const tested = page.waitForResponse((response) => response.url().includes('/rest/credentials/test'), { timeout: 45_000 }).catch(() => undefined);
+	if (!(await save.isEnabled()))
+		return {
+			disabled: true,
+			banner: '',
+			text: (await dialog.innerText()).replace(/\s+/g, ' '),
+			toasts: await toasts(page),
+		};
+	const tested = page
+		.waitForResponse((response) => response.url().includes('/rest/credentials/test'), {
+			timeout: 45_000,
+		})
+		.catch(() => undefined);
 	await save.click();
 	await tested;
-	const outcome = dialog.getByText(/Couldn.t connect|tested successfully/i).filter({ visible: true }).first();
+	const outcome = dialog
+		.getByText(/Couldn.t connect|tested successfully/i)
+		.filter({ visible: true })
+		.first();
 	await outcome.waitFor({ timeout: 10_000 }).catch(() => undefined);
 	await page.waitForTimeout(500);
 	const banner = (await outcome.innerText().catch(() => '')).trim();
@@ -454,60 +766,140 @@ async function saveCredential(page, dialog) {
 
 async function closeDialog(page) {
 	await page.keyboard.press('Escape');
-	await page.getByTestId('editCredential-modal').waitFor({ state: 'hidden', timeout: 10_000 }).catch(() => undefined);
+	await page
+		.getByTestId('editCredential-modal')
+		.waitFor({ state: 'hidden', timeout: 10_000 })
+		.catch(() => undefined);
 }
 
 export async function e(env) {
 	const { url, account, redirectUri } = env.emulator;
 	return await journey(env, 'e-credentials', async (j, page) => {
 		const wrongSecret = `wrong-secret-${randomUUID().slice(0, 8)}`;
-		for (const typeName of ['Mail Delivery Signature API', 'Mail Delivery OAuth2 Client Credentials API']) {
+		for (const typeName of [
+			'Mail Delivery Signature API',
+			'Mail Delivery OAuth2 Client Credentials API',
+		]) {
 			const dialog = await newCredential(page, env.baseUrl, typeName);
-			await fillCredential(dialog, { baseUrl: url, apiKey: account.apiKey, apiSecret: wrongSecret });
+			await fillCredential(dialog, {
+				baseUrl: url,
+				apiKey: account.apiKey,
+				apiSecret: wrongSecret,
+			});
 			const saved = await saveCredential(page, dialog);
 			await j.shot(`${typeName.split(' ').slice(2, 4).join('-').toLowerCase()}-wrong-secret`);
 			const reason = saved.text.slice(saved.text.search(/Couldn.t connect/i)).slice(0, 400);
 			j.saw(`${typeName}, wrong secret: banner`, saved.banner || '(none)');
 			j.saw(`${typeName}, wrong secret: after More details`, reason);
-			await j.check(/Couldn.t connect/i.test(saved.banner), `${typeName}: saving with a wrong API Secret shows no failed connection test ("${saved.banner}")`);
-			await j.check(/401|secret|signature|authenti/i.test(reason), `${typeName}: the dialog gives no English reason for the failed test: "${reason}"`);
-			await j.check(![saved.text, ...saved.toasts].some((text) => text.includes(wrongSecret)), `${typeName}: the dialog shows the secret`);
+			await j.check(
+				/Couldn.t connect/i.test(saved.banner),
+				`${typeName}: saving with a wrong API Secret shows no failed connection test ("${saved.banner}")`,
+			);
+			await j.check(
+				/401|secret|signature|authenti/i.test(reason),
+				`${typeName}: the dialog gives no English reason for the failed test: "${reason}"`,
+			);
+			await j.check(
+				![saved.text, ...saved.toasts].some((text) => text.includes(wrongSecret)),
+				`${typeName}: the dialog shows the secret`,
+			);
 			await closeDialog(page);
 		}
 
-		const dialog = await newCredential(page, env.baseUrl, 'Mail Delivery OAuth2 Authorization Code API');
+		const dialog = await newCredential(
+			page,
+			env.baseUrl,
+			'Mail Delivery OAuth2 Authorization Code API',
+		);
 		await j.shot('authorization-code-new');
 		const opened = (await dialog.innerText()).replace(/\s+/g, ' ');
 		const template = /\{\{|\$self/.exec(opened);
-		await j.check(!template, `the authorization-code dialog shows template text: "…${opened.slice(Math.max(0, (template?.index ?? 0) - 80), (template?.index ?? 0) + 80)}…"`);
-		await fillCredential(dialog, { baseUrl: url, clientId: account.clientId, clientSecret: account.clientSecret, redirectUri });
+		await j.check(
+			!template,
+			`the authorization-code dialog shows template text: "…${opened.slice(Math.max(0, (template?.index ?? 0) - 80), (template?.index ?? 0) + 80)}…"`,
+		);
+		await fillCredential(dialog, {
+			baseUrl: url,
+			clientId: account.clientId,
+			clientSecret: account.clientSecret,
+			redirectUri,
+		});
 		let saved = await saveCredential(page, dialog);
 		await j.shot('authorization-code-saved-without-code');
-		await j.check(!saved.disabled, 'Save is disabled while Authorization Code is empty, so the dialog cannot help get a code');
+		await j.check(
+			!saved.disabled,
+			'Save is disabled while Authorization Code is empty, so the dialog cannot help get a code',
+		);
 		j.saw('authorization code, saved without a code: banner', saved.banner || '(none)');
-		const authorize = /https?:\/\/[^\s"'<>]+\/v5\/auth\/oauth\/authorize\?[^\s"'<>]+/.exec(saved.text)?.[0]?.replace(/[.,;)]+$/, '');
+		const authorize = /https?:\/\/[^\s"'<>]+\/v5\/auth\/oauth\/authorize\?[^\s"'<>]+/
+			.exec(saved.text)?.[0]
+			?.replace(/[.,;)]+$/, '');
 		j.saw('authorization code, saved without a code: authorize URL shown', authorize ?? '(none)');
-		j.saw('authorization code, saved without a code: dialog', saved.text.slice(saved.text.search(/Couldn.t connect|Connection tested|Authorization/i)).slice(0, 600));
-		if (!(await j.check(authorize, `after Save without an Authorization Code the dialog shows no authorize URL; it shows: "${saved.text.slice(0, 500)}"`))) return;
-		for (const part of [`/v5/auth/oauth/authorize?client_id=${account.clientId}`, 'response_type=code', `redirect_uri=${encodeURIComponent(redirectUri)}`]) {
-			await j.check(authorize.includes(part), `the authorize URL shown (${authorize}) does not contain ${part}`);
+		j.saw(
+			'authorization code, saved without a code: dialog',
+			saved.text
+				.slice(saved.text.search(/Couldn.t connect|Connection tested|Authorization/i))
+				.slice(0, 600),
+		);
+		if (
+			!(await j.check(
+				authorize,
+				`after Save without an Authorization Code the dialog shows no authorize URL; it shows: "${saved.text.slice(0, 500)}"`,
+			))
+		)
+			return;
+		for (const part of [
+			`/v5/auth/oauth/authorize?client_id=${account.clientId}`,
+			'response_type=code',
+			`redirect_uri=${encodeURIComponent(redirectUri)}`,
+		]) {
+			await j.check(
+				authorize.includes(part),
+				`the authorize URL shown (${authorize}) does not contain ${part}`,
+			);
 		}
-		await j.check(authorize.startsWith(url), `the authorize URL shown (${authorize}) is not on the Base URL typed (${url})`);
+		await j.check(
+			authorize.startsWith(url),
+			`the authorize URL shown (${authorize}) is not on the Base URL typed (${url})`,
+		);
 
 		// The person opens the URL, approves, and copies the code from the page they are sent to.
 		const approval = await j.context.newPage();
 		await approval.goto(authorize);
-		const code = (await approval.locator('#code').innerText({ timeout: 15_000 }).catch(() => '')).trim();
-		await approval.screenshot({ path: `${j.folder}/${String(++j.count).padStart(2, '0')}-callback-page.png` });
+		const code = (
+			await approval
+				.locator('#code')
+				.innerText({ timeout: 15_000 })
+				.catch(() => '')
+		).trim();
+		await approval.screenshot({
+			path: `${j.folder}/${String(++j.count).padStart(2, '0')}-callback-page.png`,
+		});
 		await approval.close();
 		j.saw('callback page code', code || '(none)');
-		if (!(await j.check(code, `opening the authorize URL did not lead to a page showing a code (${authorize})`))) return;
-		await dialog.getByTestId('parameter-input-authorizationCode').locator('input').first().fill(code);
+		if (
+			!(await j.check(
+				code,
+				`opening the authorize URL did not lead to a page showing a code (${authorize})`,
+			))
+		)
+			return;
+		await dialog
+			.getByTestId('parameter-input-authorizationCode')
+			.locator('input')
+			.first()
+			.fill(code);
 		saved = await saveCredential(page, dialog);
 		await j.shot('authorization-code-saved-with-code');
 		j.saw('authorization code, saved with the code: banner', saved.banner || '(none)');
-		const ok = await dialog.getByTestId('credentials-config-container-test-success').isVisible().catch(() => false);
-		await j.check(ok || /tested successfully/i.test(saved.text), `after saving with the code the dialog does not report a successful connection test: "${saved.text.slice(0, 400)}"`);
+		const ok = await dialog
+			.getByTestId('credentials-config-container-test-success')
+			.isVisible()
+			.catch(() => false);
+		await j.check(
+			ok || /tested successfully/i.test(saved.text),
+			`after saving with the code the dialog does not report a successful connection test: "${saved.text.slice(0, 400)}"`,
+		);
 		await closeDialog(page);
 	});
 }
@@ -516,11 +908,19 @@ export async function f(env) {
 	const webhookConfiguration = async () => (await env.emulator.control('GET', 'state')).webhook;
 	const before = await webhookConfiguration();
 	const id = await stageWorkflow(env, `Browser: webhook save ${randomUUID().slice(0, 6)}`, null, {
-		resource: 'webhook', operation: 'save', updateFields: { transCallbackUrl: 'https://example.com/other' },
+		resource: 'webhook',
+		operation: 'save',
+		updateFields: { transCallbackUrl: 'https://example.com/other' },
 	});
 	return await journey(env, 'f-webhook-save', async (j, page) => {
-		j.saw('default push URL before', String(before?.transCallbackUrl).replace(/token=[^&]+/, 'token=…'));
-		await j.check(/\/webhook\/.+\/events\?token=/.test(String(before?.transCallbackUrl)), `the demo's "events by kind" trigger does not hold the default push address before the journey: ${JSON.stringify(before)}`);
+		j.saw(
+			'default push URL before',
+			String(before?.transCallbackUrl).replace(/token=[^&]+/, 'token=…'),
+		);
+		await j.check(
+			/\/webhook\/.+\/events\?token=/.test(String(before?.transCallbackUrl)),
+			`the demo's "events by kind" trigger does not hold the default push address before the journey: ${JSON.stringify(before)}`,
+		);
 		await openWorkflowById(page, env.baseUrl, id);
 		const ndv = await openNode(page, 'Mail Delivery');
 		await closeToasts(page);
@@ -530,37 +930,94 @@ export async function f(env) {
 		j.saw('Webhook → Save error title', error.title || '(none)');
 		j.saw('Webhook → Save error description', error.description || '(none)');
 		const text = `${error.title} ${error.description}`;
-		if (await j.check(error.title, `Webhook → Save replaced the address a Mail Delivery Trigger holds without an error (${(await readOutput(page)).text.slice(0, 200)})`)) {
-			await j.check(/Mail Delivery Trigger|events by kind|workflow/i.test(text), `the error "${text}" does not name what holds the address (a Mail Delivery Trigger / its workflow)`);
-			await j.check(/replace/i.test(text), `the error "${text}" does not say how to replace it anyway (an option)`);
+		if (
+			await j.check(
+				error.title,
+				`Webhook → Save replaced the address a Mail Delivery Trigger holds without an error (${(await readOutput(page)).text.slice(0, 200)})`,
+			)
+		) {
+			await j.check(
+				/Mail Delivery Trigger|events by kind|workflow/i.test(text),
+				`the error "${text}" does not name what holds the address (a Mail Delivery Trigger / its workflow)`,
+			);
+			await j.check(
+				/replace/i.test(text),
+				`the error "${text}" does not say how to replace it anyway (an option)`,
+			);
 		}
 		const after = await webhookConfiguration();
-		await j.check(after?.transCallbackUrl === before?.transCallbackUrl, `the emulator's default push URL is now ${after?.transCallbackUrl}: the trigger's address was replaced`);
+		await j.check(
+			after?.transCallbackUrl === before?.transCallbackUrl,
+			`the emulator's default push URL is now ${after?.transCallbackUrl}: the trigger's address was replaced`,
+		);
 
 		// The explicit option that allows replacing.
-		const options = ndv.getByTestId('collection-parameter-add').filter({ hasText: /Add Option/i }).first();
-		if (!(await j.check(await options.isVisible().catch(() => false), 'the Save operation has no "Add Option" (Options) to allow replacing'))) return;
+		const options = ndv
+			.getByTestId('collection-parameter-add')
+			.filter({ hasText: /Add Option/i })
+			.first();
+		if (
+			!(await j.check(
+				await options.isVisible().catch(() => false),
+				'the Save operation has no "Add Option" (Options) to allow replacing',
+			))
+		)
+			return;
 		await options.click();
 		await page.waitForTimeout(500);
 		// With one option n8n adds it at once; with several it lists them.
-		const listed = page.getByRole('option').filter({ hasText: /Replace/ }).filter({ visible: true }).first();
+		const listed = page
+			.getByRole('option')
+			.filter({ hasText: /Replace/ })
+			.filter({ visible: true })
+			.first();
 		if (await listed.isVisible().catch(() => false)) await listed.click();
-		const added = ndv.locator('.parameter-item').filter({ hasText: /Replace/ }).last();
-		if (!(await j.check(await added.isVisible().catch(() => false), 'Options offers no option whose name contains "Replace"'))) return;
-		const optionName = (await added.locator('[data-test-id="input-label"], label').first().innerText().catch(() => 'Replace…')).split('\n')[0].trim();
+		const added = ndv
+			.locator('.parameter-item')
+			.filter({ hasText: /Replace/ })
+			.last();
+		if (
+			!(await j.check(
+				await added.isVisible().catch(() => false),
+				'Options offers no option whose name contains "Replace"',
+			))
+		)
+			return;
+		const optionName = (
+			await added
+				.locator('[data-test-id="input-label"], label')
+				.first()
+				.innerText()
+				.catch(() => 'Replace…')
+		)
+			.split('\n')[0]
+			.trim();
 		j.saw('option used', optionName);
 		await page.waitForTimeout(300);
 		const toggle = added.locator('.el-switch').first();
-		if ((await toggle.getAttribute('aria-checked').catch(() => null)) !== 'true' && !/is-checked/.test((await toggle.getAttribute('class').catch(() => '')) ?? '')) await toggle.click();
+		if (
+			(await toggle.getAttribute('aria-checked').catch(() => null)) !== 'true' &&
+			!/is-checked/.test((await toggle.getAttribute('class').catch(() => '')) ?? '')
+		)
+			await toggle.click();
 		await j.shot('replace-option-on');
 		await closeToasts(page);
 		await executeStep(page);
 		const output = await readOutput(page);
 		const second = await nodeError(page);
 		await j.shot('save-with-replace');
-		j.saw('Webhook → Save with the option', second.title ? `${second.title} — ${second.description}` : output.countText);
-		await j.check(!second.title && output.count === 1, `with "${optionName}" on the save still fails: ${second.title || output.text.slice(0, 200)}`);
+		j.saw(
+			'Webhook → Save with the option',
+			second.title ? `${second.title} — ${second.description}` : output.countText,
+		);
+		await j.check(
+			!second.title && output.count === 1,
+			`with "${optionName}" on the save still fails: ${second.title || output.text.slice(0, 200)}`,
+		);
 		const replaced = await webhookConfiguration();
-		await j.check(replaced?.transCallbackUrl === 'https://example.com/other', `after the save with "${optionName}" the emulator's default push URL is ${replaced?.transCallbackUrl}`);
+		await j.check(
+			replaced?.transCallbackUrl === 'https://example.com/other',
+			`after the save with "${optionName}" the emulator's default push URL is ${replaced?.transCallbackUrl}`,
+		);
 	});
 }

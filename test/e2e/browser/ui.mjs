@@ -19,7 +19,15 @@ export async function launchBrowser() {
 	return await chromium.launch({
 		executablePath: ensureChromium(),
 		headless: true,
-		args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+		args: [
+			'--no-sandbox',
+			'--disable-gpu',
+			'--disable-quic',
+			'--no-first-run',
+			'--disable-background-networking',
+			'--disable-component-update',
+			'--disable-sync',
+		],
 	});
 }
 
@@ -77,7 +85,10 @@ export class Journey {
 	}
 
 	report() {
-		if (this.problems.length) throw new Error(`${this.name}: ${this.problems.length} problem(s):\n- ${this.problems.join('\n- ')}`);
+		if (this.problems.length)
+			throw new Error(
+				`${this.name}: ${this.problems.length} problem(s):\n- ${this.problems.join('\n- ')}`,
+			);
 	}
 }
 
@@ -100,7 +111,8 @@ export async function openWorkflowById(page, baseUrl, id) {
 	await page.getByTestId('canvas-node').first().waitFor();
 }
 
-export const canvasNode = (page, name) => page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
+export const canvasNode = (page, name) =>
+	page.locator(`[data-test-id="canvas-node"][data-node-name="${name}"]`);
 
 export async function openNode(page, name) {
 	await canvasNode(page, name).dblclick();
@@ -118,7 +130,11 @@ export async function addNode(page, search, itemName, actionText) {
 	await page.getByTestId('node-creator-plus-button').click();
 	await page.getByTestId('node-creator-search-bar').fill(search);
 	const creator = page.getByTestId('node-creator');
-	await creator.getByTestId('item-iterator-item').filter({ has: page.getByText(itemName, { exact: true }) }).first().click();
+	await creator
+		.getByTestId('item-iterator-item')
+		.filter({ has: page.getByText(itemName, { exact: true }) })
+		.first()
+		.click();
 	if (actionText) await creator.getByText(actionText, { exact: true }).first().click();
 	await page.getByTestId('ndv').waitFor();
 	return page.getByTestId('ndv');
@@ -130,7 +146,10 @@ export async function addNode(page, search, itemName, actionText) {
  */
 export async function chooseOption(page, parameterName, option) {
 	await page.getByTestId('ndv').getByTestId(`parameter-input-${parameterName}`).click();
-	const title = option instanceof RegExp ? option : new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`);
+	const title =
+		option instanceof RegExp
+			? option
+			: new RegExp(`^${option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`);
 	await page.getByRole('option', { name: title }).filter({ visible: true }).first().click();
 }
 
@@ -140,17 +159,41 @@ export async function chooseOption(page, parameterName, option) {
  */
 export async function readOutput(page) {
 	const panel = page.getByTestId('output-panel');
-	const countText = (await panel.getByTestId('ndv-items-count').innerText({ timeout: 5_000 }).catch(() => '')).trim();
+	const countText = (
+		await panel
+			.getByTestId('ndv-items-count')
+			.innerText({ timeout: 5_000 })
+			.catch(() => '')
+	).trim();
 	const count = Number(/(\d+)\s+items?/.exec(countText)?.[1] ?? 0);
-	await panel.getByTestId('radio-button-table').click({ timeout: 5_000 }).catch(() => undefined);
+	await panel
+		.getByTestId('radio-button-table')
+		.click({ timeout: 5_000 })
+		.catch(() => undefined);
 	const table = panel.getByTestId('ndv-data-container').locator('table').first();
-	const found = await table.waitFor({ timeout: 5_000 }).then(() => true, () => false);
-	const text = (await panel.getByTestId('ndv-data-container').innerText({ timeout: 5_000 }).catch(() => '')).replace(/\s+/g, ' ').trim();
+	const found = await table.waitFor({ timeout: 5_000 }).then(
+		() => true,
+		() => false,
+	);
+	const text = (
+		await panel
+			.getByTestId('ndv-data-container')
+			.innerText({ timeout: 5_000 })
+			.catch(() => '')
+	)
+		.replace(/\s+/g, ' ')
+		.trim();
 	if (!found) return { count, countText, items: [], text };
 	const items = await table.evaluate((element) => {
-		const headers = [...element.querySelectorAll('thead th')].map((th) => th.textContent.replace(/\s+/g, ' ').trim());
+		const headers = [...element.querySelectorAll('thead th')].map((th) =>
+			th.textContent.replace(/\s+/g, ' ').trim(),
+		);
 		return [...element.querySelectorAll('tbody tr')].map((row) =>
-			Object.fromEntries([...row.querySelectorAll('td')].map((td, index) => [headers[index], td.textContent.replace(/\s+/g, ' ').trim()]).filter(([header]) => header)),
+			Object.fromEntries(
+				[...row.querySelectorAll('td')]
+					.map((td, index) => [headers[index], td.textContent.replace(/\s+/g, ' ').trim()])
+					.filter(([header]) => header),
+			),
 		);
 	});
 	return { count, countText, items, text };
@@ -159,34 +202,57 @@ export async function readOutput(page) {
 /** The output panel's branch tabs ("Success Branch (4 items)", "Error Branch"…), as shown. */
 export async function branchTabs(page) {
 	const tabs = page.getByTestId('output-panel').getByRole('tab');
-	return (await tabs.allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim()).filter(Boolean);
+	return (await tabs.allInnerTexts())
+		.map((text) => text.replace(/\s+/g, ' ').trim())
+		.filter(Boolean);
 }
 
 export async function openBranch(page, label) {
-	await page.getByTestId('output-panel').getByRole('tab').filter({ hasText: label }).first().click();
+	await page
+		.getByTestId('output-panel')
+		.getByRole('tab')
+		.filter({ hasText: label })
+		.first()
+		.click();
 }
 
 /** The output labels n8n draws on a canvas node's right side. */
 export async function outputLabels(page, nodeName) {
-	return await page.locator(`[data-test-id="canvas-node-output-handle"][data-node-name="${nodeName}"]`).evaluateAll((handles) =>
-		handles.map((handle) => handle.querySelector('[class*="outputLabel"]')?.textContent?.trim() ?? ''),
-	);
+	return await page
+		.locator(`[data-test-id="canvas-node-output-handle"][data-node-name="${nodeName}"]`)
+		.evaluateAll((handles) =>
+			handles.map(
+				(handle) => handle.querySelector('[class*="outputLabel"]')?.textContent?.trim() ?? '',
+			),
+		);
 }
 
 /** Item counts written on the edges of an execution shown on the canvas, by target node. */
 export async function edgeCounts(page, sourceName) {
-	return await page.locator(`[data-test-id="edge-label"][data-source-node-name="${sourceName}"]`).evaluateAll((labels) =>
-		Object.fromEntries(labels.map((label) => [label.dataset.targetNodeName, Number(/(\d+) items?/.exec(label.textContent ?? '')?.[1] ?? 0)])),
-	);
+	return await page
+		.locator(`[data-test-id="edge-label"][data-source-node-name="${sourceName}"]`)
+		.evaluateAll((labels) =>
+			Object.fromEntries(
+				labels.map((label) => [
+					label.dataset.targetNodeName,
+					Number(/(\d+) items?/.exec(label.textContent ?? '')?.[1] ?? 0),
+				]),
+			),
+		);
 }
 
 /** Visible toasts (n8n's notifications), title and text. */
 export async function toasts(page) {
-	return (await page.locator('.el-notification:visible').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+	return (await page.locator('.el-notification:visible').allInnerTexts()).map((text) =>
+		text.replace(/\s+/g, ' ').trim(),
+	);
 }
 
 export async function closeToasts(page) {
-	for (const button of await page.locator('.el-notification:visible .el-notification__closeBtn').all()) await button.click().catch(() => undefined);
+	for (const button of await page
+		.locator('.el-notification:visible .el-notification__closeBtn')
+		.all())
+		await button.click().catch(() => undefined);
 }
 
 /**
@@ -211,14 +277,21 @@ export async function drag(page, source, target) {
 
 /** A field of the input panel's schema view ("email", "firstName"), the thing a person drags. */
 export function inputField(page, name) {
-	return page.getByTestId('ndv-input-panel').getByTestId('run-data-schema-item').locator('span').filter({ hasText: new RegExp(`^${name}$`) }).first();
+	return page
+		.getByTestId('ndv-input-panel')
+		.getByTestId('run-data-schema-item')
+		.locator('span')
+		.filter({ hasText: new RegExp(`^${name}$`) })
+		.first();
 }
 
 /** Waits until the output panel shows a finished run (items, an error, or "no output"), or the time is up. */
 export async function waitForRun(page, timeout = 60_000) {
 	const panel = page.getByTestId('output-panel');
 	await panel
-		.locator('[data-test-id="ndv-items-count"], [data-test-id="node-error-message"], [data-test-id="node-run-status-success"], [data-test-id="node-run-status-error"], [data-test-id="ndv-data-container"]:has-text("No output data")')
+		.locator(
+			'[data-test-id="ndv-items-count"], [data-test-id="node-error-message"], [data-test-id="node-run-status-success"], [data-test-id="node-run-status-error"], [data-test-id="ndv-data-container"]:has-text("No output data")',
+		)
 		.first()
 		.waitFor({ timeout });
 	// n8n updates the count and the branches a moment after the status.
@@ -233,7 +306,13 @@ export async function executeStep(page) {
 /** The text of the node's error in the output panel (title and description), when there is one. */
 export async function nodeError(page) {
 	const panel = page.getByTestId('output-panel');
-	const title = await panel.getByTestId('node-error-message').innerText({ timeout: 3_000 }).catch(() => '');
-	const description = await panel.getByTestId('node-error-description').innerText({ timeout: 1_000 }).catch(() => '');
+	const title = await panel
+		.getByTestId('node-error-message')
+		.innerText({ timeout: 3_000 })
+		.catch(() => '');
+	const description = await panel
+		.getByTestId('node-error-description')
+		.innerText({ timeout: 1_000 })
+		.catch(() => '');
 	return { title: title.trim(), description: description.trim() };
 }

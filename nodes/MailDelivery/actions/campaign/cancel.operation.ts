@@ -5,10 +5,20 @@ import { actOnNamed } from '../../helpers/namedActions';
 import { sandboxModeField } from '../common.descriptions';
 import { campaignNameLocator } from './shared';
 
-const properties: INodeProperties[] = [campaignNameLocator('A scheduled task; one whose send time has passed cannot be cancelled'), sandboxModeField];
+const properties: INodeProperties[] = [
+	campaignNameLocator('A scheduled task; one whose send time has passed cannot be cancelled'),
+	sandboxModeField,
+];
 
-export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['cancel'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['campaign'], operation: ['cancel'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	return await actOnNamed.call(this, itemIndex, { field: 'mailName', path: '/v5/campaign/mail/cancel', outcome: 'cancelled' });
+	return await actOnNamed.call(this, itemIndex, {
+		field: 'mailName',
+		path: '/v5/campaign/mail/cancel',
+		outcome: 'cancelled',
+	});
 }

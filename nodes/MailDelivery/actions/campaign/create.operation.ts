@@ -3,8 +3,19 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
-import { attachmentField, EDITOR_TYPE_OPTIONS, LANGUAGE_OPTIONS, sandboxModeField, senderLocator } from '../common.descriptions';
-import { applySandboxMode, dateTimeParam, locatorValue, setIfPresent } from '../../helpers/parameters';
+import {
+	attachmentField,
+	EDITOR_TYPE_OPTIONS,
+	LANGUAGE_OPTIONS,
+	sandboxModeField,
+	senderLocator,
+} from '../common.descriptions';
+import {
+	applySandboxMode,
+	dateTimeParam,
+	locatorValue,
+	setIfPresent,
+} from '../../helpers/parameters';
 import { attachmentFromBinary } from '../../helpers/attachments';
 import { writeResult } from '../../helpers/results';
 
@@ -156,13 +167,30 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const sendListNames = this.getNodeParameter('sendListNames', itemIndex, []) as string[];
 	if (onlySave) setIfPresent(body, 'sendListNames', sendListNames);
 	else body.sendListNames = sendListNames;
-	for (const key of ['senderName', 'replyTo', 'languageCode', 'marketName', 'subscriptName', 'projectCode', 'editorType']) {
+	for (const key of [
+		'senderName',
+		'replyTo',
+		'languageCode',
+		'marketName',
+		'subscriptName',
+		'projectCode',
+		'editorType',
+	]) {
 		setIfPresent(body, key, extra[key]);
 	}
 	setIfPresent(body, 'repelListNames', extra.repelListNames);
 	setIfPresent(body, 'sendDate', dateTimeParam.call(this, 'Send Date', extra.sendDate, itemIndex));
-	assertValid(this.getNode(), body, onlySave ? { ...fieldRules, sendListNames: [] } : fieldRules, itemIndex);
-	setIfPresent(body, 'attachment', await attachmentFromBinary.call(this, itemIndex, String(extra.attachmentBinaryProperty ?? '')));
+	assertValid(
+		this.getNode(),
+		body,
+		onlySave ? { ...fieldRules, sendListNames: [] } : fieldRules,
+		itemIndex,
+	);
+	setIfPresent(
+		body,
+		'attachment',
+		await attachmentFromBinary.call(this, itemIndex, String(extra.attachmentBinaryProperty ?? '')),
+	);
 	applySandboxMode.call(this, body, itemIndex);
 	const answer = await apiRequest.call(this, '/v5/campaign/mail/sends', body, itemIndex);
 	return writeResult(body, answer, { mailName: body.mailName, id: answer.id, guid: answer.guid });

@@ -7,8 +7,15 @@ import { campaignNameLocator } from './shared';
 
 const properties: INodeProperties[] = [campaignNameLocator(), sandboxModeField];
 
-export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['campaign'], operation: ['delete'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	return await actOnNamed.call(this, itemIndex, { field: 'mailName', path: '/v5/campaign/mail/delete', outcome: 'deleted' });
+	return await actOnNamed.call(this, itemIndex, {
+		field: 'mailName',
+		path: '/v5/campaign/mail/delete',
+		outcome: 'deleted',
+	});
 }

@@ -15,12 +15,21 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{ displayName: 'Campaign Name', name: 'mailName', type: 'string', default: '' },
-			{ displayName: 'Type', name: 'type', type: 'options', options: TASK_TYPE_OPTIONS, default: 'MailList' },
+			{
+				displayName: 'Type',
+				name: 'type',
+				type: 'options',
+				options: TASK_TYPE_OPTIONS,
+				default: 'MailList',
+			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['campaign'], operation: ['getStats'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['campaign'], operation: ['getStats'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;

@@ -7,7 +7,13 @@ import * as deleteCampaign from './delete.operation';
 import * as getMany from './getMany.operation';
 import * as getStats from './getStats.operation';
 
-export const operations: Record<string, OperationModule> = { create, cancel, getMany, delete: deleteCampaign, getStats };
+export const operations: Record<string, OperationModule> = {
+	create,
+	cancel,
+	getMany,
+	delete: deleteCampaign,
+	getStats,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -17,11 +23,36 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['campaign'] } },
 		options: [
-			{ name: 'Cancel', value: 'cancel', description: 'Cancel a scheduled campaign task', action: 'Cancel a campaign' },
-			{ name: 'Create', value: 'create', description: 'Create a campaign task, and send or schedule it', action: 'Create a campaign' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a campaign task', action: 'Delete a campaign' },
-			{ name: 'Get Many', value: 'getMany', description: 'Search campaign tasks', action: 'Get many campaigns' },
-			{ name: 'Get Stats', value: 'getStats', description: 'Get campaign statistics over a date range', action: 'Get campaign stats' },
+			{
+				name: 'Cancel',
+				value: 'cancel',
+				description: 'Cancel a scheduled campaign task',
+				action: 'Cancel a campaign',
+			},
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Create a campaign task, and send or schedule it',
+				action: 'Create a campaign',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a campaign task',
+				action: 'Delete a campaign',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'Search campaign tasks',
+				action: 'Get many campaigns',
+			},
+			{
+				name: 'Get Stats',
+				value: 'getStats',
+				description: 'Get campaign statistics over a date range',
+				action: 'Get campaign stats',
+			},
 		],
 		default: 'create',
 	},

@@ -8,11 +8,21 @@ import { applySandboxMode } from '../../helpers/parameters';
 import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', required: true, default: '' },
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+	},
 	sandboxModeField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['delete'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = { email: String(this.getNodeParameter('email', itemIndex)).trim() };

@@ -5,10 +5,20 @@ import { assertValid, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [
-	{ displayName: 'Email', name: 'email', type: 'string', placeholder: 'name@email.com', required: true, default: '' },
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		placeholder: 'name@email.com',
+		required: true,
+		default: '',
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['get'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = { email: String(this.getNodeParameter('email', itemIndex)).trim() };

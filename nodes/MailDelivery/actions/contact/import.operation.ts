@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { runBatched } from '../../helpers/batching';
@@ -31,9 +36,14 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Map Automatically',
 				value: 'autoMapInputData',
-				description: 'Each field of the input item is the property of the same name (email, phoneNumber, name, or custom), with no expression to evaluate',
+				description:
+					'Each field of the input item is the property of the same name (email, phoneNumber, name, or custom), with no expression to evaluate',
 			},
-			{ name: 'Map Each Field Below', value: 'defineBelow', description: 'Choose each property and give its value' },
+			{
+				name: 'Map Each Field Below',
+				value: 'defineBelow',
+				description: 'Choose each property and give its value',
+			},
 		],
 		default: 'autoMapInputData',
 	},
@@ -42,8 +52,17 @@ const properties: INodeProperties[] = [
 		name: 'unknownProperties',
 		type: 'options',
 		options: [
-			{ name: 'Import as Custom Properties', value: 'custom', description: 'Fields other than email, phoneNumber and name are sent as custom properties of the same name' },
-			{ name: 'Leave Out', value: 'ignore', description: 'Only email, phoneNumber and name are imported' },
+			{
+				name: 'Import as Custom Properties',
+				value: 'custom',
+				description:
+					'Fields other than email, phoneNumber and name are sent as custom properties of the same name',
+			},
+			{
+				name: 'Leave Out',
+				value: 'ignore',
+				description: 'Only email, phoneNumber and name are imported',
+			},
 		],
 		default: 'custom',
 		displayOptions: { show: { mappingMode: ['autoMapInputData'] } },
@@ -67,7 +86,11 @@ const properties: INodeProperties[] = [
 						name: 'propertyName',
 						type: 'options',
 						options: [
-							{ name: 'Custom Property', value: CUSTOM_PROPERTY, description: 'A property defined on the platform, by its identifier' },
+							{
+								name: 'Custom Property',
+								value: CUSTOM_PROPERTY,
+								description: 'A property defined on the platform, by its identifier',
+							},
 							{ name: 'Email', value: 'email' },
 							{ name: 'Name', value: 'name' },
 							{ name: 'Phone Number', value: 'phoneNumber' },
@@ -83,7 +106,13 @@ const properties: INodeProperties[] = [
 						description: 'The identifier of the property on the platform',
 						displayOptions: { show: { propertyName: [CUSTOM_PROPERTY] } },
 					},
-					{ displayName: 'Value', name: 'value', type: 'string', default: '', description: 'Value for this item, usually an expression' },
+					{
+						displayName: 'Value',
+						name: 'value',
+						type: 'string',
+						default: '',
+						description: 'Value for this item, usually an expression',
+					},
 				],
 			},
 		],
@@ -111,7 +140,13 @@ const properties: INodeProperties[] = [
 				...listLocator('Add to List', false),
 				description: 'Put the imported contacts into this list; it is created when missing',
 			},
-			{ displayName: 'List Description', name: 'listDescription', type: 'string', default: '', description: 'Used only when a list is given' },
+			{
+				displayName: 'List Description',
+				name: 'listDescription',
+				type: 'string',
+				default: '',
+				description: 'Used only when a list is given',
+			},
 			{
 				displayName: 'Rows per Request',
 				name: 'batchSize',
@@ -125,7 +160,10 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['import'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['import'] } },
+	properties,
+);
 
 interface Row {
 	itemIndex: number;
@@ -154,28 +192,55 @@ function rowValues(this: IExecuteFunctions, itemIndex: number): IDataObject {
 		}
 		return values;
 	}
-	const mapping = (this.getNodeParameter('contactDataMapping.fields', itemIndex, []) as IDataObject[]).map((field) => ({
-		propertyName: String((field.propertyName === CUSTOM_PROPERTY ? field.customPropertyName : field.propertyName) ?? '').trim(),
+	const mapping = (
+		this.getNodeParameter('contactDataMapping.fields', itemIndex, []) as IDataObject[]
+	).map((field) => ({
+		propertyName: String(
+			(field.propertyName === CUSTOM_PROPERTY ? field.customPropertyName : field.propertyName) ??
+				'',
+		).trim(),
 		value: cellValue(field.value),
 	}));
 	const unnamed = mapping.findIndex((field) => !field.propertyName);
 	if (unnamed !== -1) {
-		throw inputError(this.getNode(), `Field "Fields to Import": field ${unnamed + 1} has no property identifier`, itemIndex);
+		throw inputError(
+			this.getNode(),
+			`Field "Fields to Import": field ${unnamed + 1} has no property identifier`,
+			itemIndex,
+		);
 	}
 	const names = mapping.map((field) => field.propertyName);
 	const twice = names.find((name, index) => names.indexOf(name) !== index);
 	if (twice !== undefined) {
-		throw inputError(this.getNode(), `Field "Fields to Import" maps the property "${twice}" more than once; map each property once`, itemIndex);
+		throw inputError(
+			this.getNode(),
+			`Field "Fields to Import" maps the property "${twice}" more than once; map each property once`,
+			itemIndex,
+		);
 	}
 	if (!names.includes('email') && !names.includes('phoneNumber')) {
-		throw inputError(this.getNode(), 'Field "Fields to Import" must map email or phoneNumber (or both)', itemIndex);
+		throw inputError(
+			this.getNode(),
+			'Field "Fields to Import" must map email or phoneNumber (or both)',
+			itemIndex,
+		);
 	}
 	return Object.fromEntries(mapping.map((field) => [field.propertyName, field.value]));
 }
 
-export async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function executeBatch(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const batchSize = wholeNumberOption.call(this, 'Rows per Request', options.batchSize, DEFAULT_ROWS_PER_REQUEST, 1, MAX_ROWS_PER_REQUEST);
+	const batchSize = wholeNumberOption.call(
+		this,
+		'Rows per Request',
+		options.batchSize,
+		DEFAULT_ROWS_PER_REQUEST,
+		1,
+		MAX_ROWS_PER_REQUEST,
+	);
 	// Rows with the same columns and request-level fields share one request object, so 100,000 rows
 	// hold 100,000 value objects and not 100,000 copies of the column mapping.
 	const requests = new Map<string, IDataObject>();
@@ -188,20 +253,33 @@ export async function executeBatch(this: IExecuteFunctions, items: INodeExecutio
 			prepare: async (itemIndex) => {
 				const values = rowValues.call(this, itemIndex);
 				if (isEmpty(values.email) && isEmpty(values.phoneNumber)) {
-					throw inputError(this.getNode(), 'Field "email" or "phoneNumber" has no value for this item', itemIndex);
+					throw inputError(
+						this.getNode(),
+						'Field "email" or "phoneNumber" has no value for this item',
+						itemIndex,
+					);
 				}
 				const problems = findProblems(values, { email: [rules.email] });
 				if (problems.length) throw inputError(this.getNode(), problems[0].text, itemIndex);
 				const itemOptions = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-				const level: IDataObject = { updateMode: this.getNodeParameter('updateMode', itemIndex, 1) as number };
-				if (itemOptions.listName !== undefined) setIfPresent(level, 'listName', locatorValue.call(this, 'options.listName', itemIndex));
+				const level: IDataObject = {
+					updateMode: this.getNodeParameter('updateMode', itemIndex, 1) as number,
+				};
+				if (itemOptions.listName !== undefined)
+					setIfPresent(level, 'listName', locatorValue.call(this, 'options.listName', itemIndex));
 				if (level.listName) setIfPresent(level, 'listDescription', itemOptions.listDescription);
 				applySandboxMode.call(this, level, itemIndex);
 				const names = Object.keys(values);
 				const key = JSON.stringify([names, level]);
 				let request = requests.get(key);
 				if (!request) {
-					request = { contactDataMapping: names.map((propertyName, columnNum) => ({ columnNum, propertyName })), ...level };
+					request = {
+						contactDataMapping: names.map((propertyName, columnNum) => ({
+							columnNum,
+							propertyName,
+						})),
+						...level,
+					};
 					requests.set(key, request);
 				}
 				return [{ itemIndex, values, request, key }];
@@ -211,13 +289,19 @@ export async function executeBatch(this: IExecuteFunctions, items: INodeExecutio
 				const columns = chunk[0].request.contactDataMapping as Array<{ propertyName: string }>;
 				const body: IDataObject = {
 					...chunk[0].request,
-					contactData: chunk.map((row) => columns.map((column) => row.values[column.propertyName])) as unknown as IDataObject[],
+					contactData: chunk.map((row) =>
+						columns.map((column) => row.values[column.propertyName]),
+					) as unknown as IDataObject[],
 				};
-				return { body, answer: await apiRequest.call(this, '/v5/contacts/imports', body, requestOptions) };
+				return {
+					body,
+					answer: await apiRequest.call(this, '/v5/contacts/imports', body, requestOptions),
+				};
 			},
 			// The API does not say; the emulator's choice, as a careful integrator's: a 400 refuses the whole import.
 			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
-			describe: (rows) => (rows.length === 1 ? { ...rows[0].values } : { rows: rows.map((row) => row.values) }),
+			describe: (rows) =>
+				rows.length === 1 ? { ...rows[0].values } : { rows: rows.map((row) => row.values) },
 		},
 		batchOptionsOf.call(this, options),
 	);

@@ -25,13 +25,28 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{ ...listLocator('Add to List', false), description: 'Put the contact into this list' },
-			{ displayName: 'Name', name: 'name', type: 'string', default: '', description: 'Defaults to the email address' },
-			{ displayName: 'Phone Number', name: 'phoneNumber', type: 'string', default: '', description: 'Required when Email is empty' },
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'Defaults to the email address',
+			},
+			{
+				displayName: 'Phone Number',
+				name: 'phoneNumber',
+				type: 'string',
+				default: '',
+				description: 'Required when Email is empty',
+			},
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contact'], operation: ['upsert'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contact'], operation: ['upsert'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
@@ -39,12 +54,21 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	setIfPresent(body, 'email', String(this.getNodeParameter('email', itemIndex, '')).trim());
 	setIfPresent(body, 'phoneNumber', String(extra.phoneNumber ?? '').trim());
 	setIfPresent(body, 'name', extra.name);
-	if (extra.listName !== undefined) setIfPresent(body, 'listName', locatorValue.call(this, 'additionalFields.listName', itemIndex));
+	if (extra.listName !== undefined)
+		setIfPresent(body, 'listName', locatorValue.call(this, 'additionalFields.listName', itemIndex));
 	if (!body.email && !body.phoneNumber) {
-		throw inputError(this.getNode(), 'Field "email" or "phoneNumber" is required: the contact needs one of them', itemIndex);
+		throw inputError(
+			this.getNode(),
+			'Field "email" or "phoneNumber" is required: the contact needs one of them',
+			itemIndex,
+		);
 	}
 	assertValid(this.getNode(), body, { email: [rules.email] }, itemIndex);
 	applySandboxMode.call(this, body, itemIndex);
 	const answer = await apiRequest.call(this, '/v5/contacts/upsert', body, itemIndex);
-	return writeResult(body, answer, { email: body.email, phoneNumber: body.phoneNumber, listName: body.listName });
+	return writeResult(body, answer, {
+		email: body.email,
+		phoneNumber: body.phoneNumber,
+		listName: body.listName,
+	});
 }

@@ -13,10 +13,15 @@ const properties: INodeProperties[] = [
 	sandboxModeField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contactList'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contactList'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const body: IDataObject = { listName: (this.getNodeParameter('listName', itemIndex) as string).trim() };
+	const body: IDataObject = {
+		listName: (this.getNodeParameter('listName', itemIndex) as string).trim(),
+	};
 	setIfPresent(body, 'listDescription', this.getNodeParameter('listDescription', itemIndex, ''));
 	assertValid(this.getNode(), body, { listName: [rules.required] }, itemIndex);
 	applySandboxMode.call(this, body, itemIndex);

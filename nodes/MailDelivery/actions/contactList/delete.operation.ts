@@ -6,8 +6,15 @@ import { listLocator, sandboxModeField } from '../common.descriptions';
 
 const properties: INodeProperties[] = [listLocator(), sandboxModeField];
 
-export const description = updateDisplayOptions({ show: { resource: ['contactList'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contactList'], operation: ['delete'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	return await actOnNamed.call(this, itemIndex, { field: 'listName', path: '/v5/lists/delete', outcome: 'deleted' });
+	return await actOnNamed.call(this, itemIndex, {
+		field: 'listName',
+		path: '/v5/lists/delete',
+		outcome: 'deleted',
+	});
 }

@@ -40,12 +40,21 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['contactList'], operation: ['getMany'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['contactList'], operation: ['getMany'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
 	for (const key of ['search', 'listType', 'sort']) setIfPresent(body, key, filters[key]);
-	const lists = await apiRequestPages.call(this, '/v5/lists/get', body, 'lists', pagingOf.call(this, itemIndex));
+	const lists = await apiRequestPages.call(
+		this,
+		'/v5/lists/get',
+		body,
+		'lists',
+		pagingOf.call(this, itemIndex),
+	);
 	return lists.map(normalizeList);
 }

@@ -15,9 +15,24 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['contactList'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Add a static contact list', action: 'Create a contact list' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a contact list', action: 'Delete a contact list' },
-			{ name: 'Get Many', value: 'getMany', description: 'Search contact lists', action: 'Get many contact lists' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Add a static contact list',
+				action: 'Create a contact list',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a contact list',
+				action: 'Delete a contact list',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'Search contact lists',
+				action: 'Get many contact lists',
+			},
 		],
 		default: 'create',
 	},

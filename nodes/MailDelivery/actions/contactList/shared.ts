@@ -15,5 +15,7 @@ export function normalizeList(list: IDataObject): IDataObject {
 		const value = normalized[key];
 		if (typeof value === 'string' && /^\d+$/.test(value)) normalized[key] = Number(value);
 	}
-	return Object.fromEntries(Object.entries(normalized).map(([key, value]) => [lowerFirst(key), value]));
+	return Object.fromEntries(
+		Object.entries(normalized).map(([key, value]) => [lowerFirst(key), value]),
+	);
 }

@@ -25,10 +25,19 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: 'HTML of the template; personalization tags are written {{name}}',
 	},
-	{ displayName: 'Editor Type', name: 'editorType', type: 'options', options: EDITOR_TYPE_OPTIONS, default: 'DRAG' },
+	{
+		displayName: 'Editor Type',
+		name: 'editorType',
+		type: 'options',
+		options: EDITOR_TYPE_OPTIONS,
+		default: 'DRAG',
+	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['create'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['create'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = {

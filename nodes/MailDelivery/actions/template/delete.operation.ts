@@ -6,8 +6,16 @@ import { templateLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [templateLocator()];
 
-export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['delete'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	return await actOnNamed.call(this, itemIndex, { field: 'templateName', path: '/v5/campaign/mail/template/delete', outcome: 'deleted', sandbox: false });
+	return await actOnNamed.call(this, itemIndex, {
+		field: 'templateName',
+		path: '/v5/campaign/mail/template/delete',
+		outcome: 'deleted',
+		sandbox: false,
+	});
 }

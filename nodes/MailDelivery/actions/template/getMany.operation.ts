@@ -13,15 +13,32 @@ const properties: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Filter',
 		default: {},
-		options: [{ displayName: 'Template Name', name: 'templateName', type: 'string', default: '', description: 'Templates whose name contains this text' }],
+		options: [
+			{
+				displayName: 'Template Name',
+				name: 'templateName',
+				type: 'string',
+				default: '',
+				description: 'Templates whose name contains this text',
+			},
+		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['template'], operation: ['getMany'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['template'], operation: ['getMany'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
 	setIfPresent(body, 'templateName', filters.templateName);
-	return await apiRequestPages.call(this, '/v5/campaign/mail/template/get', body, 'templateList', pagingOf.call(this, itemIndex));
+	return await apiRequestPages.call(
+		this,
+		'/v5/campaign/mail/template/get',
+		body,
+		'templateList',
+		pagingOf.call(this, itemIndex),
+	);
 }

@@ -5,7 +5,11 @@ import * as create from './create.operation';
 import * as deleteTemplate from './delete.operation';
 import * as getMany from './getMany.operation';
 
-export const operations: Record<string, OperationModule> = { create, getMany, delete: deleteTemplate };
+export const operations: Record<string, OperationModule> = {
+	create,
+	getMany,
+	delete: deleteTemplate,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -15,9 +19,24 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['template'] } },
 		options: [
-			{ name: 'Create', value: 'create', description: 'Add an email template', action: 'Create a template' },
-			{ name: 'Delete', value: 'delete', description: 'Delete an email template', action: 'Delete a template' },
-			{ name: 'Get Many', value: 'getMany', description: 'Search email templates', action: 'Get many templates' },
+			{
+				name: 'Create',
+				value: 'create',
+				description: 'Add an email template',
+				action: 'Create a template',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete an email template',
+				action: 'Delete a template',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'Search email templates',
+				action: 'Get many templates',
+			},
 		],
 		default: 'create',
 	},

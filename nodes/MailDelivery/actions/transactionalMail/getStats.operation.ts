@@ -11,6 +11,11 @@ export const description = updateDisplayOptions(
 );
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const answer = await apiRequest.call(this, '/v5/transactional/mail/stats/get', readDayRange.call(this, itemIndex), itemIndex);
+	const answer = await apiRequest.call(
+		this,
+		'/v5/transactional/mail/stats/get',
+		readDayRange.call(this, itemIndex),
+		itemIndex,
+	);
 	return (answer.mailStatsList as IDataObject[] | undefined) ?? [];
 }

@@ -1,13 +1,34 @@
 import { randomUUID } from 'node:crypto';
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { groupKey, runBatched } from '../../helpers/batching';
 import { assertValid, type FieldRules, inputError, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../transport';
-import { attachmentField, batchThroughputOptions, sandboxModeField, senderLocator, templateLocator } from '../common.descriptions';
-import { applySandboxMode, dateTimeParam, jsonParam, locatorValue, setIfPresent } from '../../helpers/parameters';
-import { type AttachmentReference, attachmentReference, readAttachment } from '../../helpers/attachments';
+import {
+	attachmentField,
+	batchThroughputOptions,
+	sandboxModeField,
+	senderLocator,
+	templateLocator,
+} from '../common.descriptions';
+import {
+	applySandboxMode,
+	dateTimeParam,
+	jsonParam,
+	locatorValue,
+	setIfPresent,
+} from '../../helpers/parameters';
+import {
+	type AttachmentReference,
+	attachmentReference,
+	readAttachment,
+} from '../../helpers/attachments';
 import { batchOptionsOf } from '../../helpers/batchOptions';
 import { AddressListError, parseRecipients } from '../../helpers/recipients';
 
@@ -29,7 +50,8 @@ const properties: INodeProperties[] = [
 			{
 				name: 'Versions Defined Here',
 				value: 'definedHere',
-				description: 'Each input item sends its own list of message versions, given below or as JSON',
+				description:
+					'Each input item sends its own list of message versions, given below or as JSON',
 			},
 		],
 		default: 'perItem',
@@ -39,11 +61,16 @@ const properties: INodeProperties[] = [
 		name: 'recipientSource',
 		type: 'options',
 		options: [
-			{ name: 'The To Field Below', value: 'to', description: 'Addresses typed in, or an expression that gives them' },
+			{
+				name: 'The To Field Below',
+				value: 'to',
+				description: 'Addresses typed in, or an expression that gives them',
+			},
 			{
 				name: 'An Input Field',
 				value: 'inputField',
-				description: "Each item's address (and name) read from its fields, with no expression to evaluate: the fastest for many items",
+				description:
+					"Each item's address (and name) read from its fields, with no expression to evaluate: the fastest for many items",
 			},
 		],
 		default: 'to',
@@ -57,7 +84,10 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'ada@example.org, Grace <grace@example.org>',
 		description: `Recipients, separated by commas; "Name &lt;address&gt;" sets a name. At most ${LIMITS.recipientsPerField}.`,
-		displayOptions: { show: { messageSource: ['perItem'] }, hide: { recipientSource: ['inputField'] } },
+		displayOptions: {
+			show: { messageSource: ['perItem'] },
+			hide: { recipientSource: ['inputField'] },
+		},
 	},
 	{
 		displayName: 'Email Field',
@@ -110,10 +140,27 @@ const properties: INodeProperties[] = [
 		name: 'tagValuesMode',
 		type: 'options',
 		options: [
-			{ name: 'From All Input Fields', value: 'inputFields', description: "Each field of the item is a tag of the same name, with no expression to evaluate" },
-			{ name: 'From Chosen Input Fields', value: 'chosenInputFields', description: 'The named fields of the item, each a tag of the same name' },
-			{ name: 'Using Fields Below', value: 'fields', description: 'One name and value per tag; drag input fields into the values' },
-			{ name: 'Using JSON', value: 'json', description: 'One JSON object, e.g. {"firstName": "Ada"}' },
+			{
+				name: 'From All Input Fields',
+				value: 'inputFields',
+				description:
+					'Each field of the item is a tag of the same name, with no expression to evaluate',
+			},
+			{
+				name: 'From Chosen Input Fields',
+				value: 'chosenInputFields',
+				description: 'The named fields of the item, each a tag of the same name',
+			},
+			{
+				name: 'Using Fields Below',
+				value: 'fields',
+				description: 'One name and value per tag; drag input fields into the values',
+			},
+			{
+				name: 'Using JSON',
+				value: 'json',
+				description: 'One JSON object, e.g. {"firstName": "Ada"}',
+			},
 		],
 		default: 'fields',
 	},
@@ -133,14 +180,22 @@ const properties: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Tag Value',
 		default: {},
-		description: 'Values of the personalization tags ({{name}} in the template, subject or HTML). Per message, they win over shared tag values.',
+		description:
+			'Values of the personalization tags ({{name}} in the template, subject or HTML). Per message, they win over shared tag values.',
 		displayOptions: { show: { tagValuesMode: ['fields'] } },
 		options: [
 			{
 				displayName: 'Tag Value',
 				name: 'values',
 				values: [
-					{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: 'firstName', description: 'The tag, as written between {{ }} in the content' },
+					{
+						displayName: 'Name',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'firstName',
+						description: 'The tag, as written between {{ }} in the content',
+					},
 					{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'Ada' },
 				],
 			},
@@ -151,7 +206,8 @@ const properties: INodeProperties[] = [
 		name: 'params',
 		type: 'json',
 		default: '{}',
-		description: 'Values of the personalization tags, e.g. {"firstName": "Ada"}. Per message, they win over shared tag values.',
+		description:
+			'Values of the personalization tags, e.g. {"firstName": "Ada"}. Per message, they win over shared tag values.',
 		displayOptions: { show: { tagValuesMode: ['json'] } },
 	},
 	{
@@ -160,7 +216,11 @@ const properties: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'Using Fields Below', value: 'fields' },
-			{ name: 'Using JSON', value: 'json', description: "A JSON array of versions in the API's own shape" },
+			{
+				name: 'Using JSON',
+				value: 'json',
+				description: "A JSON array of versions in the API's own shape",
+			},
 		],
 		default: 'fields',
 		displayOptions: { show: { messageSource: ['definedHere'] } },
@@ -189,7 +249,13 @@ const properties: INodeProperties[] = [
 					},
 					{ displayName: 'Cc', name: 'cc', type: 'string', default: '' },
 					{ displayName: 'Bcc', name: 'bcc', type: 'string', default: '' },
-					{ displayName: 'Subject', name: 'subject', type: 'string', default: '', description: "Empty uses the subject above, or the template's" },
+					{
+						displayName: 'Subject',
+						name: 'subject',
+						type: 'string',
+						default: '',
+						description: "Empty uses the subject above, or the template's",
+					},
 					{
 						displayName: 'Template Name or ID',
 						name: 'templateName',
@@ -199,7 +265,13 @@ const properties: INodeProperties[] = [
 						description:
 							'Overrides the template above for this version. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 					},
-					{ displayName: 'Tag Values (JSON)', name: 'params', type: 'json', default: '{}', description: 'Tag values of this version; they win over the ones above' },
+					{
+						displayName: 'Tag Values (JSON)',
+						name: 'params',
+						type: 'json',
+						default: '{}',
+						description: 'Tag values of this version; they win over the ones above',
+					},
 				],
 			},
 		],
@@ -209,7 +281,8 @@ const properties: INodeProperties[] = [
 		name: 'messageVersionsJson',
 		type: 'json',
 		default: '',
-		placeholder: '[{"to": [{"email": "ada@example.org", "name": "Ada"}], "params": {"name": "Ada"}}]',
+		placeholder:
+			'[{"to": [{"email": "ada@example.org", "name": "Ada"}], "params": {"name": "Ada"}}]',
 		description: "Versions in the API's own shape",
 		displayOptions: { show: { messageSource: ['definedHere'], versionsMode: ['json'] } },
 	},
@@ -222,7 +295,14 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			attachmentField,
-			{ displayName: 'Bcc', name: 'bcc', type: 'string', default: '', description: 'Blind copy recipients, separated by commas', displayOptions: showInOptions('perItem') },
+			{
+				displayName: 'Bcc',
+				name: 'bcc',
+				type: 'string',
+				default: '',
+				description: 'Blind copy recipients, separated by commas',
+				displayOptions: showInOptions('perItem'),
+			},
 			{
 				displayName: 'Campaign Label',
 				name: 'campaign',
@@ -237,7 +317,14 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: `Report label: letters and digits, at most ${LIMITS.categoryBytes} bytes`,
 			},
-			{ displayName: 'Cc', name: 'cc', type: 'string', default: '', description: 'Copy recipients, separated by commas', displayOptions: showInOptions('perItem') },
+			{
+				displayName: 'Cc',
+				name: 'cc',
+				type: 'string',
+				default: '',
+				description: 'Copy recipients, separated by commas',
+				displayOptions: showInOptions('perItem'),
+			},
 			{
 				displayName: 'Combine Items Into Requests',
 				name: 'combineItems',
@@ -251,15 +338,52 @@ const properties: INodeProperties[] = [
 				name: 'includeInputFields',
 				type: 'boolean',
 				default: false,
-				description: "Whether to put the input item's fields (an order number, say) before the result in each output item",
+				description:
+					"Whether to put the input item's fields (an order number, say) before the result in each output item",
 			},
 			...batchThroughputOptions,
-			{ displayName: 'Reply To', name: 'replyTo', type: 'string', placeholder: 'name@email.com', default: '' },
-			{ displayName: 'Send Date', name: 'sendDate', type: 'dateTime', default: '', description: 'When to send; empty sends at once. Sent in UTC.' },
-			{ displayName: 'Sender Name', name: 'senderName', type: 'string', default: '', description: `At most ${LIMITS.transactionalSenderName} characters` },
-			{ displayName: 'Shared Tag Values (JSON)', name: 'sharedParams', type: 'json', default: '{}', description: 'Tag values for every message of the request' },
-			{ displayName: 'Track Clicks', name: 'trackClick', type: 'boolean', default: true, description: 'Whether to track clicks on links' },
-			{ displayName: 'Track Opens', name: 'trackOpen', type: 'boolean', default: true, description: 'Whether to track opens' },
+			{
+				displayName: 'Reply To',
+				name: 'replyTo',
+				type: 'string',
+				placeholder: 'name@email.com',
+				default: '',
+			},
+			{
+				displayName: 'Send Date',
+				name: 'sendDate',
+				type: 'dateTime',
+				default: '',
+				description: 'When to send; empty sends at once. Sent in UTC.',
+			},
+			{
+				displayName: 'Sender Name',
+				name: 'senderName',
+				type: 'string',
+				default: '',
+				description: `At most ${LIMITS.transactionalSenderName} characters`,
+			},
+			{
+				displayName: 'Shared Tag Values (JSON)',
+				name: 'sharedParams',
+				type: 'json',
+				default: '{}',
+				description: 'Tag values for every message of the request',
+			},
+			{
+				displayName: 'Track Clicks',
+				name: 'trackClick',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to track clicks on links',
+			},
+			{
+				displayName: 'Track Opens',
+				name: 'trackOpen',
+				type: 'boolean',
+				default: true,
+				description: 'Whether to track opens',
+			},
 			{
 				displayName: 'Unique Message ID',
 				name: 'uniqueMsgID',
@@ -271,15 +395,27 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['transactionalMail'], operation: ['send'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['transactionalMail'], operation: ['send'] } },
+	properties,
+);
 
 const RECIPIENT_LABELS = { to: 'To', cc: 'Cc', bcc: 'Bcc' } as const;
 const recipientRules = (field: 'to' | 'cc' | 'bcc') => {
 	const label = RECIPIENT_LABELS[field];
 	return {
-		[`messageVersions[].${field}`]: { label, rules: field === 'to' ? [rules.nonEmptyList, rules.maxItems(LIMITS.recipientsPerField)] : [rules.maxItems(LIMITS.recipientsPerField)] },
+		[`messageVersions[].${field}`]: {
+			label,
+			rules:
+				field === 'to'
+					? [rules.nonEmptyList, rules.maxItems(LIMITS.recipientsPerField)]
+					: [rules.maxItems(LIMITS.recipientsPerField)],
+		},
 		[`messageVersions[].${field}[].email`]: { label, rules: [rules.required, rules.email] },
-		[`messageVersions[].${field}[].name`]: { label: `${label} (a recipient's name)`, rules: [rules.maxChars(LIMITS.recipientName)] },
+		[`messageVersions[].${field}[].name`]: {
+			label: `${label} (a recipient's name)`,
+			rules: [rules.maxChars(LIMITS.recipientName)],
+		},
 	};
 };
 
@@ -287,8 +423,14 @@ const FIELD_RULES: FieldRules = {
 	senderMail: { label: 'Sender Email', rules: [rules.required, rules.email] },
 	senderName: { label: 'Sender Name', rules: [rules.maxChars(LIMITS.transactionalSenderName)] },
 	replyTo: { label: 'Reply To', rules: [rules.email] },
-	category: { label: 'Category', rules: [rules.maxBytes(LIMITS.categoryBytes), rules.lettersAndDigits] },
-	campaign: { label: 'Campaign Label', rules: [rules.maxBytes(LIMITS.campaignBytes), rules.lettersAndDigits] },
+	category: {
+		label: 'Category',
+		rules: [rules.maxBytes(LIMITS.categoryBytes), rules.lettersAndDigits],
+	},
+	campaign: {
+		label: 'Campaign Label',
+		rules: [rules.maxBytes(LIMITS.campaignBytes), rules.lettersAndDigits],
+	},
 	uniqueMsgID: { label: 'Unique Message ID', rules: [rules.maxBytes(LIMITS.uniqueMsgIdBytes)] },
 	messageVersions: { label: 'Message Versions', rules: [rules.nonEmptyList] },
 	...recipientRules('to'),
@@ -303,11 +445,20 @@ interface PreparedItem {
 	attachment?: AttachmentReference;
 }
 
-function objectParam(this: IExecuteFunctions, field: string, value: unknown, itemIndex: number): IDataObject | undefined {
+function objectParam(
+	this: IExecuteFunctions,
+	field: string,
+	value: unknown,
+	itemIndex: number,
+): IDataObject | undefined {
 	const parsed = jsonParam.call(this, field, value, itemIndex);
 	if (parsed === undefined || parsed === null) return undefined;
 	if (typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw inputError(this.getNode(), `Field "${field}" must be a JSON object such as {"name": "Ada"}`, itemIndex);
+		throw inputError(
+			this.getNode(),
+			`Field "${field}" must be a JSON object such as {"name": "Ada"}`,
+			itemIndex,
+		);
 	}
 	return Object.keys(parsed).length ? (parsed as IDataObject) : undefined;
 }
@@ -319,16 +470,30 @@ function tagValuesOf(this: IExecuteFunctions, itemIndex: number): IDataObject | 
 		const fields = this.getInputData()[itemIndex]?.json ?? {};
 		if (mode === 'inputFields') return Object.keys(fields).length > 0 ? fields : undefined;
 		const chosen = listOfNames(this.getNodeParameter('tagValueFields', itemIndex, '') as string);
-		return chosen.length > 0 ? Object.fromEntries(chosen.filter((name) => name in fields).map((name) => [name, fields[name]])) : undefined;
+		return chosen.length > 0
+			? Object.fromEntries(
+					chosen.filter((name) => name in fields).map((name) => [name, fields[name]]),
+				)
+			: undefined;
 	}
 	if (mode === 'json') {
-		return objectParam.call(this, 'Tag Values (JSON)', this.getNodeParameter('params', itemIndex, '{}'), itemIndex);
+		return objectParam.call(
+			this,
+			'Tag Values (JSON)',
+			this.getNodeParameter('params', itemIndex, '{}'),
+			itemIndex,
+		);
 	}
 	const pairs = (this.getNodeParameter('tagValues.values', itemIndex, []) as IDataObject[]) ?? [];
 	const values: IDataObject = {};
 	pairs.forEach((pair, index) => {
 		const name = String(pair.name ?? '').trim();
-		if (!name) throw inputError(this.getNode(), `Field "Tag Values": tag value ${index + 1} has no name`, itemIndex);
+		if (!name)
+			throw inputError(
+				this.getNode(),
+				`Field "Tag Values": tag value ${index + 1} has no name`,
+				itemIndex,
+			);
 		values[name] = pair.value as IDataObject[keyof IDataObject];
 	});
 	return Object.keys(values).length > 0 ? values : undefined;
@@ -347,7 +512,11 @@ function recipientsFromFields(this: IExecuteFunctions, itemIndex: number): unkno
 	const nameField = String(this.getNodeParameter('recipientNameField', itemIndex, '')).trim();
 	const address = fields[emailField];
 	if (address === undefined || address === null || address === '') {
-		throw inputError(this.getNode(), `Field "Email Field": the input item has no value in its field "${emailField}"`, itemIndex);
+		throw inputError(
+			this.getNode(),
+			`Field "Email Field": the input item has no value in its field "${emailField}"`,
+			itemIndex,
+		);
 	}
 	const name = nameField ? fields[nameField] : undefined;
 	if (name === undefined || name === null || name === '') return address;
@@ -358,7 +527,8 @@ function recipientsOf(this: IExecuteFunctions, value: unknown, field: string, it
 	try {
 		return parseRecipients(value, field);
 	} catch (error) {
-		if (error instanceof AddressListError) throw inputError(this.getNode(), error.message, itemIndex);
+		if (error instanceof AddressListError)
+			throw inputError(this.getNode(), error.message, itemIndex);
 		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 }
@@ -371,8 +541,16 @@ function readVersion(this: IExecuteFunctions, raw: IDataObject, itemIndex: numbe
 	};
 	setIfPresent(version, 'subject', raw.subject);
 	setIfPresent(version, 'content', raw.content);
-	setIfPresent(version, 'templateName', typeof raw.templateName === 'string' ? raw.templateName.trim() : raw.templateName);
-	setIfPresent(version, 'params', objectParam.call(this, 'Tag Values (JSON)', raw.params, itemIndex));
+	setIfPresent(
+		version,
+		'templateName',
+		typeof raw.templateName === 'string' ? raw.templateName.trim() : raw.templateName,
+	);
+	setIfPresent(
+		version,
+		'params',
+		objectParam.call(this, 'Tag Values (JSON)', raw.params, itemIndex),
+	);
 	return version;
 }
 
@@ -391,27 +569,48 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 	const messageSource = this.getNodeParameter('messageSource', itemIndex, 'perItem') as string;
 	const contentSource = this.getNodeParameter('contentSource', itemIndex, 'template') as string;
 	const content: IDataObject = {};
-	if (contentSource === 'template') setIfPresent(content, 'templateName', locatorValue.call(this, 'templateName', itemIndex));
+	if (contentSource === 'template')
+		setIfPresent(content, 'templateName', locatorValue.call(this, 'templateName', itemIndex));
 	else setIfPresent(content, 'content', this.getNodeParameter('content', itemIndex, ''));
 	setIfPresent(content, 'subject', this.getNodeParameter('subject', itemIndex, ''));
 	const params = tagValuesOf.call(this, itemIndex);
 
 	const shared: IDataObject = { senderMail: locatorValue.call(this, 'senderMail', itemIndex) };
 	for (const key of ['senderName', 'replyTo', 'category', 'campaign', 'uniqueMsgID']) {
-		setIfPresent(shared, key, typeof options[key] === 'string' ? (options[key] as string).trim() : options[key]);
+		setIfPresent(
+			shared,
+			key,
+			typeof options[key] === 'string' ? (options[key] as string).trim() : options[key],
+		);
 	}
-	setIfPresent(shared, 'sendDate', dateTimeParam.call(this, 'Send Date', options.sendDate, itemIndex));
+	setIfPresent(
+		shared,
+		'sendDate',
+		dateTimeParam.call(this, 'Send Date', options.sendDate, itemIndex),
+	);
 	if (options.trackOpen !== undefined) shared.trackOpen = options.trackOpen ? 1 : 0;
 	if (options.trackClick !== undefined) shared.trackClick = options.trackClick ? 1 : 0;
-	setIfPresent(shared, 'params', objectParam.call(this, 'Shared Tag Values (JSON)', options.sharedParams, itemIndex));
+	setIfPresent(
+		shared,
+		'params',
+		objectParam.call(this, 'Shared Tag Values (JSON)', options.sharedParams, itemIndex),
+	);
 	applySandboxMode.call(this, shared, itemIndex);
 
 	let versions: IDataObject[];
 	if (messageSource === 'perItem') {
 		const to = (
-			this.getNodeParameter('recipientSource', itemIndex, 'to') === 'inputField' ? recipientsFromFields.call(this, itemIndex) : this.getNodeParameter('to', itemIndex, '')
+			this.getNodeParameter('recipientSource', itemIndex, 'to') === 'inputField'
+				? recipientsFromFields.call(this, itemIndex)
+				: this.getNodeParameter('to', itemIndex, '')
 		) as IDataObject[string];
-		versions = [readVersion.call(this, { to, cc: options.cc, bcc: options.bcc, ...content, params }, itemIndex)];
+		versions = [
+			readVersion.call(
+				this,
+				{ to, cc: options.cc, bcc: options.bcc, ...content, params },
+				itemIndex,
+			),
+		];
 		// __item is part of the grouping key only (buildRequest drops it): this item gets its own request.
 		if (options.combineItems === false) shared.__item = itemIndex;
 	} else {
@@ -419,14 +618,32 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 		Object.assign(shared, content);
 		const merged = { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) };
 		if (Object.keys(merged).length > 0) shared.params = merged;
-		const versionsMode = this.getNodeParameter('versionsMode', itemIndex, 'fields') as 'fields' | 'json';
+		const versionsMode = this.getNodeParameter('versionsMode', itemIndex, 'fields') as
+			'fields' | 'json';
 		const json =
-			versionsMode === 'fields' ? undefined : jsonParam.call(this, 'Message Versions (JSON)', this.getNodeParameter('messageVersionsJson', itemIndex, ''), itemIndex);
-		const fromUi = versionsMode === 'json' ? [] : ((this.getNodeParameter('messageVersionsUi.versions', itemIndex, []) as IDataObject[]) ?? []);
+			versionsMode === 'fields'
+				? undefined
+				: jsonParam.call(
+						this,
+						'Message Versions (JSON)',
+						this.getNodeParameter('messageVersionsJson', itemIndex, ''),
+						itemIndex,
+					);
+		const fromUi =
+			versionsMode === 'json'
+				? []
+				: ((this.getNodeParameter('messageVersionsUi.versions', itemIndex, []) as IDataObject[]) ??
+					[]);
 		if (json !== undefined && !Array.isArray(json)) {
-			throw inputError(this.getNode(), 'Field "Message Versions (JSON)" must be a JSON array of versions', itemIndex);
+			throw inputError(
+				this.getNode(),
+				'Field "Message Versions (JSON)" must be a JSON array of versions',
+				itemIndex,
+			);
 		}
-		versions = ((json as IDataObject[] | undefined) ?? fromUi).map((raw) => readVersion.call(this, raw ?? {}, itemIndex));
+		versions = ((json as IDataObject[] | undefined) ?? fromUi).map((raw) =>
+			readVersion.call(this, raw ?? {}, itemIndex),
+		);
 		// An item's own versions are never mixed with another item's.
 		shared.__item = itemIndex;
 	}
@@ -435,21 +652,34 @@ async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<Prep
 	versions.forEach((version, index) => {
 		const source = contentSourceOf(version, shared);
 		if (source === 'content' && !version.content && !shared.content) {
-			throw inputError(this.getNode(), `Field "Template" or "HTML Content" is required (message version ${index + 1})`, itemIndex);
+			throw inputError(
+				this.getNode(),
+				`Field "Template" or "HTML Content" is required (message version ${index + 1})`,
+				itemIndex,
+			);
 		}
 		// HTML has no subject of its own: only a template can supply one (4.6).
 		if (source === 'content' && !version.subject && !shared.subject) {
-			throw inputError(this.getNode(), `Field "Subject" is required when the content is HTML rather than a template (message version ${index + 1})`, itemIndex);
+			throw inputError(
+				this.getNode(),
+				`Field "Subject" is required when the content is HTML rather than a template (message version ${index + 1})`,
+				itemIndex,
+			);
 		}
 	});
-	const attachment = attachmentReference.call(this, itemIndex, String(options.attachmentBinaryProperty ?? ''));
+	const attachment = attachmentReference.call(
+		this,
+		itemIndex,
+		String(options.attachmentBinaryProperty ?? ''),
+	);
 	return { shared, versions, attachment };
 }
 
 /** The value most versions share (the first of equals on a tie), or undefined when none has one. */
 function mostShared(versions: IDataObject[], key: string): unknown {
 	const counts = new Map<unknown, number>();
-	for (const version of versions) if (version[key] !== undefined) counts.set(version[key], (counts.get(version[key]) ?? 0) + 1);
+	for (const version of versions)
+		if (version[key] !== undefined) counts.set(version[key], (counts.get(version[key]) ?? 0) + 1);
 	let best: unknown;
 	let bestCount = 0;
 	for (const [value, count] of counts) if (count > bestCount) [best, bestCount] = [value, count];
@@ -469,7 +699,12 @@ function requestLevel(shared: IDataObject, versions: IDataObject[]): IDataObject
 	const key = source === 'template' ? 'templateName' : 'content';
 	delete body[source === 'template' ? 'content' : 'templateName'];
 	body[key] ??= mostShared(versions, key) as string;
-	if (body.subject === undefined && versions.every((version) => version.subject !== undefined && version.subject === versions[0].subject)) {
+	if (
+		body.subject === undefined &&
+		versions.every(
+			(version) => version.subject !== undefined && version.subject === versions[0].subject,
+		)
+	) {
 		body.subject = versions[0].subject;
 	}
 	return body;
@@ -479,7 +714,8 @@ function requestLevel(shared: IDataObject, versions: IDataObject[]): IDataObject
 function buildRequest(level: IDataObject, versions: IDataObject[]): IDataObject {
 	const messageVersions = versions.map((version) => {
 		const own = { ...version };
-		for (const key of ['templateName', 'content', 'subject']) if (own[key] !== undefined && own[key] === level[key]) delete own[key];
+		for (const key of ['templateName', 'content', 'subject'])
+			if (own[key] !== undefined && own[key] === level[key]) delete own[key];
 		return own;
 	});
 	return { ...level, messageVersions };
@@ -494,24 +730,36 @@ interface VersionEntry {
 
 /** One look-up, made only after a refusal, to say which condition applies. */
 async function templateExists(this: IExecuteFunctions, name: string): Promise<boolean> {
-	const answer = await apiRequest.call(this, '/v5/campaign/mail/template/get', { templateName: name, pageSize: 100, pageIndex: 1 });
-	return ((answer.templateList as IDataObject[] | undefined) ?? []).some((template) => template.templateName === name);
+	const answer = await apiRequest.call(this, '/v5/campaign/mail/template/get', {
+		templateName: name,
+		pageSize: 100,
+		pageIndex: 1,
+	});
+	return ((answer.templateList as IDataObject[] | undefined) ?? []).some(
+		(template) => template.templateName === name,
+	);
 }
 
 async function isVerifiedSender(this: IExecuteFunctions, address: string): Promise<boolean> {
 	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
-	return ((answer.mailFromDomains as IDataObject[] | undefined) ?? []).some((sender) => String(sender.fromDomain).toLowerCase() === address.toLowerCase());
+	return ((answer.mailFromDomains as IDataObject[] | undefined) ?? []).some(
+		(sender) => String(sender.fromDomain).toLowerCase() === address.toLowerCase(),
+	);
 }
 
 /** What identifies a sent message's request, to match the trigger's events (UniqueMsgID, SenderEmail) later. */
 function requestIdentity(level: IDataObject, version: IDataObject): IDataObject {
 	const identity: IDataObject = { uniqueMsgID: level.uniqueMsgID, senderMail: level.senderMail };
-	const templateName = version.templateName ?? (version.content === undefined ? level.templateName : undefined);
+	const templateName =
+		version.templateName ?? (version.content === undefined ? level.templateName : undefined);
 	if (templateName) identity.templateName = templateName;
 	return identity;
 }
 
-export async function executeBatch(this: IExecuteFunctions, items: INodeExecutionData[]): Promise<INodeExecutionData[]> {
+export async function executeBatch(
+	this: IExecuteFunctions,
+	items: INodeExecutionData[],
+): Promise<INodeExecutionData[]> {
 	const path = '/v5/transactional/mail/sends_customised';
 	// Throughput options are read once, for item 0: they shape the whole run.
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
@@ -521,45 +769,68 @@ export async function executeBatch(this: IExecuteFunctions, items: INodeExecutio
 		{
 			maxPerRequest: LIMITS.messageVersionsPerRequest,
 			// Equal request-level fields, the same kind of content, the same attachment file.
-			keyOf: (entry) => groupKey([entry.shared, contentSourceOf(entry.version, entry.shared), entry.attachment?.identity ?? null]),
+			keyOf: (entry) =>
+				groupKey([
+					entry.shared,
+					contentSourceOf(entry.version, entry.shared),
+					entry.attachment?.identity ?? null,
+				]),
 			prepare: async (itemIndex) => {
 				const { shared, versions, attachment } = await prepare.call(this, itemIndex);
 				return versions.map((version) => ({ itemIndex, shared, version, attachment }));
 			},
 			fix: (chunk) => {
-				const level = requestLevel(chunk[0].shared, chunk.map((entry) => entry.version));
+				const level = requestLevel(
+					chunk[0].shared,
+					chunk.map((entry) => entry.version),
+				);
 				// Events carry the request's UniqueMsgID: one per request when the user gives none, so every
 				// output item can be matched with the trigger's events. Halves of a refused request keep it.
 				level.uniqueMsgID ??= randomUUID();
 				return level;
 			},
 			send: async (chunk, level, options) => {
-				const body = buildRequest(level, chunk.map((entry) => entry.version));
+				const body = buildRequest(
+					level,
+					chunk.map((entry) => entry.version),
+				);
 				// The file is read now, request by request, so memory holds one request's attachment at a time.
-				if (chunk[0].attachment) body.attachment = await readAttachment.call(this, chunk[0].attachment);
+				if (chunk[0].attachment)
+					body.attachment = await readAttachment.call(this, chunk[0].attachment);
 				return { body, answer: await apiRequest.call(this, path, body, options) };
 			},
 			// 7.2: every 400 is a refusal of the whole request before anything is sent.
 			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
 			diagnose: async (chunk, level, error) => {
 				const code = Number(error.httpCode);
-				const usesTemplate = (version: IDataObject) => version.templateName ?? (version.content === undefined ? level.templateName : undefined);
+				const usesTemplate = (version: IDataObject) =>
+					version.templateName ?? (version.content === undefined ? level.templateName : undefined);
 				if (code === 400 && chunk.length === 1) {
 					const name = usesTemplate(chunk[0].version) as string | undefined;
-					if (name && !(await templateExists.call(this, name))) return `the template "${name}" this item names is not in the account's template list`;
+					if (name && !(await templateExists.call(this, name)))
+						return `the template "${name}" this item names is not in the account's template list`;
 				}
 				if (code === 403) {
-					if (!(await isVerifiedSender.call(this, String(level.senderMail)))) return `${String(level.senderMail)} is not a verified sender of the account`;
+					if (!(await isVerifiedSender.call(this, String(level.senderMail))))
+						return `${String(level.senderMail)} is not a verified sender of the account`;
 					const name = level.templateName as string | undefined;
-					if (name && !(await templateExists.call(this, name))) return `the template "${name}" is not in the account's template list`;
+					if (name && !(await templateExists.call(this, name)))
+						return `the template "${name}" is not in the account's template list`;
 				}
 				return undefined;
 			},
 			describe: (entries, level) => ({
-				recipients: entries.flatMap((entry) => ['to', 'cc', 'bcc'].flatMap((field) => (entry.version[field] as IDataObject[]).map((recipient) => recipient.email as string))),
+				recipients: entries.flatMap((entry) =>
+					['to', 'cc', 'bcc'].flatMap((field) =>
+						(entry.version[field] as IDataObject[]).map((recipient) => recipient.email as string),
+					),
+				),
 				...(level ? requestIdentity(level, entries[0].version) : {}),
 			}),
 		},
-		{ ...batchOptionsOf.call(this, options), includeInputFields: options.includeInputFields === true },
+		{
+			...batchOptionsOf.call(this, options),
+			includeInputFields: options.includeInputFields === true,
+		},
 	);
 }

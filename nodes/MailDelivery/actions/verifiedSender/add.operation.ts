@@ -30,14 +30,22 @@ const properties: INodeProperties[] = [
 	sandboxModeField,
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['verifiedSender'], operation: ['add'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['verifiedSender'], operation: ['add'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = {
 		senderEmail: (this.getNodeParameter('senderEmail', itemIndex) as string).trim(),
 		senderType: String(this.getNodeParameter('senderType', itemIndex)),
 	};
-	assertValid(this.getNode(), body, { senderEmail: [rules.required, rules.email], senderType: [rules.oneOf(['1', '2'])] }, itemIndex);
+	assertValid(
+		this.getNode(),
+		body,
+		{ senderEmail: [rules.required, rules.email], senderType: [rules.oneOf(['1', '2'])] },
+		itemIndex,
+	);
 	applySandboxMode.call(this, body, itemIndex);
 	const answer = await apiRequest.call(this, '/v5/verified_senders/add', body, itemIndex);
 	return writeResult(body, answer, { senderEmail: body.senderEmail });

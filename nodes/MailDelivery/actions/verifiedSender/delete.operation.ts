@@ -6,8 +6,15 @@ import { sandboxModeField, senderLocator } from '../common.descriptions';
 
 const properties: INodeProperties[] = [senderLocator('senderEmail', 'Sender'), sandboxModeField];
 
-export const description = updateDisplayOptions({ show: { resource: ['verifiedSender'], operation: ['delete'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['verifiedSender'], operation: ['delete'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	return await actOnNamed.call(this, itemIndex, { field: 'senderEmail', path: '/v5/verified_senders/delete', outcome: 'deleted' });
+	return await actOnNamed.call(this, itemIndex, {
+		field: 'senderEmail',
+		path: '/v5/verified_senders/delete',
+		outcome: 'deleted',
+	});
 }

@@ -26,11 +26,16 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['verifiedSender'], operation: ['getMany'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['verifiedSender'], operation: ['getMany'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const body: IDataObject = filters.senderEmail ? { senderEmail: String(filters.senderEmail).trim() } : {};
+	const body: IDataObject = filters.senderEmail
+		? { senderEmail: String(filters.senderEmail).trim() }
+		: {};
 	const answer = await apiRequest.call(this, '/v5/verified_senders/get', body, itemIndex);
 	const senders = (answer.mailFromDomains as IDataObject[] | undefined) ?? [];
 	// The platform answers all senders at once; Limit is applied here.

@@ -6,7 +6,12 @@ import * as deleteSender from './delete.operation';
 import * as getMany from './getMany.operation';
 import * as verify from './verify.operation';
 
-export const operations: Record<string, OperationModule> = { getMany, add, verify, delete: deleteSender };
+export const operations: Record<string, OperationModule> = {
+	getMany,
+	add,
+	verify,
+	delete: deleteSender,
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -16,10 +21,30 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['verifiedSender'] } },
 		options: [
-			{ name: 'Add', value: 'add', description: 'Add a sender address', action: 'Add a verified sender' },
-			{ name: 'Delete', value: 'delete', description: 'Delete a sender address', action: 'Delete a verified sender' },
-			{ name: 'Get Many', value: 'getMany', description: 'List the senders of the account, or one sender', action: 'Get many verified senders' },
-			{ name: 'Verify', value: 'verify', description: 'Check the MX, SPF, DKIM and DMARC records of a sender', action: 'Verify a sender' },
+			{
+				name: 'Add',
+				value: 'add',
+				description: 'Add a sender address',
+				action: 'Add a verified sender',
+			},
+			{
+				name: 'Delete',
+				value: 'delete',
+				description: 'Delete a sender address',
+				action: 'Delete a verified sender',
+			},
+			{
+				name: 'Get Many',
+				value: 'getMany',
+				description: 'List the senders of the account, or one sender',
+				action: 'Get many verified senders',
+			},
+			{
+				name: 'Verify',
+				value: 'verify',
+				description: 'Check the MX, SPF, DKIM and DMARC records of a sender',
+				action: 'Verify a sender',
+			},
 		],
 		default: 'getMany',
 	},

@@ -18,14 +18,22 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['verifiedSender'], operation: ['verify'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['verifiedSender'], operation: ['verify'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = {
 		fromDomain: locatorValue.call(this, 'fromDomain', itemIndex),
 		selector: (this.getNodeParameter('selector', itemIndex) as string).trim(),
 	};
-	assertValid(this.getNode(), body, { fromDomain: [rules.required], selector: [rules.required] }, itemIndex);
+	assertValid(
+		this.getNode(),
+		body,
+		{ fromDomain: [rules.required], selector: [rules.required] },
+		itemIndex,
+	);
 	const answer = await apiRequest.call(this, '/v5/verified_senders/verify', body, itemIndex);
 	return {
 		fromDomain: body.fromDomain,

@@ -5,7 +5,10 @@ import { apiRequest } from '../../transport';
 
 const properties: INodeProperties[] = [];
 
-export const description = updateDisplayOptions({ show: { resource: ['webhook'], operation: ['get'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['get'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const answer = await apiRequest.call(this, '/v5/webhook/get', {}, itemIndex);

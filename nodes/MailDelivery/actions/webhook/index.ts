@@ -14,8 +14,18 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['webhook'] } },
 		options: [
-			{ name: 'Get', value: 'get', description: 'Get the push configuration of the account', action: 'Get the webhook configuration' },
-			{ name: 'Save', value: 'save', description: 'Save push addresses and event switches', action: 'Save the webhook configuration' },
+			{
+				name: 'Get',
+				value: 'get',
+				description: 'Get the push configuration of the account',
+				action: 'Get the webhook configuration',
+			},
+			{
+				name: 'Save',
+				value: 'save',
+				description: 'Save push addresses and event switches',
+				action: 'Save the webhook configuration',
+			},
 		],
 		default: 'get',
 	},

@@ -27,15 +27,21 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				placeholder: 'https://example.com/webhook',
-				description: 'Address that receives pushes (transCallbackUrl); starts with http:// or https://',
+				description:
+					'Address that receives pushes (transCallbackUrl); starts with http:// or https://',
 			},
 			{
 				displayName: 'Events to Receive',
 				name: 'transEvent',
 				type: 'multiOptions',
-				options: SWITCHABLE_KINDS.map((kind) => ({ name: kind.code, value: kind.code, description: kind.description })),
+				options: SWITCHABLE_KINDS.map((kind) => ({
+					name: kind.code,
+					value: kind.code,
+					description: kind.description,
+				})),
 				default: [],
-				description: 'Kinds switched on; every kind not chosen is switched off. TaskStatus is always pushed.',
+				description:
+					'Kinds switched on; every kind not chosen is switched off. TaskStatus is always pushed.',
 			},
 			{
 				displayName: 'Per-Sender Push URLs',
@@ -49,8 +55,20 @@ const properties: INodeProperties[] = [
 						displayName: 'Sender URL',
 						name: 'entries',
 						values: [
-							{ displayName: 'Sender Email', name: 'sender', type: 'string', placeholder: 'name@email.com', default: '' },
-							{ displayName: 'URL', name: 'url', type: 'string', placeholder: 'https://example.com/webhook', default: '' },
+							{
+								displayName: 'Sender Email',
+								name: 'sender',
+								type: 'string',
+								placeholder: 'name@email.com',
+								default: '',
+							},
+							{
+								displayName: 'URL',
+								name: 'url',
+								type: 'string',
+								placeholder: 'https://example.com/webhook',
+								default: '',
+							},
 						],
 					},
 				],
@@ -60,8 +78,16 @@ const properties: INodeProperties[] = [
 				name: 'transCallbackUrlExtraUpdateMode',
 				type: 'options',
 				options: [
-					{ name: 'Save (Update and Add)', value: 'save', description: 'Update listed senders, add missing ones, keep the others' },
-					{ name: 'Replace All', value: 'replace', description: 'The listed senders become the only per-sender entries' },
+					{
+						name: 'Save (Update and Add)',
+						value: 'save',
+						description: 'Update listed senders, add missing ones, keep the others',
+					},
+					{
+						name: 'Replace All',
+						value: 'replace',
+						description: 'The listed senders become the only per-sender entries',
+					},
 				],
 				default: 'save',
 			},
@@ -93,29 +119,44 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['webhook'], operation: ['save'] } }, properties);
+export const description = updateDisplayOptions(
+	{ show: { resource: ['webhook'], operation: ['save'] } },
+	properties,
+);
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
-	if (fields.transCallbackUrl !== undefined) body.transCallbackUrl = String(fields.transCallbackUrl).trim();
-	if (fields.transEvent !== undefined) body.transEvent = transEventFor(fields.transEvent as string[]);
+	if (fields.transCallbackUrl !== undefined)
+		body.transCallbackUrl = String(fields.transCallbackUrl).trim();
+	if (fields.transEvent !== undefined)
+		body.transEvent = transEventFor(fields.transEvent as string[]);
 	if (fields.transEnable !== undefined) body.transEnable = fields.transEnable;
-	const extra = (fields.transCallbackUrlExtra as IDataObject | undefined)?.entries as IDataObject[] | undefined;
+	const extra = (fields.transCallbackUrlExtra as IDataObject | undefined)?.entries as
+		IDataObject[] | undefined;
 	if (extra !== undefined) {
-		body.transCallbackUrlExtra = extra.map((entry) => ({ sender: String(entry.sender ?? '').trim(), url: String(entry.url ?? '').trim() }));
+		body.transCallbackUrlExtra = extra.map((entry) => ({
+			sender: String(entry.sender ?? '').trim(),
+			url: String(entry.url ?? '').trim(),
+		}));
 	}
 	if (fields.transCallbackUrlExtraUpdateMode !== undefined) {
 		body.transCallbackUrlExtraUpdateMode = fields.transCallbackUrlExtraUpdateMode;
 	}
 	if (Object.keys(body).length === 0) {
-		throw inputError(this.getNode(), 'Add at least one field to save under "Update Fields"', itemIndex);
+		throw inputError(
+			this.getNode(),
+			'Add at least one field to save under "Update Fields"',
+			itemIndex,
+		);
 	}
 	assertValid(
 		this.getNode(),
 		body,
 		{
-			...(body.transCallbackUrl !== undefined ? { transCallbackUrl: [rules.required, rules.httpUrl] } : {}),
+			...(body.transCallbackUrl !== undefined
+				? { transCallbackUrl: [rules.required, rules.httpUrl] }
+				: {}),
 			'transCallbackUrlExtra[].sender': [rules.required, rules.email],
 			'transCallbackUrlExtra[].url': [rules.required, rules.httpUrl],
 		},
@@ -123,7 +164,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	);
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	if (options.replaceTriggerSettings !== true && touchesTriggers(body)) {
-		const current = (await apiRequest.call(this, '/v5/webhook/get', {}, itemIndex)) as WebhookConfig;
+		const current = (await apiRequest.call(
+			this,
+			'/v5/webhook/get',
+			{},
+			itemIndex,
+		)) as WebhookConfig;
 		const conflicts = triggerConflicts(current, body);
 		if (conflicts.length > 0) {
 			throw new NodeOperationError(
@@ -146,7 +192,12 @@ interface WebhookConfig {
 
 /** Whether the save could take pushes away from a trigger; only then is the configuration read first. */
 function touchesTriggers(body: IDataObject): boolean {
-	return body.transCallbackUrl !== undefined || body.transCallbackUrlExtra !== undefined || body.transEnable === false || body.transEvent !== undefined;
+	return (
+		body.transCallbackUrl !== undefined ||
+		body.transCallbackUrlExtra !== undefined ||
+		body.transEnable === false ||
+		body.transEvent !== undefined
+	);
 }
 
 /**
@@ -157,29 +208,49 @@ function touchesTriggers(body: IDataObject): boolean {
 function triggerConflicts(current: WebhookConfig, body: IDataObject): string[] {
 	const held = (url: unknown) => triggerSecret(url) !== undefined;
 	const conflicts: string[] = [];
-	if (body.transCallbackUrl !== undefined && held(current.transCallbackUrl) && body.transCallbackUrl !== current.transCallbackUrl) {
-		conflicts.push(`the account's default push address is held by a Mail Delivery Trigger (${withoutSecret(current.transCallbackUrl!)})`);
+	if (
+		body.transCallbackUrl !== undefined &&
+		held(current.transCallbackUrl) &&
+		body.transCallbackUrl !== current.transCallbackUrl
+	) {
+		conflicts.push(
+			`the account's default push address is held by a Mail Delivery Trigger (${withoutSecret(current.transCallbackUrl!)})`,
+		);
 	}
 	const entries = current.transCallbackUrlExtra ?? [];
-	const newEntries = (body.transCallbackUrlExtra as Array<{ sender: string; url: string }> | undefined) ?? undefined;
+	const newEntries =
+		(body.transCallbackUrlExtra as Array<{ sender: string; url: string }> | undefined) ?? undefined;
 	if (newEntries !== undefined) {
 		const replacing = body.transCallbackUrlExtraUpdateMode === 'replace';
 		for (const entry of entries.filter((candidate) => held(candidate.url))) {
-			const next = newEntries.find((candidate) => candidate.sender.toLowerCase() === entry.sender.toLowerCase());
+			const next = newEntries.find(
+				(candidate) => candidate.sender.toLowerCase() === entry.sender.toLowerCase(),
+			);
 			if (next ? next.url !== entry.url : replacing) {
-				conflicts.push(`the push address of sender ${entry.sender} is held by a Mail Delivery Trigger (${withoutSecret(entry.url)})`);
+				conflicts.push(
+					`the push address of sender ${entry.sender} is held by a Mail Delivery Trigger (${withoutSecret(entry.url)})`,
+				);
 			}
 		}
 	}
-	const triggerUrls = [current.transCallbackUrl, ...entries.map((entry) => entry.url)].filter(held) as string[];
+	const triggerUrls = [current.transCallbackUrl, ...entries.map((entry) => entry.url)].filter(
+		held,
+	) as string[];
 	if (triggerUrls.length > 0 && body.transEnable === false && current.transEnable === true) {
-		conflicts.push(`turning pushes off would stop every Mail Delivery Trigger on the account (${triggerUrls.map(withoutSecret).join(', ')})`);
+		conflicts.push(
+			`turning pushes off would stop every Mail Delivery Trigger on the account (${triggerUrls.map(withoutSecret).join(', ')})`,
+		);
 	}
 	if (triggerUrls.length > 0 && body.transEvent) {
 		const next = body.transEvent as Record<string, boolean>;
-		const switchedOff = SWITCHABLE_KINDS.filter((kind) => current.transEvent?.[kind.transEventKey] === true && next[kind.transEventKey] === false);
+		const switchedOff = SWITCHABLE_KINDS.filter(
+			(kind) =>
+				current.transEvent?.[kind.transEventKey] === true && next[kind.transEventKey] === false,
+		);
 		if (switchedOff.length > 0) {
-			conflicts.push(`the change would switch off ${switchedOff.map((kind) => kind.code).join(', ')}, which the Mail Delivery Triggers on the account may receive`);
+			conflicts.push(
+				`the change would switch off ${switchedOff.map((kind) => kind.code).join(', ')}, which the Mail Delivery Triggers on the account may receive`,
+			);
 		}
 	}
 	return conflicts;
