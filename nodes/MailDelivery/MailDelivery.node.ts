@@ -16,8 +16,8 @@ import * as template from './actions/template';
 import * as transactionalMail from './actions/transactionalMail';
 import * as verifiedSender from './actions/verifiedSender';
 import * as webhook from './actions/webhook';
-import { authenticationProperty, nodeCredentials } from './actions/common.descriptions';
-import { listSearch, loadOptions } from './methods';
+import { authenticationProperty, nodeCredentials } from '../shared/authentication';
+import { listSearch, loadOptions } from '../shared/methods';
 
 const properties: INodeProperties[] = [
 	authenticationProperty,

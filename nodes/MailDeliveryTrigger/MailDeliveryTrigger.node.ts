@@ -10,14 +10,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	authenticationProperty,
-	nodeCredentials,
-} from '../MailDelivery/actions/common.descriptions';
-import { EVENT_KINDS } from '../MailDelivery/helpers/eventKinds';
-import { listSearch, loadOptions } from '../MailDelivery/methods';
+import { authenticationProperty, nodeCredentials } from '../shared/authentication';
+import { EVENT_KINDS } from '../shared/eventKinds';
+import { getSenderAddresses } from '../shared/methods/loadOptions';
 import { enrichEvent, parsePush } from './pushParsing';
-import { SECRET_PARAMETER } from '../MailDelivery/helpers/triggerAddresses';
+import { SECRET_PARAMETER } from '../shared/triggerAddresses';
 import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
 
 const ALL_KINDS = EVENT_KINDS.map((kind) => kind.code) as string[];
@@ -206,12 +203,8 @@ export class MailDeliveryTrigger implements INodeType {
 		],
 	};
 
-	methods = {
-		listSearch,
-		loadOptions: {
-			...loadOptions,
-		},
-	};
+	// Only the search this node's panel uses (Sender Names or IDs).
+	methods = { loadOptions: { getSenderAddresses } };
 
 	webhookMethods = {
 		default: {

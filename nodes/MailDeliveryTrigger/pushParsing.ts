@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { eventTimeToIso } from '../MailDelivery/helpers/dates';
+import { eventTimeToIso } from '../shared/dates';
 
 /**
  * Quotes every integer literal outside strings whose digits a JavaScript number would not keep (the

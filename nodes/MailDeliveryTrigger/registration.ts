@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { SWITCHABLE_KINDS, transEventFor } from '../MailDelivery/helpers/eventKinds';
+import { SWITCHABLE_KINDS, transEventFor } from '../shared/eventKinds';
 import {
 	parseUrl,
 	RELEASED_TOKEN,
@@ -10,8 +10,8 @@ import {
 	TOKEN_PREFIX,
 	triggerSecret,
 	withoutSecret,
-} from '../MailDelivery/helpers/triggerAddresses';
-import { apiRequest } from '../MailDelivery/transport';
+} from '../shared/triggerAddresses';
+import { apiRequest } from '../shared/transport';
 
 /**
  * The account has ONE webhook configuration (platform API 4.7, 6.1): a default push address, one

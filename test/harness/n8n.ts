@@ -34,7 +34,7 @@ import { MailDeliverySignatureApi } from '../../credentials/MailDeliverySignatur
 import {
 	type Authentication,
 	credentialTypeOf,
-} from '../../nodes/MailDelivery/transport/credentialTypes';
+} from '../../nodes/shared/transport/credentialTypes';
 import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
 
 export const PACKAGE = 'n8n-nodes-mail-delivery';

@@ -1,4 +1,4 @@
-import { eventTimeToIso, toApiDateTime, toApiDay } from '../../nodes/MailDelivery/helpers/dates';
+import { eventTimeToIso, toApiDateTime, toApiDay } from '../../nodes/shared/dates';
 
 describe('date formats', () => {
 	test('date picker values are read in the workflow time zone and sent in UTC', () => {

@@ -108,7 +108,7 @@ test("the trigger's outputs, as the editor evaluates their expression: one per c
 });
 
 test('the retry options show the defaults the run uses, and the maximum wait it accepts', async () => {
-	const { DEFAULT_RETRY } = await import('../../nodes/MailDelivery/transport');
+	const { DEFAULT_RETRY } = await import('../../nodes/shared/transport');
 	const { MAX_RETRY_WAIT_SECONDS } = await import('../../nodes/MailDelivery/helpers/batchOptions');
 	const { batchThroughputOptions } =
 		await import('../../nodes/MailDelivery/actions/common.descriptions');
@@ -116,4 +116,59 @@ test('the retry options show the defaults the run uses, and the maximum wait it 
 	expect(field('retryAttempts').default).toBe(DEFAULT_RETRY.maxAttempts);
 	expect(field('retryMaxWaitSeconds').default).toBe(DEFAULT_RETRY.maxWaitMs / 1000);
 	expect(field('retryMaxWaitSeconds').typeOptions?.maxValue).toBe(MAX_RETRY_WAIT_SECONDS);
+});
+
+test("Additional Fields hold what goes to the platform; Options hold only how the node behaves (as n8n's nodes separate them)", () => {
+	const { properties } = new MailDelivery().description;
+	const collection = (operation: string, name: string) =>
+		properties
+			.filter(
+				(property) =>
+					property.name === name &&
+					(property.displayOptions?.show?.operation as string[] | undefined)?.includes(operation),
+			)
+			.flatMap((property) =>
+				(property.options ?? []).map((option) => (option as { name: string }).name),
+			);
+	const behaviour = [
+		'combineItems',
+		'includeInputFields',
+		'parallelRequests',
+		'retryAttempts',
+		'retryMaxWaitSeconds',
+		'batchSize',
+		'timeoutSeconds',
+	];
+	for (const operation of ['send', 'import']) {
+		const options = collection(operation, 'options');
+		expect(options.length).toBeGreaterThan(0);
+		expect(options.filter((name) => !behaviour.includes(name))).toEqual([]);
+		const fields = collection(operation, 'additionalFields');
+		expect(fields.length).toBeGreaterThan(0);
+		expect(fields.filter((name) => behaviour.includes(name))).toEqual([]);
+	}
+});
+
+test("each node's codex file names its one version and categories from n8n's list, so the node creator files it", () => {
+	const N8N_CATEGORIES = [
+		'Data & Storage',
+		'Finance & Accounting',
+		'Marketing & Content',
+		'Productivity',
+		'Miscellaneous',
+		'Sales',
+		'Development',
+		'Analytics',
+		'Communication',
+		'Utility',
+	];
+	for (const [node, codexFile] of [
+		[new MailDelivery(), '../../nodes/MailDelivery/MailDelivery.node.json'],
+		[new MailDeliveryTrigger(), '../../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node.json'],
+	] as const) {
+		const codex = require(codexFile) as { nodeVersion: string; categories: string[] };
+		expect(typeof node.description.version).toBe('number');
+		expect(Number(codex.nodeVersion)).toBe(node.description.version);
+		expect(codex.categories.filter((category) => !N8N_CATEGORIES.includes(category))).toEqual([]);
+	}
 });

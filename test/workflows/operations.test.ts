@@ -144,7 +144,7 @@ describe('every operation succeeds on good input', () => {
 						{ propertyName: 'name', value: '={{ $json.who }}' },
 					],
 				},
-				options: { listName: rl('vip') },
+				additionalFields: { listName: rl('vip') },
 			},
 			[
 				{ json: { mail: 'x@example.org', who: 'X' } },
@@ -596,7 +596,7 @@ describe('section 8 limits fail before any request', () => {
 				to: 'a@example.org',
 				contentSource: 'html',
 				content: 'c',
-				options: { senderName: 'n'.repeat(201) },
+				additionalFields: { senderName: 'n'.repeat(201) },
 			},
 			'Field "Sender Name" is 201 characters long; the limit is 200 characters, in item 0 (the 1st input item)',
 		],
@@ -633,7 +633,7 @@ describe('section 8 limits fail before any request', () => {
 				to: 'a@example.org',
 				contentSource: 'html',
 				content: 'c',
-				options: { category: 'c'.repeat(101) },
+				additionalFields: { category: 'c'.repeat(101) },
 			},
 			'Field "Category" is 101 bytes long (UTF-8); the limit is 100 bytes, in item 0 (the 1st input item)',
 		],
@@ -646,7 +646,7 @@ describe('section 8 limits fail before any request', () => {
 				to: 'a@example.org',
 				contentSource: 'html',
 				content: 'c',
-				options: { campaign: 'spring-sale' },
+				additionalFields: { campaign: 'spring-sale' },
 			},
 			'Field "Campaign Label" may contain only letters and digits (A-Z, a-z, 0-9), in item 0 (the 1st input item)',
 		],
@@ -659,7 +659,7 @@ describe('section 8 limits fail before any request', () => {
 				to: 'a@example.org',
 				contentSource: 'html',
 				content: 'c',
-				options: { uniqueMsgID: 'é'.repeat(26) },
+				additionalFields: { uniqueMsgID: 'é'.repeat(26) },
 			},
 			'Field "Unique Message ID" is 52 bytes long (UTF-8); the limit is 50 bytes, in item 0 (the 1st input item)',
 		],
@@ -761,7 +761,7 @@ describe('section 8 limits fail before any request', () => {
 		],
 		[
 			'sender name, 200 characters',
-			txAt({ options: { senderName: 'n'.repeat(200) } }),
+			txAt({ additionalFields: { senderName: 'n'.repeat(200) } }),
 			(b) => b.senderName,
 			'n'.repeat(200),
 		],
@@ -779,19 +779,19 @@ describe('section 8 limits fail before any request', () => {
 		],
 		[
 			'category, 100 bytes',
-			txAt({ options: { category: 'c'.repeat(100) } }),
+			txAt({ additionalFields: { category: 'c'.repeat(100) } }),
 			(b) => b.category,
 			'c'.repeat(100),
 		],
 		[
 			'campaign label, 100 bytes',
-			txAt({ options: { campaign: 'c'.repeat(100) } }),
+			txAt({ additionalFields: { campaign: 'c'.repeat(100) } }),
 			(b) => b.campaign,
 			'c'.repeat(100),
 		],
 		[
 			'uniqueMsgID, 50 bytes',
-			txAt({ options: { uniqueMsgID: 'é'.repeat(25) } }),
+			txAt({ additionalFields: { uniqueMsgID: 'é'.repeat(25) } }),
 			(b) => b.uniqueMsgID,
 			'é'.repeat(25),
 		],
@@ -807,7 +807,7 @@ describe('section 8 limits fail before any request', () => {
 
 	test('campaign label, 101 bytes of letters: refused before any request', async () => {
 		const result = await runWorkflow({
-			...actionWorkflow(txAt({ options: { campaign: 'c'.repeat(101) } })),
+			...actionWorkflow(txAt({ additionalFields: { campaign: 'c'.repeat(101) } })),
 			credentials: env.credentials(),
 		});
 		expect(result.error()?.message).toBe(

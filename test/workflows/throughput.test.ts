@@ -19,7 +19,8 @@ const send = (options: IDataObject) => ({
 	templateName: { __rl: true, mode: 'name', value: '={{ $json.template ?? "welcome" }}' },
 	tagValuesMode: 'json',
 	params: '={{ JSON.stringify({ name: $json.name }) }}',
-	options: { category: '={{ $json.category }}', ...options },
+	additionalFields: { category: '={{ $json.category }}' },
+	options: { ...options },
 });
 const people = (count: number): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({
@@ -166,7 +167,8 @@ test('parameters without an expression are read once per run, not once per item'
 	try {
 		// One expression (To) and a dozen fixed parameters; 1,000 items.
 		const parameters = {
-			...send({ category: 'a', trackOpen: true }),
+			...send({}),
+			additionalFields: { category: 'a', trackOpen: true },
 			params: '{"shop": "Example"}',
 			templateName: rl('welcome'),
 		};

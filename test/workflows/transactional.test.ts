@@ -54,7 +54,7 @@ test('250 items become 3 requests (100/100/50), each item paired with its result
 });
 
 test('items whose shared fields differ are never combined into one request', async () => {
-	const parameters = send({ options: { category: '={{ $json.category }}' } });
+	const parameters = send({ additionalFields: { category: '={{ $json.category }}' } });
 	const items = people(6).map((item, i) => ({
 		json: { ...item.json, category: i % 2 ? 'odd' : 'even' },
 	}));
@@ -138,7 +138,7 @@ test('one item with its own versions as JSON, plus an attachment from binary dat
 			templateName: rl('welcome'),
 			versionsMode: 'json',
 			messageVersionsJson: JSON.stringify(versions),
-			options: {
+			additionalFields: {
 				attachmentBinaryProperty: 'data',
 				trackOpen: true,
 				trackClick: false,
@@ -307,7 +307,7 @@ test("each output names its request's UniqueMsgID (made per request when none is
 	// The user's own ID is kept as given.
 	env.emulator.reset();
 	const own = await runWorkflow({
-		...actionWorkflow(send({ options: { uniqueMsgID: 'order-1001' } })),
+		...actionWorkflow(send({ additionalFields: { uniqueMsgID: 'order-1001' } })),
 		credentials: env.credentials(),
 		items: people(1),
 	});

@@ -2,8 +2,8 @@ import type { NodeApiError } from 'n8n-workflow';
 
 import { call } from '../harness/client';
 import { useEmulator } from '../harness/emulator';
-import { searchLists, searchSenders } from '../../nodes/MailDelivery/methods/listSearch';
-import { getSenderAddresses } from '../../nodes/MailDelivery/methods/loadOptions';
+import { searchLists, searchSenders } from '../../nodes/shared/methods/listSearch';
+import { getSenderAddresses } from '../../nodes/shared/methods/loadOptions';
 import { actionWorkflow, loadOptionsContext, runWorkflow } from '../harness/n8n';
 
 const env = useEmulator();

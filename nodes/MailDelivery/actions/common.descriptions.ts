@@ -1,39 +1,11 @@
 /** Field descriptions that several operations share. The helpers that read them are in helpers/parameters.ts. */
-import type {
-	INodeCredentialDescription,
-	INodeProperties,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import {
 	DEFAULT_PARALLEL_REQUESTS,
 	MAX_PARALLEL_REQUESTS,
 	MAX_RETRY_WAIT_SECONDS,
 } from '../helpers/batchOptions';
-import { type Authentication, credentialTypeOf } from '../transport/credentialTypes';
-
-const authenticationShow = (value: Authentication) => ({ show: { authentication: [value] } });
-
-/** The credentials list of both nodes: the one chosen in Authentication is required. */
-export const nodeCredentials: INodeCredentialDescription[] = (
-	['signature', 'oAuth2ClientCredentials', 'oAuth2AuthorizationCode'] as const
-).map((value) => ({
-	name: credentialTypeOf(value),
-	required: true,
-	displayOptions: authenticationShow(value),
-}));
-
-export const authenticationProperty: INodeProperties = {
-	displayName: 'Authentication',
-	name: 'authentication',
-	type: 'options',
-	options: [
-		{ name: 'API Key Signature', value: 'signature' },
-		{ name: 'OAuth2 Client Credentials', value: 'oAuth2ClientCredentials' },
-		{ name: 'OAuth2 Authorization Code', value: 'oAuth2AuthorizationCode' },
-	],
-	default: 'signature',
-};
 
 /** The sandbox toggle, placed only on the operations whose table lists `sandboxMode`. */
 export const sandboxModeField: INodeProperties = {

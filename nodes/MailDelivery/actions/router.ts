@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { errorForItem, errorItem } from '../helpers/batching';
+import { errorForItem, errorItem } from '../helpers/itemErrors';
 import { readingStaticParametersOnce } from '../helpers/staticParameters';
 import * as campaign from './campaign';
-import type { OperationModule } from './types';
+import type { MailDeliveryMap, OperationModule, Operations, Resource } from './types';
 import * as contact from './contact';
 import * as contactList from './contactList';
 import * as template from './template';
@@ -12,7 +12,7 @@ import * as transactionalMail from './transactionalMail';
 import * as verifiedSender from './verifiedSender';
 import * as webhook from './webhook';
 
-const resources: Record<string, Record<string, OperationModule>> = {
+const resources: { [R in Resource]: Operations<R> } = {
 	campaign: campaign.operations,
 	template: template.operations,
 	contact: contact.operations,
@@ -25,9 +25,10 @@ const resources: Record<string, Record<string, OperationModule>> = {
 /** Runs the chosen operation: batch operations see all items; others run item by item. */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
-	const module = resources[resource]?.[operation];
+	const resource = this.getNodeParameter('resource', 0) as Resource;
+	const operation = this.getNodeParameter('operation', 0) as MailDeliveryMap[Resource];
+	// Both come from option lists, but a workflow file can hold anything: unknown pairs are refused below.
+	const module = (resources[resource] as Record<string, OperationModule> | undefined)?.[operation];
 	if (!module) {
 		throw new NodeOperationError(
 			this.getNode(),

@@ -14,3 +14,19 @@ export interface OperationModule {
 		items: INodeExecutionData[],
 	) => Promise<INodeExecutionData[]>;
 }
+
+/** Every resource and its operations: a misspelt pair in a resource's operations or in the router does not compile. */
+export type MailDeliveryMap = {
+	campaign: 'cancel' | 'create' | 'delete' | 'getMany' | 'getStats';
+	contact: 'delete' | 'get' | 'import' | 'upsert';
+	contactList: 'create' | 'delete' | 'getMany';
+	template: 'create' | 'delete' | 'getMany';
+	transactionalMail: 'getStats' | 'send';
+	verifiedSender: 'add' | 'delete' | 'getMany' | 'verify';
+	webhook: 'get' | 'save';
+};
+
+export type Resource = keyof MailDeliveryMap;
+
+/** A resource's operations, each by its value in the Operation field. */
+export type Operations<R extends Resource> = Record<MailDeliveryMap[R], OperationModule>;

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { DEFAULT_RETRY } from '../transport';
+import { DEFAULT_RETRY } from '../../shared/transport';
 import { inputError } from './validation';
 
 /** Requests of a batch operation under way at once: by default, and at most. */

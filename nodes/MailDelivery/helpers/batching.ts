@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import type { RequestOptions, RetryPolicy } from '../transport';
-import { whatWasSent } from '../transport/errors';
+import type { RequestOptions, RetryPolicy } from '../../shared/transport';
+import { whatWasSent } from '../../shared/transport/errors';
 import { capitalized, describeItems } from './itemNames';
-import { RequestPacer } from '../transport/pacing';
+import { RequestPacer } from '../../shared/transport/pacing';
+import { errorForItem, errorItem } from './itemErrors';
 import { writeResult } from './results';
 
 /** Stable text key of a value, for grouping items whose request-level fields are identical. */
@@ -31,47 +32,6 @@ function chunkByKey<T>(entries: T[], keyOf: (entry: T) => string, max: number): 
 			chunks.push(group.slice(start, start + max));
 	}
 	return chunks;
-}
-
-/**
- * A failed item as n8n expects it: `error` (the message) and `details`, and no other key, so that with
- * On Error = "Continue (using error output)" n8n moves it to the error output and puts the input
- * item's fields back beside it (n8n-core's handleNodeErrorOutput). Everything else goes in details,
- * where it cannot overwrite an input field of the same name.
- */
-export function errorItem(
-	error: unknown,
-	itemIndex: number,
-	extra: IDataObject = {},
-): INodeExecutionData {
-	const failed = error as NodeApiError & { description?: string };
-	const details: IDataObject = {};
-	if (failed.description) details.description = failed.description;
-	if (failed instanceof NodeApiError && failed.httpCode)
-		details.code = Number(failed.httpCode) || failed.httpCode;
-	return {
-		json: { error: failed.message, details: { ...details, ...extra } },
-		pairedItem: { item: itemIndex },
-	};
-}
-
-/** Re-throws `error` for the given item, keeping its kind, so n8n points at the right item. */
-export function errorForItem(
-	context: IExecuteFunctions,
-	error: unknown,
-	itemIndex: number,
-	more?: { message?: string; description?: string },
-): Error {
-	if (error instanceof NodeApiError) {
-		return new NodeApiError(context.getNode(), (error.errorResponse ?? {}) as JsonObject, {
-			message: more?.message ?? error.message,
-			description: more?.description ?? error.description ?? undefined,
-			httpCode: error.httpCode ?? undefined,
-			itemIndex,
-		});
-	}
-	if (error instanceof NodeOperationError && !more) return error;
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex, ...more });
 }
 
 /** One entry of a batch (a message version, a contact row) and the input item it came from. */

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { apiRequest } from '../transport';
+import { apiRequest } from '../../shared/transport';
 import { applySandboxMode, locatorValue } from './parameters';
 import { writeResult } from './results';
 import { assertValid, rules } from './validation';
@@ -26,6 +26,3 @@ export async function actOnNamed(
 	const answer = await apiRequest.call(this, path, body, itemIndex);
 	return writeResult(body, answer, { [field]: body[field], [outcome]: body.sandboxMode !== true });
 }
-
-/** The name of a contact list record: the API's table spells it ListName, its sample listName. */
-export const listNameOf = (list: IDataObject) => String(list.ListName ?? list.listName ?? '');

@@ -1,7 +1,7 @@
 /** Reading parameters: the values operations send, checked and in the API's formats. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { toApiDateTime, toApiDay } from './dates';
+import { toApiDateTime, toApiDay } from '../../shared/dates';
 import { inputError } from './validation';
 
 /** Adds `sandboxMode: true` to the body when the toggle is on; off, nothing is sent. */

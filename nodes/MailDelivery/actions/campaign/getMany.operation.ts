@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestPages } from '../../transport';
+import { apiRequestPages } from '../../../shared/transport';
 import { returnAllOrLimit, TASK_TYPE_OPTIONS } from '../common.descriptions';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
 

@@ -1,13 +1,13 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../types';
+import type { Operations } from '../types';
 import * as cancel from './cancel.operation';
 import * as create from './create.operation';
 import * as deleteCampaign from './delete.operation';
 import * as getMany from './getMany.operation';
 import * as getStats from './getStats.operation';
 
-export const operations: Record<string, OperationModule> = {
+export const operations: Operations<'campaign'> = {
 	create,
 	cancel,
 	getMany,

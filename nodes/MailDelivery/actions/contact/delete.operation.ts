@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, rules } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../shared/transport';
 import { sandboxModeField } from '../common.descriptions';
 import { applySandboxMode } from '../../helpers/parameters';
 import { writeResult } from '../../helpers/results';

@@ -8,7 +8,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { runBatched } from '../../helpers/batching';
 import { findProblems, inputError, rules } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../shared/transport';
 import { batchThroughputOptions, listLocator, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, locatorValue, setIfPresent } from '../../helpers/parameters';
 import { batchOptionsOf, wholeNumberOption } from '../../helpers/batchOptions';
@@ -130,10 +130,10 @@ const properties: INodeProperties[] = [
 	},
 	sandboxModeField,
 	{
-		displayName: 'Options',
-		name: 'options',
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add Field',
 		default: {},
 		options: [
 			{
@@ -147,6 +147,15 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Used only when a list is given',
 			},
+		],
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
 			{
 				displayName: 'Rows per Request',
 				name: 'batchSize',
@@ -261,13 +270,17 @@ export async function executeBatch(
 				}
 				const problems = findProblems(values, { email: [rules.email] });
 				if (problems.length) throw inputError(this.getNode(), problems[0].text, itemIndex);
-				const itemOptions = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+				const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 				const level: IDataObject = {
 					updateMode: this.getNodeParameter('updateMode', itemIndex, 1) as number,
 				};
-				if (itemOptions.listName !== undefined)
-					setIfPresent(level, 'listName', locatorValue.call(this, 'options.listName', itemIndex));
-				if (level.listName) setIfPresent(level, 'listDescription', itemOptions.listDescription);
+				if (fields.listName !== undefined)
+					setIfPresent(
+						level,
+						'listName',
+						locatorValue.call(this, 'additionalFields.listName', itemIndex),
+					);
+				if (level.listName) setIfPresent(level, 'listDescription', fields.listDescription);
 				applySandboxMode.call(this, level, itemIndex);
 				const names = Object.keys(values);
 				const key = JSON.stringify([names, level]);

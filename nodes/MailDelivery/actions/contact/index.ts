@@ -1,12 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../types';
+import type { Operations } from '../types';
 import * as deleteContact from './delete.operation';
 import * as get from './get.operation';
 import * as importContacts from './import.operation';
 import * as upsert from './upsert.operation';
 
-export const operations: Record<string, OperationModule> = {
+export const operations: Operations<'contact'> = {
 	upsert,
 	import: importContacts,
 	get,

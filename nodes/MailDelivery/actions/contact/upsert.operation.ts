@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, inputError, rules } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../shared/transport';
 import { listLocator, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, locatorValue, setIfPresent } from '../../helpers/parameters';
 import { writeResult } from '../../helpers/results';

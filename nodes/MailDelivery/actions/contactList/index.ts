@@ -1,11 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../types';
+import type { Operations } from '../types';
 import * as create from './create.operation';
 import * as deleteList from './delete.operation';
 import * as getMany from './getMany.operation';
 
-export const operations: Record<string, OperationModule> = { create, getMany, delete: deleteList };
+export const operations: Operations<'contactList'> = { create, getMany, delete: deleteList };
 
 export const description: INodeProperties[] = [
 	{

@@ -1,5 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
-import { listNameOf } from '../../helpers/namedActions';
+import { listNameOf } from '../../../shared/records';
 
 const lowerFirst = (key: string) => key.charAt(0).toLowerCase() + key.slice(1);
 

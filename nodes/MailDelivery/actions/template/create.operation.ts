@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, LIMITS, rules } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../shared/transport';
 import { EDITOR_TYPE_OPTIONS } from '../common.descriptions';
 import { writeResult } from '../../helpers/results';
 

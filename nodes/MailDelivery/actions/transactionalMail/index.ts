@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../types';
+import type { Operations } from '../types';
 import * as getStats from './getStats.operation';
 import * as send from './send.operation';
 
-export const operations: Record<string, OperationModule> = { send, getStats };
+export const operations: Operations<'transactionalMail'> = { send, getStats };
 
 export const description: INodeProperties[] = [
 	{

@@ -5,11 +5,11 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
 import { groupKey, runBatched } from '../../helpers/batching';
-import { assertValid, type FieldRules, inputError, LIMITS, rules } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { LIMITS } from '../../helpers/validation';
+import { apiRequest } from '../../../shared/transport';
 import {
 	attachmentField,
 	batchThroughputOptions,
@@ -17,23 +17,21 @@ import {
 	senderLocator,
 	templateLocator,
 } from '../common.descriptions';
-import {
-	applySandboxMode,
-	dateTimeParam,
-	jsonParam,
-	locatorValue,
-	setIfPresent,
-} from '../../helpers/parameters';
-import {
-	type AttachmentReference,
-	attachmentReference,
-	readAttachment,
-} from '../../helpers/attachments';
+import { type AttachmentReference, readAttachment } from '../../helpers/attachments';
 import { batchOptionsOf } from '../../helpers/batchOptions';
-import { AddressListError, parseRecipients } from '../../helpers/recipients';
+import { diagnoseSendFailure } from '../../helpers/transactional/diagnosis';
+import { readSendItem } from '../../helpers/transactional/readItem';
+import {
+	buildRequest,
+	contentSourceOf,
+	requestIdentity,
+	requestLevel,
+} from '../../helpers/transactional/requests';
 
-// Inside the Options collection a root parameter is named with a leading slash.
-const showInOptions = (messageSource: string) => ({ show: { '/messageSource': [messageSource] } });
+// Inside a collection a root parameter is named with a leading slash.
+const showInCollection = (messageSource: string) => ({
+	show: { '/messageSource': [messageSource] },
+});
 
 const properties: INodeProperties[] = [
 	senderLocator(),
@@ -288,10 +286,10 @@ const properties: INodeProperties[] = [
 	},
 	sandboxModeField,
 	{
-		displayName: 'Options',
-		name: 'options',
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
 		type: 'collection',
-		placeholder: 'Add Option',
+		placeholder: 'Add Field',
 		default: {},
 		options: [
 			attachmentField,
@@ -301,7 +299,7 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description: 'Blind copy recipients, separated by commas',
-				displayOptions: showInOptions('perItem'),
+				displayOptions: showInCollection('perItem'),
 			},
 			{
 				displayName: 'Campaign Label',
@@ -323,25 +321,8 @@ const properties: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description: 'Copy recipients, separated by commas',
-				displayOptions: showInOptions('perItem'),
+				displayOptions: showInCollection('perItem'),
 			},
-			{
-				displayName: 'Combine Items Into Requests',
-				name: 'combineItems',
-				type: 'boolean',
-				default: true,
-				description: `Whether to send up to ${LIMITS.messageVersionsPerRequest} input items in one request (items whose shared fields are equal); off sends one request per item`,
-				displayOptions: showInOptions('perItem'),
-			},
-			{
-				displayName: 'Include Input Fields',
-				name: 'includeInputFields',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to put the input item's fields (an order number, say) before the result in each output item",
-			},
-			...batchThroughputOptions,
 			{
 				displayName: 'Reply To',
 				name: 'replyTo',
@@ -393,6 +374,32 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Combine Items Into Requests',
+				name: 'combineItems',
+				type: 'boolean',
+				default: true,
+				description: `Whether to send up to ${LIMITS.messageVersionsPerRequest} input items in one request (items whose shared fields are equal); off sends one request per item`,
+				displayOptions: showInCollection('perItem'),
+			},
+			{
+				displayName: 'Include Input Fields',
+				name: 'includeInputFields',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether to put the input item's fields (an order number, say) before the result in each output item",
+			},
+			...batchThroughputOptions,
+		],
+	},
 ];
 
 export const description = updateDisplayOptions(
@@ -400,360 +407,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const RECIPIENT_LABELS = { to: 'To', cc: 'Cc', bcc: 'Bcc' } as const;
-const recipientRules = (field: 'to' | 'cc' | 'bcc') => {
-	const label = RECIPIENT_LABELS[field];
-	return {
-		[`messageVersions[].${field}`]: {
-			label,
-			rules:
-				field === 'to'
-					? [rules.nonEmptyList, rules.maxItems(LIMITS.recipientsPerField)]
-					: [rules.maxItems(LIMITS.recipientsPerField)],
-		},
-		[`messageVersions[].${field}[].email`]: { label, rules: [rules.required, rules.email] },
-		[`messageVersions[].${field}[].name`]: {
-			label: `${label} (a recipient's name)`,
-			rules: [rules.maxChars(LIMITS.recipientName)],
-		},
-	};
-};
-
-const FIELD_RULES: FieldRules = {
-	senderMail: { label: 'Sender Email', rules: [rules.required, rules.email] },
-	senderName: { label: 'Sender Name', rules: [rules.maxChars(LIMITS.transactionalSenderName)] },
-	replyTo: { label: 'Reply To', rules: [rules.email] },
-	category: {
-		label: 'Category',
-		rules: [rules.maxBytes(LIMITS.categoryBytes), rules.lettersAndDigits],
-	},
-	campaign: {
-		label: 'Campaign Label',
-		rules: [rules.maxBytes(LIMITS.campaignBytes), rules.lettersAndDigits],
-	},
-	uniqueMsgID: { label: 'Unique Message ID', rules: [rules.maxBytes(LIMITS.uniqueMsgIdBytes)] },
-	messageVersions: { label: 'Message Versions', rules: [rules.nonEmptyList] },
-	...recipientRules('to'),
-	...recipientRules('cc'),
-	...recipientRules('bcc'),
-};
-
-/** One input item, read and checked: its request-level fields and its message versions. */
-interface PreparedItem {
-	shared: IDataObject;
-	versions: IDataObject[];
-	attachment?: AttachmentReference;
-}
-
-function objectParam(
-	this: IExecuteFunctions,
-	field: string,
-	value: unknown,
-	itemIndex: number,
-): IDataObject | undefined {
-	const parsed = jsonParam.call(this, field, value, itemIndex);
-	if (parsed === undefined || parsed === null) return undefined;
-	if (typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw inputError(
-			this.getNode(),
-			`Field "${field}" must be a JSON object such as {"name": "Ada"}`,
-			itemIndex,
-		);
-	}
-	return Object.keys(parsed).length ? (parsed as IDataObject) : undefined;
-}
-
-/** The item's tag values: from its input fields, name/value pairs, or one JSON object. */
-function tagValuesOf(this: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	const mode = this.getNodeParameter('tagValuesMode', itemIndex, 'fields') as string;
-	if (mode === 'inputFields' || mode === 'chosenInputFields') {
-		const fields = this.getInputData()[itemIndex]?.json ?? {};
-		if (mode === 'inputFields') return Object.keys(fields).length > 0 ? fields : undefined;
-		const chosen = listOfNames(this.getNodeParameter('tagValueFields', itemIndex, '') as string);
-		return chosen.length > 0
-			? Object.fromEntries(
-					chosen.filter((name) => name in fields).map((name) => [name, fields[name]]),
-				)
-			: undefined;
-	}
-	if (mode === 'json') {
-		return objectParam.call(
-			this,
-			'Tag Values (JSON)',
-			this.getNodeParameter('params', itemIndex, '{}'),
-			itemIndex,
-		);
-	}
-	const pairs = (this.getNodeParameter('tagValues.values', itemIndex, []) as IDataObject[]) ?? [];
-	const values: IDataObject = {};
-	pairs.forEach((pair, index) => {
-		const name = String(pair.name ?? '').trim();
-		if (!name)
-			throw inputError(
-				this.getNode(),
-				`Field "Tag Values": tag value ${index + 1} has no name`,
-				itemIndex,
-			);
-		values[name] = pair.value as IDataObject[keyof IDataObject];
-	});
-	return Object.keys(values).length > 0 ? values : undefined;
-}
-
-const listOfNames = (text: string) =>
-	text
-		.split(',')
-		.map((name) => name.trim())
-		.filter(Boolean);
-
-/** The item's To from its own fields (Recipients From: An Input Field). */
-function recipientsFromFields(this: IExecuteFunctions, itemIndex: number): unknown {
-	const fields = this.getInputData()[itemIndex]?.json ?? {};
-	const emailField = String(this.getNodeParameter('recipientField', itemIndex, 'email')).trim();
-	const nameField = String(this.getNodeParameter('recipientNameField', itemIndex, '')).trim();
-	const address = fields[emailField];
-	if (address === undefined || address === null || address === '') {
-		throw inputError(
-			this.getNode(),
-			`Field "Email Field": the input item has no value in its field "${emailField}"`,
-			itemIndex,
-		);
-	}
-	const name = nameField ? fields[nameField] : undefined;
-	if (name === undefined || name === null || name === '') return address;
-	return [{ email: String(address).trim(), name: String(name) }];
-}
-
-function recipientsOf(this: IExecuteFunctions, value: unknown, field: string, itemIndex: number) {
-	try {
-		return parseRecipients(value, field);
-	} catch (error) {
-		if (error instanceof AddressListError)
-			throw inputError(this.getNode(), error.message, itemIndex);
-		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-	}
-}
-
-function readVersion(this: IExecuteFunctions, raw: IDataObject, itemIndex: number): IDataObject {
-	const version: IDataObject = {
-		to: recipientsOf.call(this, raw.to, 'To', itemIndex),
-		cc: recipientsOf.call(this, raw.cc, 'Cc', itemIndex),
-		bcc: recipientsOf.call(this, raw.bcc, 'Bcc', itemIndex),
-	};
-	setIfPresent(version, 'subject', raw.subject);
-	setIfPresent(version, 'content', raw.content);
-	setIfPresent(
-		version,
-		'templateName',
-		typeof raw.templateName === 'string' ? raw.templateName.trim() : raw.templateName,
-	);
-	setIfPresent(
-		version,
-		'params',
-		objectParam.call(this, 'Tag Values (JSON)', raw.params, itemIndex),
-	);
-	return version;
-}
-
-/**
- * Where a version's body comes from. A request never mixes the two kinds: with a request-level
- * templateName the platform would use the template over a version's own HTML (4.6).
- */
-function contentSourceOf(version: IDataObject, shared: IDataObject): 'template' | 'content' {
-	if (version.templateName) return 'template';
-	if (version.content) return 'content';
-	return shared.templateName ? 'template' : 'content';
-}
-
-async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<PreparedItem> {
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const messageSource = this.getNodeParameter('messageSource', itemIndex, 'perItem') as string;
-	const contentSource = this.getNodeParameter('contentSource', itemIndex, 'template') as string;
-	const content: IDataObject = {};
-	if (contentSource === 'template')
-		setIfPresent(content, 'templateName', locatorValue.call(this, 'templateName', itemIndex));
-	else setIfPresent(content, 'content', this.getNodeParameter('content', itemIndex, ''));
-	setIfPresent(content, 'subject', this.getNodeParameter('subject', itemIndex, ''));
-	const params = tagValuesOf.call(this, itemIndex);
-
-	const shared: IDataObject = { senderMail: locatorValue.call(this, 'senderMail', itemIndex) };
-	for (const key of ['senderName', 'replyTo', 'category', 'campaign', 'uniqueMsgID']) {
-		setIfPresent(
-			shared,
-			key,
-			typeof options[key] === 'string' ? (options[key] as string).trim() : options[key],
-		);
-	}
-	setIfPresent(
-		shared,
-		'sendDate',
-		dateTimeParam.call(this, 'Send Date', options.sendDate, itemIndex),
-	);
-	if (options.trackOpen !== undefined) shared.trackOpen = options.trackOpen ? 1 : 0;
-	if (options.trackClick !== undefined) shared.trackClick = options.trackClick ? 1 : 0;
-	setIfPresent(
-		shared,
-		'params',
-		objectParam.call(this, 'Shared Tag Values (JSON)', options.sharedParams, itemIndex),
-	);
-	applySandboxMode.call(this, shared, itemIndex);
-
-	let versions: IDataObject[];
-	if (messageSource === 'perItem') {
-		const to = (
-			this.getNodeParameter('recipientSource', itemIndex, 'to') === 'inputField'
-				? recipientsFromFields.call(this, itemIndex)
-				: this.getNodeParameter('to', itemIndex, '')
-		) as IDataObject[string];
-		versions = [
-			readVersion.call(
-				this,
-				{ to, cc: options.cc, bcc: options.bcc, ...content, params },
-				itemIndex,
-			),
-		];
-		// __item is part of the grouping key only (buildRequest drops it): this item gets its own request.
-		if (options.combineItems === false) shared.__item = itemIndex;
-	} else {
-		// Versions defined here: content and tags given above are the request-level defaults.
-		Object.assign(shared, content);
-		const merged = { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) };
-		if (Object.keys(merged).length > 0) shared.params = merged;
-		const versionsMode = this.getNodeParameter('versionsMode', itemIndex, 'fields') as
-			'fields' | 'json';
-		const json =
-			versionsMode === 'fields'
-				? undefined
-				: jsonParam.call(
-						this,
-						'Message Versions (JSON)',
-						this.getNodeParameter('messageVersionsJson', itemIndex, ''),
-						itemIndex,
-					);
-		const fromUi =
-			versionsMode === 'json'
-				? []
-				: ((this.getNodeParameter('messageVersionsUi.versions', itemIndex, []) as IDataObject[]) ??
-					[]);
-		if (json !== undefined && !Array.isArray(json)) {
-			throw inputError(
-				this.getNode(),
-				'Field "Message Versions (JSON)" must be a JSON array of versions',
-				itemIndex,
-			);
-		}
-		versions = ((json as IDataObject[] | undefined) ?? fromUi).map((raw) =>
-			readVersion.call(this, raw ?? {}, itemIndex),
-		);
-		// An item's own versions are never mixed with another item's.
-		shared.__item = itemIndex;
-	}
-
-	assertValid(this.getNode(), { ...shared, messageVersions: versions }, FIELD_RULES, itemIndex);
-	versions.forEach((version, index) => {
-		const source = contentSourceOf(version, shared);
-		if (source === 'content' && !version.content && !shared.content) {
-			throw inputError(
-				this.getNode(),
-				`Field "Template" or "HTML Content" is required (message version ${index + 1})`,
-				itemIndex,
-			);
-		}
-		// HTML has no subject of its own: only a template can supply one (4.6).
-		if (source === 'content' && !version.subject && !shared.subject) {
-			throw inputError(
-				this.getNode(),
-				`Field "Subject" is required when the content is HTML rather than a template (message version ${index + 1})`,
-				itemIndex,
-			);
-		}
-	});
-	const attachment = attachmentReference.call(
-		this,
-		itemIndex,
-		String(options.attachmentBinaryProperty ?? ''),
-	);
-	return { shared, versions, attachment };
-}
-
-/** The value most versions share (the first of equals on a tie), or undefined when none has one. */
-function mostShared(versions: IDataObject[], key: string): unknown {
-	const counts = new Map<unknown, number>();
-	for (const version of versions)
-		if (version[key] !== undefined) counts.set(version[key], (counts.get(version[key]) ?? 0) + 1);
-	let best: unknown;
-	let bestCount = 0;
-	for (const [value, count] of counts) if (count > bestCount) [best, bestCount] = [value, count];
-	return best;
-}
-
-/**
- * The request-level body of a chunk, chosen once and kept when a refused request is split: the
- * shared fields, and the template or HTML most versions use (the API wants one at the request level;
- * versions that use another keep their own, which overrides it).
- */
-function requestLevel(shared: IDataObject, versions: IDataObject[]): IDataObject {
-	// __item is part of the grouping key only.
-	const body = { ...shared };
-	delete body.__item;
-	const source = contentSourceOf(versions[0], shared);
-	const key = source === 'template' ? 'templateName' : 'content';
-	delete body[source === 'template' ? 'content' : 'templateName'];
-	body[key] ??= mostShared(versions, key) as string;
-	if (
-		body.subject === undefined &&
-		versions.every(
-			(version) => version.subject !== undefined && version.subject === versions[0].subject,
-		)
-	) {
-		body.subject = versions[0].subject;
-	}
-	return body;
-}
-
-/** One request: the request-level body, and each version without what it shares with it. */
-function buildRequest(level: IDataObject, versions: IDataObject[]): IDataObject {
-	const messageVersions = versions.map((version) => {
-		const own = { ...version };
-		for (const key of ['templateName', 'content', 'subject'])
-			if (own[key] !== undefined && own[key] === level[key]) delete own[key];
-		return own;
-	});
-	return { ...level, messageVersions };
-}
-
 interface VersionEntry {
 	itemIndex: number;
 	shared: IDataObject;
 	version: IDataObject;
 	attachment?: AttachmentReference;
-}
-
-/** One look-up, made only after a refusal, to say which condition applies. */
-async function templateExists(this: IExecuteFunctions, name: string): Promise<boolean> {
-	const answer = await apiRequest.call(this, '/v5/campaign/mail/template/get', {
-		templateName: name,
-		pageSize: 100,
-		pageIndex: 1,
-	});
-	return ((answer.templateList as IDataObject[] | undefined) ?? []).some(
-		(template) => template.templateName === name,
-	);
-}
-
-async function isVerifiedSender(this: IExecuteFunctions, address: string): Promise<boolean> {
-	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
-	return ((answer.mailFromDomains as IDataObject[] | undefined) ?? []).some(
-		(sender) => String(sender.fromDomain).toLowerCase() === address.toLowerCase(),
-	);
-}
-
-/** What identifies a sent message's request, to match the trigger's events (UniqueMsgID, SenderEmail) later. */
-function requestIdentity(level: IDataObject, version: IDataObject): IDataObject {
-	const identity: IDataObject = { uniqueMsgID: level.uniqueMsgID, senderMail: level.senderMail };
-	const templateName =
-		version.templateName ?? (version.content === undefined ? level.templateName : undefined);
-	if (templateName) identity.templateName = templateName;
-	return identity;
 }
 
 export async function executeBatch(
@@ -776,7 +434,7 @@ export async function executeBatch(
 					entry.attachment?.identity ?? null,
 				]),
 			prepare: async (itemIndex) => {
-				const { shared, versions, attachment } = await prepare.call(this, itemIndex);
+				const { shared, versions, attachment } = await readSendItem.call(this, itemIndex);
 				return versions.map((version) => ({ itemIndex, shared, version, attachment }));
 			},
 			fix: (chunk) => {
@@ -801,24 +459,13 @@ export async function executeBatch(
 			},
 			// 7.2: every 400 is a refusal of the whole request before anything is sent.
 			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
-			diagnose: async (chunk, level, error) => {
-				const code = Number(error.httpCode);
-				const usesTemplate = (version: IDataObject) =>
-					version.templateName ?? (version.content === undefined ? level.templateName : undefined);
-				if (code === 400 && chunk.length === 1) {
-					const name = usesTemplate(chunk[0].version) as string | undefined;
-					if (name && !(await templateExists.call(this, name)))
-						return `the template "${name}" this item names is not in the account's template list`;
-				}
-				if (code === 403) {
-					if (!(await isVerifiedSender.call(this, String(level.senderMail))))
-						return `${String(level.senderMail)} is not a verified sender of the account`;
-					const name = level.templateName as string | undefined;
-					if (name && !(await templateExists.call(this, name)))
-						return `the template "${name}" is not in the account's template list`;
-				}
-				return undefined;
-			},
+			diagnose: async (chunk, level, error) =>
+				await diagnoseSendFailure.call(
+					this,
+					chunk.map((entry) => entry.version),
+					level,
+					error,
+				),
 			describe: (entries, level) => ({
 				recipients: entries.flatMap((entry) =>
 					['to', 'cc', 'bcc'].flatMap((field) =>

@@ -1,12 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../types';
+import type { Operations } from '../types';
 import * as add from './add.operation';
 import * as deleteSender from './delete.operation';
 import * as getMany from './getMany.operation';
 import * as verify from './verify.operation';
 
-export const operations: Record<string, OperationModule> = {
+export const operations: Operations<'verifiedSender'> = {
 	getMany,
 	add,
 	verify,

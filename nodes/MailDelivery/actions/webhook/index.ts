@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../types';
+import type { Operations } from '../types';
 import * as get from './get.operation';
 import * as save from './save.operation';
 
-export const operations: Record<string, OperationModule> = { get, save };
+export const operations: Operations<'webhook'> = { get, save };
 
 export const description: INodeProperties[] = [
 	{

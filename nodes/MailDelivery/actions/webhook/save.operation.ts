@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
-import { SWITCHABLE_KINDS, transEventFor } from '../../helpers/eventKinds';
-import { triggerSecret, withoutSecret } from '../../helpers/triggerAddresses';
+import { SWITCHABLE_KINDS, transEventFor } from '../../../shared/eventKinds';
+import { triggerSecret, withoutSecret } from '../../../shared/triggerAddresses';
 import { assertValid, inputError, rules } from '../../helpers/validation';
-import { apiRequest } from '../../transport';
+import { apiRequest } from '../../../shared/transport';
 import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [

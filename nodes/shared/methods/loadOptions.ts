@@ -1,8 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { senderLabel } from '../helpers/senders';
+import { listNameOf, senderLabel } from '../records';
 import { apiRequest, apiRequestPages } from '../transport';
-import { listNameOf } from '../helpers/namedActions';
 
 /** All contact list names, for the multi-select fields of campaign creation. */
 export async function getListNames(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {

@@ -1,8 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { senderLabel } from '../helpers/senders';
+import { listNameOf, senderLabel } from '../records';
 import { apiRequest } from '../transport';
-import { listNameOf } from '../helpers/namedActions';
 
 const SEARCH_PAGE_SIZE = 50;
 

@@ -1,0 +1,67 @@
+/** Packing message versions into requests: what goes at the request level and what each version keeps. */
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Where a version's body comes from. A request never mixes the two kinds: with a request-level
+ * templateName the platform would use the template over a version's own HTML (4.6).
+ */
+export function contentSourceOf(version: IDataObject, shared: IDataObject): 'template' | 'content' {
+	if (version.templateName) return 'template';
+	if (version.content) return 'content';
+	return shared.templateName ? 'template' : 'content';
+}
+
+/** The value most versions share (the first of equals on a tie), or undefined when none has one. */
+function mostShared(versions: IDataObject[], key: string): unknown {
+	const counts = new Map<unknown, number>();
+	for (const version of versions)
+		if (version[key] !== undefined) counts.set(version[key], (counts.get(version[key]) ?? 0) + 1);
+	let best: unknown;
+	let bestCount = 0;
+	for (const [value, count] of counts) if (count > bestCount) [best, bestCount] = [value, count];
+	return best;
+}
+
+/**
+ * The request-level body of a chunk, chosen once and kept when a refused request is split: the
+ * shared fields, and the template or HTML most versions use (the API wants one at the request level;
+ * versions that use another keep their own, which overrides it).
+ */
+export function requestLevel(shared: IDataObject, versions: IDataObject[]): IDataObject {
+	// __item is part of the grouping key only.
+	const body = { ...shared };
+	delete body.__item;
+	const source = contentSourceOf(versions[0], shared);
+	const key = source === 'template' ? 'templateName' : 'content';
+	delete body[source === 'template' ? 'content' : 'templateName'];
+	body[key] ??= mostShared(versions, key) as string;
+	if (
+		body.subject === undefined &&
+		versions.every(
+			(version) => version.subject !== undefined && version.subject === versions[0].subject,
+		)
+	) {
+		body.subject = versions[0].subject;
+	}
+	return body;
+}
+
+/** One request: the request-level body, and each version without what it shares with it. */
+export function buildRequest(level: IDataObject, versions: IDataObject[]): IDataObject {
+	const messageVersions = versions.map((version) => {
+		const own = { ...version };
+		for (const key of ['templateName', 'content', 'subject'])
+			if (own[key] !== undefined && own[key] === level[key]) delete own[key];
+		return own;
+	});
+	return { ...level, messageVersions };
+}
+
+/** What identifies a sent message's request, to match the trigger's events (UniqueMsgID, SenderEmail) later. */
+export function requestIdentity(level: IDataObject, version: IDataObject): IDataObject {
+	const identity: IDataObject = { uniqueMsgID: level.uniqueMsgID, senderMail: level.senderMail };
+	const templateName =
+		version.templateName ?? (version.content === undefined ? level.templateName : undefined);
+	if (templateName) identity.templateName = templateName;
+	return identity;
+}
