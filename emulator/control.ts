@@ -100,7 +100,11 @@ export async function control(
 				state.webhookNull = input.webhookNull === 'refuse' ? 'refuse' : 'accept';
 			return [200, { ok: true }];
 		case 'POST /__control/fault':
-			network.faults.push({ path: String(input.path), fault: input.fault as Fault });
+			network.faults.push({
+				path: String(input.path),
+				fault: input.fault as Fault,
+				skip: Number(input.skip ?? 0),
+			});
 			return [200, { ok: true }];
 		case 'POST /__control/dns':
 			state.dns.set(String(input.domain), {

@@ -5,7 +5,7 @@
 import type http from 'node:http';
 
 import { send, type Text } from './reply';
-import type { Fault } from './types';
+import type { Fault, PlannedFault } from './types';
 
 export interface NetworkSettings {
 	/** Added to every /v5 answer, plus up to latencyJitterMs at random. */
@@ -27,7 +27,9 @@ export class Network {
 	/** Answers refused by the settings: 429 (rate limit) and 503 (unavailable). */
 	throttled = { 429: 0, 503: 0 };
 	/** Planned by POST /__control/fault, each taken by the next request to its path. */
-	faults: Array<{ path: string; fault: Fault }> = [];
+	faults: PlannedFault[] = [];
+	/** Sockets held open by `hang` faults, closed when the emulator stops. */
+	held = new Set<import('node:net').Socket>();
 	private recentRequests: number[] = [];
 	private v5Requests = 0;
 
@@ -68,11 +70,20 @@ export class Network {
 		return false;
 	}
 
-	/** Takes the first fault planned for `path` (of kind `only`, when given). */
+	/**
+	 * Takes the first fault planned for `path` (of kind `only`, when given) that is due. Every request to
+	 * the path counts one down from the skips of its planned faults (once per request, at its first look).
+	 */
 	takeFault(path: string, only?: Fault): Fault | undefined {
 		const index = this.faults.findIndex(
-			(f) => f.path === path && (only === undefined || f.fault === only),
+			(f) => f.path === path && f.skip === 0 && (only === undefined || f.fault === only),
 		);
 		return index === -1 ? undefined : this.faults.splice(index, 1)[0].fault;
+	}
+
+	/** A request to `path` arrived: planned faults waiting for later requests come one closer. */
+	countRequest(path: string) {
+		for (const planned of this.faults)
+			if (planned.path === path && planned.skip > 0) planned.skip--;
 	}
 }

@@ -140,6 +140,7 @@ export class Emulator implements Controlled {
 
 	/** Back to the seeded state: new platform data, no tokens, no pushes, no request log, clock at real time, network settings off. */
 	reset() {
+		for (const socket of this.network.held) socket.destroy();
 		this.parts = this.newParts();
 		this.pushes.reset();
 		this.log = [];
@@ -180,6 +181,7 @@ export class Emulator implements Controlled {
 
 	async stop() {
 		if (this.timer) clearInterval(this.timer);
+		for (const socket of this.network.held) socket.destroy();
 		await this.pushes.flush();
 		await new Promise<void>((resolve) =>
 			this.server ? this.server.close(() => resolve()) : resolve(),
@@ -201,9 +203,17 @@ export class Emulator implements Controlled {
 			if (url.pathname === '/v5/auth/oauth/token' && req.method === 'GET')
 				return this.auth.token(url, res);
 			if (url.pathname.startsWith('/v5/') && (await this.network.throttle(res))) return;
-			if (this.network.takeFault(url.pathname, 'network')) {
-				req.socket.destroy();
-				return;
+			if (url.pathname.startsWith('/v5/')) {
+				const before = this.network.takeFault(url.pathname, 'network')
+					? 'network'
+					: this.network.takeFault(url.pathname, 'badGateway');
+				// A planned fault waiting for a later request counts this one only after the check above.
+				this.network.countRequest(url.pathname);
+				if (before === 'network') {
+					req.socket.destroy();
+					return;
+				}
+				if (before === 'badGateway') return badGatewayPage(res);
 			}
 			const operation = OPERATIONS[url.pathname];
 			if (!operation)
@@ -258,6 +268,16 @@ export class Emulator implements Controlled {
 					body as Record<string, unknown>,
 					sandbox,
 				);
+				if (this.network.takeFault(url.pathname, 'resetAfter')) {
+					this.record(url.pathname, auth.scheme, body, answer);
+					req.socket.destroy();
+					return;
+				}
+				if (this.network.takeFault(url.pathname, 'hang')) {
+					this.record(url.pathname, auth.scheme, body, answer);
+					this.network.held.add(req.socket);
+					return;
+				}
 				if (this.network.takeFault(url.pathname, 'internalError')) {
 					return this.answer(
 						res,
@@ -285,13 +305,12 @@ export class Emulator implements Controlled {
 		return this.settings.messages === 'zh' ? zh : en;
 	}
 
-	private answer(
-		res: http.ServerResponse,
+	/** Logs a request the emulator handled, answered or not. */
+	private record(
 		path: string,
 		auth: RequestRecord['auth'],
 		body: unknown,
-		answer: { code: number; message: string },
-		httpStatus?: number,
+		answer: { code: number },
 	) {
 		this.log.push({
 			path,
@@ -300,9 +319,28 @@ export class Emulator implements Controlled {
 			body: this.options.recordBodies === false ? undefined : body,
 			at: new Date(this.state.now()).toISOString(),
 		});
+	}
+
+	private answer(
+		res: http.ServerResponse,
+		path: string,
+		auth: RequestRecord['auth'],
+		body: unknown,
+		answer: { code: number; message: string },
+		httpStatus?: number,
+	) {
+		this.record(path, auth, body, answer);
 		const status = httpStatus ?? (this.settings.errorHttpStatus === 'mirror' ? answer.code : 200);
 		send(res, status, answer);
 	}
+}
+
+/** What a reverse proxy answers when the platform behind it is down: an HTML page, not JSON. */
+function badGatewayPage(res: http.ServerResponse) {
+	const page =
+		'<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+	res.writeHead(502, { 'Content-Type': 'text/html', 'Content-Length': Buffer.byteLength(page) });
+	res.end(page);
 }
 
 export async function startEmulator(options: EmulatorOptions = {}): Promise<Emulator> {

@@ -143,10 +143,30 @@ export const EVENT_SWITCHES: Readonly<Record<string, string>> = {
 };
 
 /**
- * Campaign creation faults (section 7.1); for any path, `network`: the next request gets no answer,
- * and `internalError`: the next request is processed, then answered 500.
+ * Campaign creation faults (section 7.1); for any path, the transient faults a real platform and the
+ * network between show, before or after the request was processed:
+ * - `network`: the connection is dropped before the request is processed (no answer);
+ * - `badGateway`: a proxy's HTTP 502 HTML page, the request not processed;
+ * - `internalError`: the request is processed, then answered HTTP 500;
+ * - `resetAfter`: the request is processed, then the connection is dropped (no answer);
+ * - `hang`: the request is processed and never answered (the connection stays open).
  */
-export type Fault = 'createFailed' | 'attachFailed' | 'checkFailed' | 'network' | 'internalError';
+export type Fault =
+	| 'createFailed'
+	| 'attachFailed'
+	| 'checkFailed'
+	| 'network'
+	| 'badGateway'
+	| 'internalError'
+	| 'resetAfter'
+	| 'hang';
+
+/** A fault planned for a path: taken by the request after `skip` others to that path have gone through. */
+export interface PlannedFault {
+	path: string;
+	fault: Fault;
+	skip: number;
+}
 
 export interface RequestRecord {
 	path: string;

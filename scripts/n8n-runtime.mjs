@@ -1,6 +1,6 @@
 // Starts a real n8n with this package loaded, and sets it up headlessly through its own APIs.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -26,13 +26,20 @@ export async function freePort() {
 	});
 }
 
-/** Links the built package where n8n looks for community packages. */
+/**
+ * Puts the built package where n8n looks for community packages, as an install does: package.json and
+ * dist/ only. A copy, not a link to the working tree: from there the package's `require('n8n-workflow')`
+ * reaches n8n's own copy (through the NODE_PATH n8n sets), not this project's dev dependency, so classes
+ * the node shares with n8n (its error types) are n8n's, as they are for users.
+ */
 export function linkPackage(userFolder) {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes', 'node_modules');
 	mkdirSync(nodesDir, { recursive: true });
-	const link = path.join(nodesDir, PACKAGE_NAME);
-	rmSync(link, { force: true, recursive: true });
-	symlinkSync(root, link, 'dir');
+	const target = path.join(nodesDir, PACKAGE_NAME);
+	rmSync(target, { force: true, recursive: true });
+	mkdirSync(target);
+	cpSync(path.join(root, 'package.json'), path.join(target, 'package.json'));
+	cpSync(path.join(root, 'dist'), path.join(target, 'dist'), { recursive: true });
 	const manifest = path.join(userFolder, '.n8n', 'nodes', 'package.json');
 	if (!existsSync(manifest))
 		writeFileSync(

@@ -1,6 +1,7 @@
 /** The emulator's settings for the platform's unfriendly parts, all off by default. */
 import axios from 'axios';
 
+import { signatureHeaders } from '../../credentials/common';
 import { call, expectCode } from '../harness/client';
 import { useEmulator } from '../harness/emulator';
 
@@ -156,4 +157,49 @@ test("a version's templateName that matches no template refuses the whole reques
 		400,
 	);
 	expect(env.view().mails).toHaveLength(0);
+});
+
+describe('transient faults planned for a chosen request to a path', () => {
+	const lists = () => env.view().state.lists.map((list) => list.listName);
+	const raw = async (listName: string, timeout?: number) =>
+		await axios
+			.post(
+				`${env.emulator.url}/v5/lists/add`,
+				{ listName },
+				{ validateStatus: () => true, timeout, headers: signedHeaders() },
+			)
+			.then((answer) => ({ status: answer.status, body: answer.data as unknown }))
+			.catch((error: Error & { code?: string }) => ({ status: 0, body: error.code }));
+	const signedHeaders = () =>
+		signatureHeaders(env.emulator.account.apiKey, env.emulator.account.apiSecret, new Date());
+
+	test('badGateway: an HTML 502 page, the request not processed', async () => {
+		await env.control('POST', 'fault', { path: '/v5/lists/add', fault: 'badGateway' });
+		const answer = await raw('gw');
+		expect(answer.status).toBe(502);
+		expect(String(answer.body)).toContain('<h1>502 Bad Gateway</h1>');
+		expect(lists()).not.toContain('gw');
+	});
+
+	test('resetAfter: processed, then the connection is dropped without an answer', async () => {
+		await env.control('POST', 'fault', { path: '/v5/lists/add', fault: 'resetAfter' });
+		expect((await raw('reset')).status).toBe(0);
+		expect(lists()).toContain('reset');
+	});
+
+	test('hang: processed and never answered', async () => {
+		await env.control('POST', 'fault', { path: '/v5/lists/add', fault: 'hang' });
+		const answer = await raw('hung', 300);
+		expect(answer).toEqual({ status: 0, body: 'ECONNABORTED' });
+		expect(lists()).toContain('hung');
+	});
+
+	test('skip: the fault waits for the chosen request; the ones before it go through', async () => {
+		await env.control('POST', 'fault', { path: '/v5/lists/add', fault: 'network', skip: 2 });
+		const statuses = [];
+		for (const name of ['s0', 's1', 's2', 's3']) statuses.push((await raw(name)).status);
+		expect(statuses).toEqual([200, 200, 0, 200]);
+		expect(lists()).toEqual(expect.arrayContaining(['s0', 's1', 's3']));
+		expect(lists()).not.toContain('s2');
+	});
 });
