@@ -589,7 +589,10 @@ export async function unregister(context: IHookFunctions): Promise<void> {
 			own.webhookUrl,
 		);
 	} catch (error) {
-		if (staticData(context).listeningForTest !== true) throw error;
+		if (staticData(context).listeningForTest !== true)
+			throw error instanceof NodeApiError
+				? error
+				: new NodeApiError(context.getNode(), error as JsonObject);
 		context.logger.warn(
 			`Mail Delivery Trigger: the push address could not be put back at the end of test listening (${(error as Error).message}); this workflow takes it back at its next test listen or publication.`,
 		);
