@@ -36,7 +36,7 @@ export function withoutSecret(url: string): string {
 }
 
 /** A trigger's URL with its secret replaced by a mask; any other URL as it is. */
-export function maskSecret(url: unknown): unknown {
+export function maskSecret<T>(url: T): T | string {
 	if (triggerSecret(url) === undefined) return url;
 	const parsed = parseUrl(url)!;
 	parsed.searchParams.set(SECRET_PARAMETER, MASK);
