@@ -247,13 +247,21 @@ export class MailDeliveryTrigger implements INodeType {
 			return reject(this, 401, 'The push has no valid secret token');
 		}
 		if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
+		// Read in the charset n8n decodes the body with (a Buffer encoding), so both paths agree.
+		const contentType = String(request.headers['content-type'] ?? '').toLowerCase();
+		const charset = /;\s*charset\s*=\s*"?([^";\s]+)/.exec(contentType)?.[1] ?? 'utf-8';
+		if (!Buffer.isEncoding(charset)) {
+			return reject(
+				this,
+				415,
+				`The body is in charset ${charset}; pushes are read in UTF-8 (or another charset Node.js reads: latin1, utf-16le, ascii)`,
+			);
+		}
 		const raw = request.rawBody
-			? request.rawBody.toString('utf8')
+			? request.rawBody.toString(charset)
 			: JSON.stringify(request.body ?? null);
 		// n8n has parsed a JSON body already: reuse it unless that lost something (see parsePush).
-		const isJson = String(request.headers['content-type'] ?? '')
-			.toLowerCase()
-			.startsWith('application/json');
+		const isJson = contentType.startsWith('application/json');
 		const push = parsePush(raw, isJson ? request.body : undefined);
 		if (!push.ok) return reject(this, 400, push.problem);
 

@@ -288,7 +288,7 @@ export async function startTriggerHost(
 		const request = Object.assign(req, {
 			rawBody: raw,
 			query: Object.fromEntries(url.searchParams),
-			body: safeJson(raw),
+			body: {} as unknown,
 		});
 		const response = Object.assign(res, {
 			status(code: number) {
@@ -306,6 +306,12 @@ export async function startTriggerHost(
 			host.responses.push({ status: res.statusCode, body: String(chunk ?? '') });
 			return record(chunk as string);
 		}) as typeof res.end;
+		try {
+			request.body = parseBody(req.headers['content-type'], raw);
+		} catch {
+			response.status(422).json({ message: 'Failed to parse request body' });
+			return;
+		}
 		// A test push runs on the listening Workflow; a production push on one read from the database.
 		const workflow = mode === 'manual' ? testWorkflow : fromDatabase();
 		if (!workflow) {
@@ -342,10 +348,21 @@ export async function startTriggerHost(
 	return host;
 }
 
-function safeJson(raw: Buffer): unknown {
-	try {
-		return JSON.parse(raw.toString('utf8'));
-	} catch {
-		return {};
-	}
+/**
+ * The body as n8n's parseBody (middlewares/body-parser.js) gives it to a webhook: JSON and text decoded
+ * with the charset of the Content-Type (a Buffer encoding; another one fails there, before the node),
+ * other types not parsed. A JSON body that does not parse never reaches the node (422).
+ */
+function parseBody(header: string | undefined, raw: Buffer): unknown {
+	if (!header || raw.length === 0) return {};
+	const [type, ...parameters] = header.split(';');
+	const charset = parameters
+		.map((parameter) => parameter.trim().split('='))
+		.find(([key]) => key.toLowerCase() === 'charset')?.[1]
+		?.toLowerCase();
+	const text = () => raw.toString((charset ?? 'utf-8') as BufferEncoding);
+	const contentType = type.trim().toLowerCase();
+	if (contentType === 'application/json') return JSON.parse(text().replace(/^\uFEFF/, ''));
+	if (contentType === 'text/plain') return text();
+	return {};
 }
