@@ -161,7 +161,10 @@ export class MailDeliveryTrigger implements INodeType {
 				type: 'string',
 				typeOptions: { password: true },
 				default: '',
+				// n8n draws no required mark beside a node parameter, and flags an empty one only once it was left.
 				required: true,
+				placeholder: 'Required',
+				hint: 'Required while Require Secret is on: publishing and listening for test events are refused while it is empty',
 				description:
 					'Add ?token=&lt;this secret&gt; to the URL you register on the platform; activation is refused while it is empty',
 				displayOptions: { show: { registration: ['manual'], requireSecret: [true] } },
