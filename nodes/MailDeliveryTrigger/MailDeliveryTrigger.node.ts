@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type {
 	IDataObject,
 	IHookFunctions,
@@ -15,7 +15,14 @@ import { EVENT_KINDS } from '../shared/eventKinds';
 import { getSenderAddresses } from '../shared/methods/loadOptions';
 import { enrichEvent, parsePush } from './pushParsing';
 import { SECRET_PARAMETER } from '../shared/triggerAddresses';
-import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
+import {
+	isRegistered,
+	register,
+	registeredSecretDigest,
+	secretDigest,
+	unregister,
+	type RegistrationSettings,
+} from './registration';
 
 const ALL_KINDS = EVENT_KINDS.map((kind) => kind.code) as string[];
 
@@ -245,7 +252,7 @@ export class MailDeliveryTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
-		const expected = expectedSecret(this);
+		const expected = expectedSecretDigest(this);
 		if (expected !== undefined && !sameSecret(request.query[SECRET_PARAMETER], expected)) {
 			return reject(this, 401, 'The push has no valid secret token');
 		}
@@ -312,22 +319,23 @@ function registrationSettings(context: IHookFunctions): RegistrationSettings {
 	};
 }
 
-/** The secret a push must carry, or undefined when the user turned the check off (manual mode). */
-function expectedSecret(context: IWebhookFunctions): string | undefined {
-	if (context.getNodeParameter('registration', 'automatic') === 'automatic') {
-		const secret = context.getWorkflowStaticData('node').secret;
-		return typeof secret === 'string' ? secret : '';
-	}
+/**
+ * The digest of the secret a push must carry: the registered one (automatic), the user's (manual), an
+ * empty one that nothing matches (none registered, none set), or undefined when the user turned the
+ * check off.
+ */
+function expectedSecretDigest(context: IWebhookFunctions): Buffer | undefined {
+	if (context.getNodeParameter('registration', 'automatic') === 'automatic')
+		return registeredSecretDigest(context) ?? Buffer.alloc(0);
 	if (context.getNodeParameter('requireSecret', true) !== true) return undefined;
-	return String(context.getNodeParameter('secret', '')).trim();
+	const secret = String(context.getNodeParameter('secret', '')).trim();
+	return secret ? secretDigest(secret) : Buffer.alloc(0);
 }
 
-const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-
-/** Constant-time comparison; an empty expected secret (nothing registered, none set) matches nothing. */
-function sameSecret(given: unknown, expected: string): boolean {
-	if (!expected || typeof given !== 'string') return false;
-	return timingSafeEqual(digest(given), digest(expected));
+/** Constant-time comparison of SHA-256 digests; any other expected digest (empty) matches nothing. */
+function sameSecret(given: unknown, expected: Buffer): boolean {
+	if (expected.length !== 32 || typeof given !== 'string') return false;
+	return timingSafeEqual(secretDigest(given), expected);
 }
 
 function reject(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {

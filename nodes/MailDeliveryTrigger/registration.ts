@@ -1,5 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { IDataObject, IHookFunctions, INode, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IHookFunctions,
+	INode,
+	IWebhookFunctions,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, WebhookPathTakenError } from 'n8n-workflow';
 
 import { SWITCHABLE_KINDS, transEventFor } from '../shared/eventKinds';
@@ -28,8 +34,10 @@ import { apiRequest } from '../shared/transport';
  * - `test`: a test listener's URL, which the same workflow takes back;
  * - `prior`: the switches (and whether there was a sender list) before the first trigger came;
  * - `prev`: what this address held before (absent: nothing).
- * Static data keeps only the secret, written by top-level assignment: n8n saves static data only when a
- * change is flagged, and flags no change made inside an object created during the same activation.
+ * Static data keeps only the secret's SHA-256 (n8n 1.x copies static data into every execution), written
+ * by top-level assignment: n8n saves static data only when a change is flagged, and flags no change made
+ * inside an object created during the same activation. The secret itself is read back from this
+ * trigger's URL on the platform when its digest matches; else a new one is made.
  *
  * Rules (also in the README):
  * - A trigger never takes an address another trigger holds (test URL or production URL alike): it refuses
@@ -98,20 +106,38 @@ type Holder = 'free' | 'user' | 'current' | 'leftover' | 'published' | 'other';
 
 // ---- this trigger ----------------------------------------------------------------------------------
 
-function staticData(context: IHookFunctions) {
-	return context.getWorkflowStaticData('node') as IDataObject & {
-		secret?: string;
-		listeningForTest?: boolean;
-	};
+type TriggerStaticData = IDataObject & { secretDigest?: string; listeningForTest?: boolean };
+
+function staticData(context: IHookFunctions | IWebhookFunctions) {
+	return context.getWorkflowStaticData('node') as TriggerStaticData;
 }
 
-/** This workflow's secret; made once and kept in the workflow's static data. */
-function ensureSecret(context: IHookFunctions): string {
+export const secretDigest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+
+/**
+ * The digest a push's secret must have, or undefined when this trigger has registered none (then no
+ * push is accepted).
+ */
+export function registeredSecretDigest(context: IWebhookFunctions): Buffer | undefined {
+	const digest = staticData(context).secretDigest;
+	return typeof digest === 'string' ? Buffer.from(digest, 'hex') : undefined;
+}
+
+/**
+ * This trigger's secret: the one its URL on the platform carries when that matches the digest kept in
+ * static data, else a new one (whose digest is kept).
+ */
+function secretFor(context: IHookFunctions, config: Config, own: Ownership): string {
 	const data = staticData(context);
-	if (typeof data.secret !== 'string' || !data.secret.startsWith(TOKEN_PREFIX)) {
-		data.secret = `${TOKEN_PREFIX}${randomBytes(24).toString('hex')}`;
+	if (typeof data.secretDigest === 'string') {
+		for (const url of urlsOf(config)) {
+			const token = isOwn(url, own) ? triggerSecret(url)! : undefined;
+			if (token && secretDigest(token).toString('hex') === data.secretDigest) return token;
+		}
 	}
-	return data.secret;
+	const secret = `${TOKEN_PREFIX}${randomBytes(24).toString('hex')}`;
+	data.secretDigest = secretDigest(secret).toString('hex');
+	return secret;
 }
 
 function ownership(context: IHookFunctions): Ownership {
@@ -127,11 +153,12 @@ function ownership(context: IHookFunctions): Ownership {
 	};
 }
 
-function identity(context: IHookFunctions): Identity {
+function identity(context: IHookFunctions, config: Config): Identity {
 	const workflow = context.getWorkflow();
+	const own = ownership(context);
 	return {
-		...ownership(context),
-		secret: ensureSecret(context),
+		...own,
+		secret: secretFor(context, config, own),
 		workflowId: String(workflow.id ?? ''),
 		workflowName: workflow.name ?? '',
 		test: context.getMode() === 'manual',
@@ -217,6 +244,11 @@ function senderEntries(config: Config): SenderEntry[] {
 	return Array.isArray(config.transCallbackUrlExtra) ? config.transCallbackUrlExtra : [];
 }
 
+/** Every address's URL, the default address first. */
+function urlsOf(config: Config): Array<string | null | undefined> {
+	return [config.transCallbackUrl, ...senderEntries(config).map((entry) => entry.url)];
+}
+
 const sameSender = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 function urlAt(config: Config, address: Address): string | null {
@@ -245,8 +277,7 @@ function kindsOn(config: Config, events: string[]): boolean {
 
 /** The switches before the first trigger: from a URL of this trigger, else another's, else as they are. */
 function priorOf(config: Config, own: Ownership): Prior {
-	const urls = [config.transCallbackUrl, ...senderEntries(config).map((entry) => entry.url)];
-	const triggers = urls.filter((url) => triggerSecret(url) !== undefined) as string[];
+	const triggers = urlsOf(config).filter((url) => triggerSecret(url) !== undefined) as string[];
 	const ordered = [...triggers.filter((url) => isOwn(url, own)), ...triggers];
 	for (const url of ordered) {
 		const prior = decodePrior(parseUrl(url)!.searchParams.get(PRIOR_PARAMETER));
@@ -396,8 +427,9 @@ function registrationPlan(config: Config, id: Identity, settings: RegistrationSe
  * before them, and the prior switches when no trigger is left. Undefined when it holds none of them.
  */
 function releasePlan(config: Config, release: (url: string) => boolean): Config | undefined {
-	const urls = [config.transCallbackUrl, ...senderEntries(config).map((entry) => entry.url)];
-	const releasing = urls.filter((url): url is string => typeof url === 'string' && release(url));
+	const releasing = urlsOf(config).filter(
+		(url): url is string => typeof url === 'string' && release(url),
+	);
 	if (releasing.length === 0) return undefined;
 	const prior = decodePrior(parseUrl(releasing[0])!.searchParams.get(PRIOR_PARAMETER)) ?? {
 		transEvent: config.transEvent ?? null,
@@ -405,8 +437,7 @@ function releasePlan(config: Config, release: (url: string) => boolean): Config 
 		noSenderList: false,
 	};
 	const target = putBack(config, release, prior);
-	const left = [target.transCallbackUrl, ...senderEntries(target).map((entry) => entry.url)];
-	if (left.every((url) => triggerSecret(url) === undefined))
+	if (urlsOf(target).every((url) => triggerSecret(url) === undefined))
 		Object.assign(target, restoredSwitches(config, prior));
 	return target;
 }
@@ -523,9 +554,8 @@ export async function isRegistered(
 	context: IHookFunctions,
 	settings: RegistrationSettings,
 ): Promise<boolean> {
-	const id = identity(context);
 	const config = await readConfig(context);
-	const plan = registrationPlan(config, id, settings);
+	const plan = registrationPlan(config, identity(context, config), settings);
 	return 'target' in plan && Object.keys(changes(config, plan.target)).length === 0;
 }
 
@@ -533,10 +563,10 @@ export async function register(
 	context: IHookFunctions,
 	settings: RegistrationSettings,
 ): Promise<void> {
-	const id = identity(context);
 	// Test listening runs on static data of its own; its delete hook must know it (see unregister).
-	if (id.test) staticData(context).listeningForTest = true;
+	if (context.getMode() === 'manual') staticData(context).listeningForTest = true;
 	const config = await readConfig(context);
+	const id = identity(context, config);
 	const plan = registrationPlan(config, id, settings);
 	if ('taken' in plan) throw takenError(context, id, settings, plan.taken);
 	const body = changes(config, plan.target);
