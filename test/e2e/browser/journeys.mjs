@@ -1041,14 +1041,13 @@ export async function f(env) {
 
 /** Makes sure the demo's "events by kind" trigger holds the default push address (journey f may have replaced it). */
 async function exampleTriggerHolds(env, holder) {
-	const held = async () =>
-		new URL(
-			String((await env.emulator.control('GET', 'state')).webhook.transCallbackUrl ?? 'http://x'),
-		).searchParams.get('name') === holder;
-	if (await held()) return true;
 	const workflows = (await env.session.api('GET', '/workflows?limit=250')).data ?? [];
 	const example = workflows.find((workflow) => workflow.name === holder);
 	if (!example) return false;
+	const path = `/${example.nodes.find((node) => node.type === TRIGGER).webhookId}/events`;
+	const held = async () =>
+		String((await env.emulator.control('GET', 'state')).webhook.transCallbackUrl).includes(path);
+	if (await held()) return true;
 	await env.session.api('POST', `/workflows/${example.id}/deactivate`);
 	await env.session.api('POST', `/workflows/${example.id}/activate`);
 	for (let attempt = 0; attempt < 50; attempt++) {
