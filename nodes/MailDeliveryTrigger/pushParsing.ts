@@ -181,7 +181,15 @@ const EVENT_TYPE_WORDS = new Map([
 ]);
 
 const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
-const CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
+/** Control characters other than tab and line breaks: a decoded message has none. */
+function hasControlCharacters(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) return true;
+	}
+	return false;
+}
 
 /** The text a base64 FailedCause encodes, or undefined when it is not base64 of UTF-8 text. */
 function decodedText(value: string): string | undefined {
@@ -189,7 +197,7 @@ function decodedText(value: string): string | undefined {
 	const bytes = Buffer.from(value, 'base64');
 	const text = bytes.toString('utf8');
 	// Bytes that are not UTF-8 come back changed (as U+FFFD); control characters are no message either.
-	if (!Buffer.from(text, 'utf8').equals(bytes) || CONTROL_CHARACTERS.test(text)) return undefined;
+	if (!Buffer.from(text, 'utf8').equals(bytes) || hasControlCharacters(text)) return undefined;
 	return text;
 }
 

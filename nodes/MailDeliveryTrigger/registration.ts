@@ -490,7 +490,7 @@ async function release(
  * over 15 s), with this node's own words. n8n 2.x shows only an activation error's message, so the
  * remedies are in it.
  */
-export class AddressTakenError extends WebhookPathTakenError {
+class AddressTakenError extends WebhookPathTakenError {
 	constructor(node: INode, message: string, description: string) {
 		super(node.name);
 		this.message = message;
