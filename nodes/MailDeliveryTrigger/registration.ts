@@ -10,6 +10,7 @@ import { NodeApiError, NodeOperationError, WebhookPathTakenError } from 'n8n-wor
 
 import { SWITCHABLE_KINDS, transEventFor } from '../shared/eventKinds';
 import {
+	holdingWorkflow,
 	parseUrl,
 	RELEASED_TOKEN,
 	SECRET_PARAMETER,
@@ -426,16 +427,13 @@ function registrationPlan(config: Config, id: Identity, settings: RegistrationSe
  * What the configuration becomes when this trigger lets go of the URLs `release` picks: what was there
  * before them, and the prior switches when no trigger is left. Undefined when it holds none of them.
  */
-function releasePlan(config: Config, release: (url: string) => boolean): Config | undefined {
-	const releasing = urlsOf(config).filter(
-		(url): url is string => typeof url === 'string' && release(url),
-	);
-	if (releasing.length === 0) return undefined;
-	const prior = decodePrior(parseUrl(releasing[0])!.searchParams.get(PRIOR_PARAMETER)) ?? {
-		transEvent: config.transEvent ?? null,
-		transEnable: config.transEnable ?? null,
-		noSenderList: false,
-	};
+function releasePlan(
+	config: Config,
+	own: Ownership,
+	release: (url: string) => boolean,
+): Config | undefined {
+	if (!urlsOf(config).some((url) => typeof url === 'string' && release(url))) return undefined;
+	const prior = priorOf(config, own);
 	const target = putBack(config, release, prior);
 	if (urlsOf(target).every((url) => triggerSecret(url) === undefined))
 		Object.assign(target, restoredSwitches(config, prior));
@@ -474,13 +472,13 @@ async function saveConfig(context: IHookFunctions, body: IDataObject, ownAddress
 async function release(
 	context: IHookFunctions,
 	config: Config,
+	own: Ownership,
 	picked: (url: string) => boolean,
-	ownAddress: string,
 ) {
-	const target = releasePlan(config, picked);
+	const target = releasePlan(config, own, picked);
 	if (!target) return;
 	const body = changes(config, target);
-	if (Object.keys(body).length > 0) await saveConfig(context, body, ownAddress);
+	if (Object.keys(body).length > 0) await saveConfig(context, body, own.webhookUrl);
 }
 
 // ---- refusals ----------------------------------------------------------------------------------------
@@ -506,13 +504,12 @@ function takenError(
 ): AddressTakenError {
 	const parsed = parseUrl(holder)!;
 	const name = parsed.searchParams.get(WORKFLOW_NAME_PARAMETER);
-	const workflowId = parsed.searchParams.get(WORKFLOW_ID_PARAMETER);
 	const elsewhere = parsed.searchParams.get(INSTANCE_PARAMETER) !== id.instance;
 	const ownPublished = holderOf(holder, id) === 'published';
 	const that = name ? `"${name}"` : 'that workflow';
 	const who = ownPublished
 		? "this workflow's published trigger"
-		: `${name ? `workflow ${that}${workflowId ? ` (ID ${workflowId})` : ''}` : `another Mail Delivery Trigger (${withoutSecret(holder)})`}${elsewhere ? ` on another n8n (${parsed.origin})` : ''}`;
+		: `${holdingWorkflow(holder) ?? `another Mail Delivery Trigger (${withoutSecret(holder)})`}${elsewhere ? ` on another n8n (${parsed.origin})` : ''}`;
 	const unpublish = ownPublished
 		? 'unpublish this workflow'
 		: `unpublish ${that}${elsewhere ? ' there' : ''}`;
@@ -579,7 +576,7 @@ export async function register(
 		const kind = holderOf(holder, id);
 		if (kind === 'current') continue;
 		if (kind === 'other' || kind === 'published') {
-			await release(context, after, (url) => holderOf(url, id) === 'current', id.webhookUrl);
+			await release(context, after, id, (url) => holderOf(url, id) === 'current');
 			throw takenError(context, id, settings, { address, holder: holder! });
 		}
 		throw new NodeOperationError(
@@ -615,8 +612,8 @@ export async function unregister(context: IHookFunctions): Promise<void> {
 		await release(
 			context,
 			config,
+			own,
 			(url) => isOwn(url, own) && parseUrl(url)!.pathname === path,
-			own.webhookUrl,
 		);
 	} catch (error) {
 		if (staticData(context).listeningForTest !== true)
