@@ -499,7 +499,6 @@ class AddressTakenError extends WebhookPathTakenError {
 function takenError(
 	context: IHookFunctions,
 	id: Identity,
-	settings: RegistrationSettings,
 	{ address, holder }: { address: Address; holder: string },
 ): AddressTakenError {
 	const parsed = parseUrl(holder)!;
@@ -510,12 +509,15 @@ function takenError(
 	const who = ownPublished
 		? "this workflow's published trigger"
 		: `${holdingWorkflow(holder) ?? `another Mail Delivery Trigger (${withoutSecret(holder)})`}${elsewhere ? ` on another n8n (${parsed.origin})` : ''}`;
-	const unpublish = ownPublished
-		? 'unpublish this workflow'
-		: `unpublish ${that}${elsewhere ? ' there' : ''}`;
+	const unpublish = `unpublish ${that}${elsewhere ? ' there' : ''}`;
 	const remedies: string[] = [];
 	if (id.test) {
-		remedies.push(`${unpublish} while you test`);
+		remedies.push(
+			ownPublished
+				? // Its unpublication may have failed to put the address back: a URL n8n cannot tell from a live one.
+					'unpublish this workflow while you test (if it is not published, publish and unpublish it once to put back what its trigger replaced)'
+				: `${unpublish} while you test`,
+		);
 		remedies.push(
 			address.kind === 'default'
 				? 'set Register For to Chosen Senders with a sender you use only for tests'
@@ -525,9 +527,9 @@ function takenError(
 	} else {
 		remedies.push(`${unpublish} first`);
 		remedies.push(
-			settings.mode === 'default'
+			address.kind === 'default'
 				? 'set Register For to Chosen Senders'
-				: `remove ${(address as { sender: string }).sender} from Sender Names or IDs`,
+				: `remove ${address.sender} from Sender Names or IDs`,
 		);
 		remedies.push(`move what this workflow does into ${that}`);
 		if (elsewhere)
@@ -565,7 +567,7 @@ export async function register(
 	const config = await readConfig(context);
 	const id = identity(context, config);
 	const plan = registrationPlan(config, id, settings);
-	if ('taken' in plan) throw takenError(context, id, settings, plan.taken);
+	if ('taken' in plan) throw takenError(context, id, plan.taken);
 	const body = changes(config, plan.target);
 	if (Object.keys(body).length > 0) await saveConfig(context, body, id.webhookUrl);
 
@@ -577,7 +579,7 @@ export async function register(
 		if (kind === 'current') continue;
 		if (kind === 'other' || kind === 'published') {
 			await release(context, after, id, (url) => holderOf(url, id) === 'current');
-			throw takenError(context, id, settings, { address, holder: holder! });
+			throw takenError(context, id, { address, holder: holder! });
 		}
 		throw new NodeOperationError(
 			context.getNode(),

@@ -188,7 +188,7 @@ test('listening for test events while production holds the address is refused; p
 	await activate(production);
 	const held = await config();
 	await expect(production.listen()).rejects.toThrow(
-		"Cannot listen for test events: the account's default push address is used by this workflow's published trigger",
+		"Cannot listen for test events: the account's default push address is used by this workflow's published trigger. Unpublish this workflow while you test (if it is not published, publish and unpublish it once to put back what its trigger replaced)",
 	);
 	const other = await workflow('wf-b');
 	await expect(other.listen()).rejects.toMatchObject({
