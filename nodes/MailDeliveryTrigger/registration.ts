@@ -52,6 +52,15 @@ const INSTANCE_PARAMETER = 'n8n';
 const TEST_PARAMETER = 'test';
 const PRIOR_PARAMETER = 'prior';
 const PREVIOUS_PARAMETER = 'prev';
+const RECORD_PARAMETERS = [
+	SECRET_PARAMETER,
+	INSTANCE_PARAMETER,
+	WORKFLOW_ID_PARAMETER,
+	WORKFLOW_NAME_PARAMETER,
+	TEST_PARAMETER,
+	PRIOR_PARAMETER,
+	PREVIOUS_PARAMETER,
+];
 
 type Address = { kind: 'default' } | { kind: 'sender'; sender: string };
 
@@ -292,25 +301,28 @@ function priorOf(config: Config, own: Ownership): Prior {
 }
 
 /**
- * The configuration with what was there before put back at every address whose URL `release` picks;
- * a sender entry that was not there before goes away, every other keeps its place.
+ * Which record a URL is released by: the URL itself (what it carries), or, where the platform did not keep
+ * the URL as saved, the URL this trigger meant to save there. Undefined: the URL stays.
  */
-function putBack(
-	config: Config,
-	release: (url: string, address: Address) => boolean,
-	prior: Prior,
-): Config {
+type Releasing = (url: string, address: Address) => string | undefined;
+
+/**
+ * The configuration with what was there before put back at every address `releasing` picks; a sender
+ * entry that was not there before goes away, every other keeps its place.
+ */
+function putBack(config: Config, releasing: Releasing, prior: Prior): Config {
 	const target = { ...config };
 	const defaultUrl = config.transCallbackUrl;
-	if (typeof defaultUrl === 'string' && release(defaultUrl, { kind: 'default' }))
-		target.transCallbackUrl = previousOf(defaultUrl);
+	const record = typeof defaultUrl === 'string' && releasing(defaultUrl, { kind: 'default' });
+	if (record) target.transCallbackUrl = previousOf(record);
 	const entries = senderEntries(config);
-	const released = (entry: SenderEntry) =>
-		release(entry.url, { kind: 'sender', sender: entry.sender });
-	if (entries.some(released)) {
+	const recordOf = (entry: SenderEntry) =>
+		releasing(entry.url, { kind: 'sender', sender: entry.sender });
+	if (entries.some(recordOf)) {
 		const list = entries.flatMap((entry) => {
-			if (!released(entry)) return [entry];
-			const previous = previousOf(entry.url);
+			const released = recordOf(entry);
+			if (!released) return [entry];
+			const previous = previousOf(released);
 			return previous === null ? [] : [{ sender: entry.sender, url: previous }];
 		});
 		target.transCallbackUrlExtra = list.length === 0 && prior.noSenderList ? null : list;
@@ -392,7 +404,11 @@ function registrationPlan(config: Config, id: Identity, settings: RegistrationSe
 				settings.senders.some((sender) => sameSender(sender, address.sender));
 	const ours = (url: string) => ['current', 'leftover'].includes(holderOf(url, id));
 	// This trigger's URLs where it is no longer needed (settings changed, a test URL left behind) go.
-	const target = putBack(config, (url, address) => ours(url) && !needed(address), prior);
+	const target = putBack(
+		config,
+		(url, address) => (ours(url) && !needed(address) ? url : undefined),
+		prior,
+	);
 	const urlReplacing = (holder: string | null) => {
 		const kind = holderOf(holder, id);
 		if (kind === 'current') return holder!;
@@ -424,17 +440,20 @@ function registrationPlan(config: Config, id: Identity, settings: RegistrationSe
 }
 
 /**
- * What the configuration becomes when this trigger lets go of the URLs `release` picks: what was there
+ * What the configuration becomes when this trigger lets go of the URLs `releasing` picks: what was there
  * before them, and the prior switches when no trigger is left. Undefined when it holds none of them.
  */
-function releasePlan(
-	config: Config,
-	own: Ownership,
-	release: (url: string) => boolean,
-): Config | undefined {
-	if (!urlsOf(config).some((url) => typeof url === 'string' && release(url))) return undefined;
-	const prior = priorOf(config, own);
-	const target = putBack(config, release, prior);
+function releasePlan(config: Config, own: Ownership, releasing: Releasing): Config | undefined {
+	const records = [
+		config.transCallbackUrl && releasing(config.transCallbackUrl, { kind: 'default' }),
+		...senderEntries(config).map((entry) =>
+			releasing(entry.url, { kind: 'sender', sender: entry.sender }),
+		),
+	].filter((record): record is string => typeof record === 'string');
+	if (records.length === 0) return undefined;
+	const prior =
+		decodePrior(parseUrl(records[0])?.searchParams.get(PRIOR_PARAMETER)) ?? priorOf(config, own);
+	const target = putBack(config, releasing, prior);
 	if (urlsOf(target).every((url) => triggerSecret(url) === undefined))
 		Object.assign(target, restoredSwitches(config, prior));
 	return target;
@@ -469,13 +488,21 @@ async function saveConfig(context: IHookFunctions, body: IDataObject, ownAddress
 	}
 }
 
+/** Whether the platform holds a URL as this trigger saved it: the same address and the same record. */
+function sameRecord(stored: string | null, intended: string | null): boolean {
+	if (stored === intended) return true;
+	const [a, b] = [parseUrl(stored), parseUrl(intended)];
+	if (!a || !b || `${a.origin}${a.pathname}` !== `${b.origin}${b.pathname}`) return false;
+	return RECORD_PARAMETERS.every((name) => a.searchParams.get(name) === b.searchParams.get(name));
+}
+
 async function release(
 	context: IHookFunctions,
 	config: Config,
 	own: Ownership,
-	picked: (url: string) => boolean,
+	releasing: Releasing,
 ) {
-	const target = releasePlan(config, own, picked);
+	const target = releasePlan(config, own, releasing);
 	if (!target) return;
 	const body = changes(config, target);
 	if (Object.keys(body).length > 0) await saveConfig(context, body, own.webhookUrl);
@@ -488,7 +515,7 @@ async function release(
  * over 15 s), with this node's own words. n8n 2.x shows only an activation error's message, so the
  * remedies are in it.
  */
-class AddressTakenError extends WebhookPathTakenError {
+class RegistrationRefused extends WebhookPathTakenError {
 	constructor(node: INode, message: string, description: string) {
 		super(node.name);
 		this.message = message;
@@ -500,7 +527,7 @@ function takenError(
 	context: IHookFunctions,
 	id: Identity,
 	{ address, holder }: { address: Address; holder: string },
-): AddressTakenError {
+): RegistrationRefused {
 	const parsed = parseUrl(holder)!;
 	const name = parsed.searchParams.get(WORKFLOW_NAME_PARAMETER);
 	const elsewhere = parsed.searchParams.get(INSTANCE_PARAMETER) !== id.instance;
@@ -543,7 +570,25 @@ function takenError(
 		? 'The platform keeps one push address per account (and one per sender). Listening here would move the pushes away from that trigger, which would miss events until the test ends.'
 		: 'The platform keeps one push address per account (and one per sender), so two workflows cannot both receive the same events. ' +
 			"If the workflow holding the address no longer exists, save another address with the Mail Delivery node's Webhook → Save operation (option Replace Settings a Trigger Uses), then publish again.";
-	return new AddressTakenError(context.getNode(), message, description);
+	return new RegistrationRefused(context.getNode(), message, description);
+}
+
+/** The platform shortened or changed this trigger's URL: retrying cannot help (not retried by n8n). */
+function notKeptError(
+	context: IHookFunctions,
+	address: Address,
+	stored: string,
+	intended: string,
+): RegistrationRefused {
+	const what = intended.startsWith(stored)
+		? `kept only ${stored.length} of the ${intended.length} characters of its URL`
+		: 'changed its URL';
+	const test = context.getMode() === 'manual';
+	return new RegistrationRefused(
+		context.getNode(),
+		`${test ? 'Cannot listen for test events' : 'Cannot publish this workflow'}: the platform ${what} at ${addressName(address)}, and that URL carries what this trigger puts back when it leaves. The address is as it was. Shorten the workflow's name or the URL that was at that address, and try again.`,
+		'The trigger records in its URL what the address held before it (and the event switches before the first trigger), so that it can put them back exactly, even after n8n lost its own data. The platform does not document how long an address may be.',
+	);
 }
 
 // ---- lifecycle -----------------------------------------------------------------------------------
@@ -575,10 +620,24 @@ export async function register(
 	const after = await readConfig(context);
 	for (const address of addressesOf(settings)) {
 		const holder = urlAt(after, address);
+		const intended = urlAt(plan.target, address);
+		if (sameRecord(holder, intended)) continue;
+		// Ours, but not as saved (a platform that shortens or rewrites addresses): what this trigger must
+		// put back later is not on the platform. Put it back now, from the URLs it meant to save.
+		const notKept = (url: string | null, at: Address) => {
+			const meant = urlAt(plan.target, at);
+			const ours = isOwn(url, id) || (!!url && !!meant && meant.startsWith(url));
+			return ours && !sameRecord(url, meant) ? meant! : undefined;
+		};
+		if (notKept(holder, address)) {
+			await release(context, after, id, notKept);
+			throw notKeptError(context, address, holder!, intended!);
+		}
 		const kind = holderOf(holder, id);
-		if (kind === 'current') continue;
 		if (kind === 'other' || kind === 'published') {
-			await release(context, after, id, (url) => holderOf(url, id) === 'current');
+			await release(context, after, id, (url) =>
+				holderOf(url, id) === 'current' ? url : undefined,
+			);
 			throw takenError(context, id, { address, holder: holder! });
 		}
 		throw new NodeOperationError(
@@ -611,11 +670,8 @@ export async function unregister(context: IHookFunctions): Promise<void> {
 		const own = ownership(context);
 		const path = new URL(own.webhookUrl).pathname;
 		const config = await readConfig(context);
-		await release(
-			context,
-			config,
-			own,
-			(url) => isOwn(url, own) && parseUrl(url)!.pathname === path,
+		await release(context, config, own, (url) =>
+			isOwn(url, own) && parseUrl(url)!.pathname === path ? url : undefined,
 		);
 	} catch (error) {
 		if (staticData(context).listeningForTest !== true)

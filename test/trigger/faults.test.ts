@@ -221,6 +221,29 @@ test.each([2, 1] as const)(
 	},
 );
 
+test.each([
+	[200, {}],
+	[200, forSenders],
+	[70, {}],
+	[70, forSenders],
+])(
+	'a platform that keeps only %s characters of a URL: refused at once, saying so, and the user configuration stays exactly (%p)',
+	async (length, parameters) => {
+		await expectCode(env.emulator, SAVE, userConfig, 200);
+		const before = await config();
+		await env.control('POST', 'settings', { webhookUrlMaxLength: length });
+		const host = await workflow('wf-a', parameters, {}, { workflowName: 'Order events' });
+		const error = (await host.activate().catch((caught: Error) => caught)) as Error;
+		expect(error).toBeInstanceOf(WebhookPathTakenError);
+		expect(error.message).toMatch(
+			new RegExp(
+				`^Cannot publish this workflow: the platform kept only ${length} of the \\d+ characters of its URL at `,
+			),
+		);
+		expect(await config()).toEqual(before);
+	},
+);
+
 describe('n8n restarted with another public address', () => {
 	test('activation takes over its own older URL without losing the record; deactivation restores', async () => {
 		await expectCode(env.emulator, SAVE, userConfig, 200);
