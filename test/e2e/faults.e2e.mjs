@@ -204,6 +204,62 @@ test('a second trigger on a taken address is refused quickly, naming the first w
 	await unpublishRestores(first.id, before);
 });
 
+test('test listening stopped while the platform fails: n8n keeps listening to tests, and publishing takes the URL left behind back', async (t) => {
+	// The editor's own REST calls ("Execute step" on the trigger, then "Stop listening") are n8n 2.x's.
+	if (line !== '2') return t.skip('the test-listening REST calls used here are n8n 2.x');
+	const before = await userConfiguration();
+	const workflow = triggerWorkflow({ name: 'faults: listening', credential });
+	const { id } = await stack.session.api('POST', '/workflows', workflow);
+	const path = `/webhook-test/${workflow.nodes[0].webhookId}/events`;
+	const listen = async () =>
+		await stack.session.rest('POST', `/workflows/${id}/run`, {
+			triggerToStartFrom: { name: 'Mail Delivery Trigger' },
+		});
+	const heldByTest = async () => String((await platform()).transCallbackUrl).includes(path);
+	assert.equal((await listen()).waitingForWebhook, true);
+	assert.ok(await heldByTest(), 'the test URL is registered');
+	// Stopping: the delete hook's read of the configuration fails, so the test URL stays behind.
+	await fault('/v5/webhook/get', 'internalError');
+	await stack.session.rest('DELETE', `/test-webhook/${id}`);
+	await eventually(
+		async () =>
+			(await stack.emulator.control('GET', 'requests')).requests.some(
+				(request) => request.path === '/v5/webhook/get' && request.code === 500,
+			),
+		'the failed read at the end of test listening',
+	);
+	assert.ok(await heldByTest(), 'the test URL is left behind');
+	// n8n still listens to tests: this workflow's again (taking its own URL back), then stopped cleanly.
+	assert.equal((await listen()).waitingForWebhook, true);
+	await stack.session.rest('DELETE', `/test-webhook/${id}`);
+	await eventually(
+		async () => JSON.stringify(await platform()) === JSON.stringify(before),
+		'the user configuration back after the second test listen',
+	);
+	// A URL left behind once more: publishing takes it back, unpublishing restores the user's.
+	assert.equal((await listen()).waitingForWebhook, true);
+	await fault('/v5/webhook/save', 'badGateway');
+	await stack.session.rest('DELETE', `/test-webhook/${id}`);
+	await eventually(
+		async () =>
+			(await stack.emulator.control('GET', 'requests')).requests.filter(
+				(request) => request.path === '/v5/webhook/get',
+			).length > 0 && (await heldByTest()),
+		'the test URL left behind again',
+	);
+	await stack.session.api('POST', `/workflows/${id}/activate`);
+	await eventually(
+		async () =>
+			(await stack.session.rest('GET', `/workflows/${id}/publication-status`)).status ===
+			'published',
+		'the workflow to be published',
+	);
+	const during = await platform();
+	assert.ok(during.transCallbackUrl.includes(`/webhook/${workflow.nodes[0].webhookId}/events`));
+	assert.equal(new URL(during.transCallbackUrl).searchParams.get('prev'), before.transCallbackUrl);
+	await unpublishRestores(id, before);
+});
+
 // Last: it restarts n8n.
 test('n8n restarted with another public address: the trigger takes over its own older URL and restores the user configuration', async () => {
 	const before = await userConfiguration();
