@@ -98,6 +98,8 @@ export async function control(
 			}
 			if (input.webhookNull !== undefined)
 				state.webhookNull = input.webhookNull === 'refuse' ? 'refuse' : 'accept';
+			if (input.webhookUrlMaxLength !== undefined)
+				state.webhookUrlMaxLength = Number(input.webhookUrlMaxLength);
 			return [200, { ok: true }];
 		case 'POST /__control/fault':
 			network.faults.push({

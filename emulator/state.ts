@@ -45,6 +45,8 @@ export class State {
 	pageSizeCap = 0;
 	/** webhook/save with a null field: saved as "nothing configured" (default) or refused with 400. */
 	webhookNull: 'accept' | 'refuse' = 'accept';
+	/** webhook/save keeps at most this many characters of each push address, silently (0: all). */
+	webhookUrlMaxLength = 0;
 	/** Every message accepted by a transactional send. */
 	mails: MailRecord[] = [];
 	/** Every event produced, in order; reports are computed from it. */

@@ -54,17 +54,21 @@ export const webhook: Record<string, Operation> = {
 			if (!['save', 'replace'].includes(mode))
 				fail(400, '更新模式错误', 'transCallbackUrlExtraUpdateMode must be save or replace');
 			const config = state.webhook;
+			// A platform whose column is shorter than the address cuts it without a word (off by default).
+			const kept = (url: string) =>
+				state.webhookUrlMaxLength > 0 ? url.slice(0, state.webhookUrlMaxLength) : url;
 			if (b.transEvent === null) config.transEvent = null;
 			else if (b.transEvent !== undefined) {
 				const base = config.transEvent ?? Object.fromEntries(SWITCHES.map((k) => [k, false]));
 				config.transEvent = { ...base, ...b.transEvent };
 			}
-			if (b.transCallbackUrl !== undefined) config.transCallbackUrl = b.transCallbackUrl;
+			if (b.transCallbackUrl !== undefined)
+				config.transCallbackUrl = b.transCallbackUrl === null ? null : kept(b.transCallbackUrl);
 			if (b.transEnable !== undefined) config.transEnable = b.transEnable;
 			if (b.transCallbackUrlExtra === null) config.transCallbackUrlExtra = null;
 			else if (b.transCallbackUrlExtra !== undefined) {
 				const incoming = (b.transCallbackUrlExtra as Array<{ sender: string; url: string }>).map(
-					(e) => ({ sender: e.sender, url: e.url }),
+					(e) => ({ sender: e.sender, url: kept(e.url) }),
 				);
 				if (mode === 'replace') config.transCallbackUrlExtra = incoming;
 				else {

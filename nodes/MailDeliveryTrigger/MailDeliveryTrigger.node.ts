@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type {
 	IDataObject,
 	IHookFunctions,
@@ -15,7 +15,14 @@ import { EVENT_KINDS } from '../shared/eventKinds';
 import { getSenderAddresses } from '../shared/methods/loadOptions';
 import { enrichEvent, parsePush } from './pushParsing';
 import { SECRET_PARAMETER } from '../shared/triggerAddresses';
-import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
+import {
+	isRegistered,
+	register,
+	registeredSecretDigest,
+	secretDigest,
+	unregister,
+	type RegistrationSettings,
+} from './registration';
 
 const ALL_KINDS = EVENT_KINDS.map((kind) => kind.code) as string[];
 
@@ -161,7 +168,10 @@ export class MailDeliveryTrigger implements INodeType {
 				type: 'string',
 				typeOptions: { password: true },
 				default: '',
+				// n8n draws no required mark beside a node parameter, and flags an empty one only once it was left.
 				required: true,
+				placeholder: 'Required',
+				hint: 'Required while Require Secret is on: publishing and listening for test events are refused while it is empty',
 				description:
 					'Add ?token=&lt;this secret&gt; to the URL you register on the platform; activation is refused while it is empty',
 				displayOptions: { show: { registration: ['manual'], requireSecret: [true] } },
@@ -242,18 +252,26 @@ export class MailDeliveryTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
-		const expected = expectedSecret(this);
+		const expected = expectedSecretDigest(this);
 		if (expected !== undefined && !sameSecret(request.query[SECRET_PARAMETER], expected)) {
 			return reject(this, 401, 'The push has no valid secret token');
 		}
 		if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
+		// Read in the charset n8n decodes the body with (a Buffer encoding), so both paths agree.
+		const contentType = String(request.headers['content-type'] ?? '').toLowerCase();
+		const charset = /;\s*charset\s*=\s*"?([^";\s]+)/.exec(contentType)?.[1] ?? 'utf-8';
+		if (!Buffer.isEncoding(charset)) {
+			return reject(
+				this,
+				415,
+				`The body is in charset ${charset}; pushes are read in UTF-8 (or another charset Node.js reads: latin1, utf-16le, ascii)`,
+			);
+		}
 		const raw = request.rawBody
-			? request.rawBody.toString('utf8')
+			? request.rawBody.toString(charset)
 			: JSON.stringify(request.body ?? null);
 		// n8n has parsed a JSON body already: reuse it unless that lost something (see parsePush).
-		const isJson = String(request.headers['content-type'] ?? '')
-			.toLowerCase()
-			.startsWith('application/json');
+		const isJson = contentType.startsWith('application/json');
 		const push = parsePush(raw, isJson ? request.body : undefined);
 		if (!push.ok) return reject(this, 400, push.problem);
 
@@ -301,22 +319,23 @@ function registrationSettings(context: IHookFunctions): RegistrationSettings {
 	};
 }
 
-/** The secret a push must carry, or undefined when the user turned the check off (manual mode). */
-function expectedSecret(context: IWebhookFunctions): string | undefined {
-	if (context.getNodeParameter('registration', 'automatic') === 'automatic') {
-		const secret = context.getWorkflowStaticData('node').secret;
-		return typeof secret === 'string' ? secret : '';
-	}
+/**
+ * The digest of the secret a push must carry: the registered one (automatic), the user's (manual), an
+ * empty one that nothing matches (none registered, none set), or undefined when the user turned the
+ * check off.
+ */
+function expectedSecretDigest(context: IWebhookFunctions): Buffer | undefined {
+	if (context.getNodeParameter('registration', 'automatic') === 'automatic')
+		return registeredSecretDigest(context) ?? Buffer.alloc(0);
 	if (context.getNodeParameter('requireSecret', true) !== true) return undefined;
-	return String(context.getNodeParameter('secret', '')).trim();
+	const secret = String(context.getNodeParameter('secret', '')).trim();
+	return secret ? secretDigest(secret) : Buffer.alloc(0);
 }
 
-const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
-
-/** Constant-time comparison; an empty expected secret (nothing registered, none set) matches nothing. */
-function sameSecret(given: unknown, expected: string): boolean {
-	if (!expected || typeof given !== 'string') return false;
-	return timingSafeEqual(digest(given), digest(expected));
+/** Constant-time comparison of SHA-256 digests; any other expected digest (empty) matches nothing. */
+function sameSecret(given: unknown, expected: Buffer): boolean {
+	if (expected.length !== 32 || typeof given !== 'string') return false;
+	return timingSafeEqual(secretDigest(given), expected);
 }
 
 function reject(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {

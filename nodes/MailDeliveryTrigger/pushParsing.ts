@@ -54,15 +54,20 @@ const isEvent = (value: unknown): value is IDataObject =>
 const MAIL_SEQ_ID =
 	/"MailSeqId"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*"|true|false|null)/g;
 
+/** A key written with an escape (`"MailSeq\u0049d"`): the MailSeqId scan would not see it. */
+const ESCAPED_KEY = /"[^"]*\\[^"]*"\s*:/;
+
 /**
  * The fast path: n8n has already parsed the JSON body (losing the last digits of MailSeqId), so the
  * node takes the events from it and only the digits of each MailSeqId from the raw text, in order.
- * Taken only when that is exact: flat events, one MailSeqId key per event that has one, no other
- * integer beyond 2^53. Otherwise undefined, and the body is parsed again exactly.
+ * Taken only when that is exact: flat events, every key written without escapes and one MailSeqId key
+ * per event that has one (a key written twice counts twice: JSON keeps the last, the exact path too),
+ * no other integer beyond 2^53. Otherwise undefined, and the body is parsed again exactly.
  */
 export function eventsFromParsedBody(body: unknown, rawBody: string): IDataObject[] | undefined {
 	const events = isEvent(body) ? [body] : Array.isArray(body) ? body : undefined;
 	if (!events) return undefined;
+	if (rawBody.includes('\\') && ESCAPED_KEY.test(rawBody)) return undefined;
 	let withSeqId = 0;
 	for (const event of events) {
 		if (!isEvent(event)) return undefined;
@@ -119,11 +124,37 @@ export function parsePush(rawBody: string, parsedBody?: unknown): ParsedPush {
 	const wrong = events.findIndex((entry) => !isEvent(entry));
 	if (wrong !== -1)
 		return { ok: false, problem: `Entry ${wrong} of the body is not an event object` };
-	// MailSeqId is an identifier: always a string, whether or not a number could have held it.
-	for (const event of events as IDataObject[]) {
+	for (const [index, event] of (events as IDataObject[]).entries()) {
+		// MailSeqId is an identifier: always a string, whether or not a number could have held it.
 		if (typeof event.MailSeqId === 'number') event.MailSeqId = String(event.MailSeqId);
+		// Events are flat (API 6.1); a nested value is kept as its JSON text, so that every execution
+		// n8n stores is one it can read back. Too deep a nesting is refused.
+		for (const key in event) {
+			const value = event[key];
+			if (value === null || typeof value !== 'object') continue;
+			if (nestsDeeper(value, MAX_NESTING))
+				return {
+					ok: false,
+					problem: `Entry ${index} of the body nests field ${key} deeper than ${MAX_NESTING} levels`,
+				};
+			event[key] = JSON.stringify(value);
+		}
 	}
 	return { ok: true, events: events as IDataObject[] };
+}
+
+const MAX_NESTING = 32;
+
+/** Whether objects and arrays in `value` nest more than `limit` levels, walked without recursion. */
+function nestsDeeper(value: object, limit: number): boolean {
+	const stack: Array<[object, number]> = [[value, 1]];
+	while (stack.length > 0) {
+		const [current, depth] = stack.pop()!;
+		if (depth > limit) return true;
+		for (const inner of Object.values(current))
+			if (inner !== null && typeof inner === 'object') stack.push([inner as object, depth + 1]);
+	}
+	return false;
 }
 
 const TIME_FIELDS = ['TriggeredDateTimeV2', 'SubmitDateTimeV2', 'DeliveredTimeV2'];
@@ -135,11 +166,55 @@ interface EnrichOptions {
 	isoCache?: Map<string, string | undefined>;
 }
 
-/** Keeps every field as sent; adds the decoded FailedCause and, when asked, ISO 8601 times. */
+/** The codes section 6 documents, in words a workflow can branch on. */
+const REASON_WORDS = new Map([
+	['Bounced 100', 'Hard bounce'],
+	['Bounced 101', 'Soft bounce'],
+	['Dropped 110', 'Hard bounce history'],
+	['Dropped 111', 'Send policy'],
+	['Dropped 112', 'Expired'],
+	['Dropped 210', 'Unsubscribed'],
+]);
+const EVENT_TYPE_WORDS = new Map([
+	['3', 'Transactional'],
+	['5', 'Marketing'],
+]);
+
+const BASE64 = /^[A-Za-z0-9+/]+={0,2}$/;
+
+/** Control characters other than tab and line breaks: a decoded message has none. */
+function hasControlCharacters(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if ((c < 32 && c !== 9 && c !== 10 && c !== 13) || c === 127) return true;
+	}
+	return false;
+}
+
+/** The text a base64 FailedCause encodes, or undefined when it is not base64 of UTF-8 text. */
+function decodedText(value: string): string | undefined {
+	if (value.length % 4 !== 0 || !BASE64.test(value)) return undefined;
+	const bytes = Buffer.from(value, 'base64');
+	const text = bytes.toString('utf8');
+	// Bytes that are not UTF-8 come back changed (as U+FFFD); control characters are no message either.
+	if (!Buffer.from(text, 'utf8').equals(bytes) || hasControlCharacters(text)) return undefined;
+	return text;
+}
+
+/**
+ * Keeps every field as sent and adds, on the event itself (each push's events are its own): the codes
+ * in words (ReasonText, EventTypeText), the FailedCause as text and, when asked, ISO 8601 times.
+ */
 export function enrichEvent(event: IDataObject, options: EnrichOptions): IDataObject {
-	const added: IDataObject = {};
+	if (event.Reason !== undefined) {
+		const reason = REASON_WORDS.get(`${event.EventCode} ${event.Reason}`);
+		if (reason !== undefined) event.ReasonText = reason;
+	}
+	const type = EVENT_TYPE_WORDS.get(String(event.EventType));
+	if (type !== undefined) event.EventTypeText = type;
 	if (options.decodeFailedCause && typeof event.FailedCause === 'string') {
-		added.FailedCauseText = Buffer.from(event.FailedCause, 'base64').toString('utf8');
+		// A cause that is not base64 of text is kept as the text it is, not decoded to noise.
+		event.FailedCauseText = decodedText(event.FailedCause) ?? event.FailedCause;
 	}
 	if (options.isoTimeZone) {
 		for (const field of TIME_FIELDS) {
@@ -150,9 +225,8 @@ export function enrichEvent(event: IDataObject, options: EnrichOptions): IDataOb
 				iso = eventTimeToIso(value, options.isoTimeZone);
 				options.isoCache?.set(value, iso);
 			}
-			if (iso) added[`${field}Iso`] = iso;
+			if (iso) event[`${field}Iso`] = iso;
 		}
 	}
-	// Most events gain nothing (no bounce, no ISO option): those pass through without a copy.
-	return Object.keys(added).length > 0 ? { ...event, ...added } : event;
+	return event;
 }

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 
 import { setupDemo } from '../../scripts/demo.mjs';
 import { startStack } from './env.mjs';
-import { a, b, c, d, e, f } from './browser/journeys.mjs';
+import { a, b, c, d, e, f, g } from './browser/journeys.mjs';
 import { launchBrowser } from './browser/ui.mjs';
 
 const JOURNEY_TIMEOUT = 180_000;
@@ -54,7 +54,7 @@ test(
 );
 
 test(
-	'd. the trigger panel: Registration, Manual fields, one output per kind, a refused test listen that says what to do',
+	'd. the trigger panel: Registration, Manual fields (the Secret says it is required), one output per kind, a refused test listen that says what to do',
 	{ timeout: JOURNEY_TIMEOUT },
 	() => d(env),
 );
@@ -69,4 +69,10 @@ test(
 	"f. Webhook → Save refuses to take a trigger's address unless the Replace option is on",
 	{ timeout: JOURNEY_TIMEOUT },
 	() => f(env),
+);
+
+test(
+	'g. a second trigger published in the editor while the example holds the address: refused fast, by workflow name',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => g(env),
 );

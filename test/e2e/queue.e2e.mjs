@@ -138,7 +138,7 @@ test("the trigger, activated on main, registers the webhook processor's URL", as
 		),
 	);
 	trigger.url = (await webhookConfig()).transCallbackUrl;
-	assert.match(trigger.url, /\/events\?token=mdt1[0-9a-f]{48}&prior=/);
+	assert.match(trigger.url, /\/events\?token=mdt1[0-9a-f]{48}&n8n=[0-9a-f]{12}&/);
 });
 
 test('pushes reach the webhook processor and run on workers; the secret main stored is checked there', async (t) => {

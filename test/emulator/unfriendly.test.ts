@@ -63,6 +63,24 @@ test('webhook/save with null: accepted by default, refused with 400 when set', a
 	await expectCode(env.emulator, '/v5/webhook/save', { transEnable: false }, 200);
 });
 
+test('webhook/save keeps every character of an address by default, only the first N when set', async () => {
+	const long = `https://receiver.example/${'x'.repeat(300)}`;
+	await expectCode(env.emulator, '/v5/webhook/save', { transCallbackUrl: long }, 200);
+	expect(env.view().state.webhook.transCallbackUrl).toBe(long);
+	await env.control('POST', 'settings', { webhookUrlMaxLength: 100 });
+	await expectCode(
+		env.emulator,
+		'/v5/webhook/save',
+		{ transCallbackUrl: long, transCallbackUrlExtra: [{ sender: 'a@example.com', url: long }] },
+		200,
+	);
+	const { webhook } = env.view().state;
+	expect([webhook.transCallbackUrl, webhook.transCallbackUrlExtra![0].url]).toEqual([
+		long.slice(0, 100),
+		long.slice(0, 100),
+	]);
+});
+
 test('faults: network drops the next request unanswered; internalError processes it, then answers 500', async () => {
 	await env.control('POST', 'fault', { path: '/v5/lists/add', fault: 'network' });
 	await expect(call(env.emulator, '/v5/lists/add', { listName: 'dropped' })).rejects.toThrow();

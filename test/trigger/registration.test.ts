@@ -90,12 +90,12 @@ test('a second workflow on the default address is refused with an explanation; t
 	await activate(a);
 	const held = await config();
 	await expect(activate(b)).rejects.toThrow(
-		`Cannot register this workflow: the account's default push address is held by another Mail Delivery Trigger (${a.webhookUrl()})`,
+		`Cannot publish this workflow: the account's default push address is used by workflow "Workflow wf-a" (ID wf-wf-a)`,
 	);
 	// n8n 2.x shows only the message of an activation error: the remedy must be in it.
 	await expect(b.create()).rejects.toMatchObject({
 		message: expect.stringMatching(
-			/Deactivate that workflow first, or set Register For to Chosen Senders, or .*One Output per Event Kind/,
+			/Unpublish "Workflow wf-a" first, or set Register For to Chosen Senders, or move what this workflow does into "Workflow wf-a"/,
 		),
 	});
 	expect(await config()).toEqual(held);
@@ -187,13 +187,13 @@ test('listening for test events while production holds the address is refused; p
 	const production = await workflow('wf-a');
 	await activate(production);
 	const held = await config();
-	await expect(activate(production, 'manual')).rejects.toThrow(
-		`Cannot listen for test events: the account's default push address is held by this workflow's other Mail Delivery Trigger (${production.webhookUrl()})`,
+	await expect(production.listen()).rejects.toThrow(
+		"Cannot listen for test events: the account's default push address is used by this workflow's published trigger. Unpublish this workflow while you test (if it is not published, publish and unpublish it once to put back what its trigger replaced)",
 	);
 	const other = await workflow('wf-b');
-	await expect(activate(other, 'manual')).rejects.toMatchObject({
+	await expect(other.listen()).rejects.toMatchObject({
 		message: expect.stringMatching(
-			/To test, deactivate that workflow while you test, or .*Chosen Senders.*, or set Registration to Manual/,
+			/Unpublish "Workflow wf-a" while you test, or .*Chosen Senders.*, or set Registration to Manual/,
 		),
 	});
 	expect(await config()).toEqual(held);

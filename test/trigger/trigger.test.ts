@@ -35,7 +35,10 @@ test('activation registers the URL with a secret; a 2,500-event send arrives as 
 	await host.create();
 	const config = await webhookConfig();
 	expect(config.transCallbackUrl).toMatch(
-		new RegExp(`^${host.webhookUrl()}\\?token=mdt1[0-9a-f]{48}&prior=n-n$`),
+		// The secret, this n8n, the workflow, the switches before it; no prev: nothing was there.
+		new RegExp(
+			`^${host.webhookUrl()}\\?token=mdt1[0-9a-f]{48}&n8n=[0-9a-f]{12}&workflow=wf-hook-id&name=Workflow\\+hook-id&prior=n-n-n$`,
+		),
 	);
 	expect(config.transEnable).toBe(true);
 	expect(Object.values(config.transEvent)).toEqual(Array(7).fill(true));
@@ -86,7 +89,10 @@ test('one output per kind, in a fixed order, with FailedCause decoded and ISO ti
 	]);
 	await env.control('POST', 'events', { kind: 'Opened', email: 'ok@example.org' });
 	await env.control('POST', 'flush');
-	const [execution] = host.executions;
+	// The send's events and the open may come in one push or two: each output across the executions.
+	const execution = host.executions[0].map((_, index) =>
+		host!.executions.flatMap((run) => run[index]),
+	);
 	const counts = execution.map((output) => output.map((item) => item.json.EventCode));
 	// Delivered, Bounced, Dropped, Opened, Clicked, Unsubscribed, SpamReport, TaskStatus, Other
 	expect(counts).toEqual([
@@ -292,5 +298,57 @@ describe('good neighbour registration', () => {
 		);
 		await host.remove('trigger');
 		expect(await webhookConfig()).toEqual(before);
+	});
+});
+
+test('the codes the API documents come as words beside them, from real bounce and drop events', async () => {
+	host = await startTriggerHost({}, env.credentials());
+	await host.create();
+	await sendTo(['bounce@example.org', 'soft@example.org', 'filtered@example.org']);
+	await env.control('POST', 'flush');
+	const byEmail = Object.fromEntries(events(host).map((event) => [event.Email, event]));
+	expect(byEmail['bounce@example.org']).toMatchObject({
+		Reason: '100',
+		ReasonText: 'Hard bounce',
+		EventType: '3',
+		EventTypeText: 'Transactional',
+	});
+	expect(byEmail['soft@example.org']).toMatchObject({ Reason: '101', ReasonText: 'Soft bounce' });
+	expect(byEmail['filtered@example.org']).toMatchObject({
+		Reason: '111',
+		ReasonText: 'Send policy',
+	});
+});
+
+describe('a push in another charset', () => {
+	const event = { EventCode: 'Delivered', Email: 'm@example.org', MailName: 'Müller Grüße' };
+	test.each(['application/json', 'text/plain'])(
+		'latin1 as %s: the same text whether n8n parsed the body or the node reads it',
+		async (type) => {
+			host = await startTriggerHost({}, env.credentials());
+			await host.create();
+			const url = (await webhookConfig()).transCallbackUrl;
+			const answer = await axios.post(url, Buffer.from(JSON.stringify([event]), 'latin1'), {
+				headers: { 'Content-Type': `${type}; charset=latin1` },
+				validateStatus: () => true,
+			});
+			expect(answer.status).toBe(200);
+			expect(events(host)).toEqual([{ ...event }]);
+		},
+	);
+
+	test('a charset that cannot be read is refused with 415 and starts nothing', async () => {
+		host = await startTriggerHost({}, env.credentials());
+		await host.create();
+		const url = (await webhookConfig()).transCallbackUrl;
+		const answer = await axios.post(url, Buffer.from(JSON.stringify([event])), {
+			headers: { 'Content-Type': 'application/octet-stream; charset=gbk' },
+			validateStatus: () => true,
+		});
+		expect([answer.status, answer.data.message]).toEqual([
+			415,
+			'The body is in charset gbk; pushes are read in UTF-8 (or another charset Node.js reads: latin1, utf-16le, ascii)',
+		]);
+		expect(host.executions).toHaveLength(0);
 	});
 });

@@ -58,6 +58,10 @@ test('a new default address is refused while a trigger holds it: the error names
 	expect(error?.message).toContain(
 		`Not saved: the account's default push address is held by a Mail Delivery Trigger (${trigger.webhookUrl()})`,
 	);
+	// Named by its workflow, as the trigger's own refusals name it.
+	expect(error?.message).toContain(
+		`(${trigger.webhookUrl()}) of workflow "Workflow wf-0" (ID wf-wf-0)`,
+	);
 	expect(error?.message).toContain('Replace Settings a Trigger Uses');
 	expect(error?.message).not.toContain('token=');
 	expect(saves()).toBe(savesBefore);

@@ -98,12 +98,127 @@ describe('push bodies', () => {
 	});
 });
 
+describe('push edge cases: both ways of reading a push agree', () => {
+	/** Both paths: the raw text alone, and the raw text beside n8n's own parse of it. */
+	const bothWays = (raw: string) => [parsePush(raw), parsePush(raw, JSON.parse(raw))];
+
+	test.each([
+		[
+			'MailSeqId written twice',
+			'{"EventCode":"Opened","MailSeqId":2505070900222412710,"MailSeqId":2505070900222412711}',
+			['2505070900222412711'],
+		],
+		[
+			'twice in one event, and spelled with an escape in the next',
+			'[{"MailSeqId":1,"MailSeqId":2505070900222412710},{"MailSeq\\u0049d":2505070900222412711}]',
+			['2505070900222412710', '2505070900222412711'],
+		],
+		[
+			'a small value written last',
+			'[{"MailSeqId":2505070900222412710,"MailSeqId":7},{"MailSeqId":2505070900222412712}]',
+			['7', '2505070900222412712'],
+		],
+	])('duplicate keys follow JSON (the last one wins) on every path: %s', (_name, raw, ids) => {
+		for (const push of bothWays(raw)) {
+			expect(push.ok).toBe(true);
+			if (push.ok) expect(push.events.map((event) => event.MailSeqId)).toEqual(ids);
+		}
+	});
+
+	test('a nested value becomes its JSON text: every event n8n stores is flat', () => {
+		const raw =
+			'[{"EventCode":"Opened","Extra":{"a":[1,2],"n":12345678901234567890},"List":[]},{"EventCode":"Clicked"}]';
+		for (const push of bothWays(raw)) {
+			expect(push).toEqual({
+				ok: true,
+				events: [
+					{
+						EventCode: 'Opened',
+						Extra: '{"a":[1,2],"n":"12345678901234567890"}',
+						List: '[]',
+					},
+					{ EventCode: 'Clicked' },
+				],
+			});
+		}
+	});
+
+	test('nesting 100,000 levels deep is refused, not stored as an execution n8n cannot read back', () => {
+		const depth = 100_000;
+		const raw = `[{"EventCode":"Opened"},{"EventCode":"Clicked","X":${'['.repeat(depth)}${']'.repeat(depth)}}]`;
+		for (const push of bothWays(raw))
+			expect(push).toEqual({
+				ok: false,
+				problem: 'Entry 1 of the body nests field X deeper than 32 levels',
+			});
+	});
+
+	test.each([
+		['plain text', 'Mailbox full', 'Mailbox full'],
+		['a word that happens to use only base64 letters', 'user', 'user'],
+		['base64 of bytes that are no text', Buffer.from([0xff, 0xfe, 0x00, 0x81]).toString('base64')],
+		['base64 of text with control characters', Buffer.from('a\u0000\u0007b').toString('base64')],
+	])(
+		'a FailedCause that is not base64 of text is kept as text (%s)',
+		(_name, cause, text = cause) => {
+			const event = { EventCode: 'Bounced', FailedCause: cause };
+			expect(enrichEvent({ ...event }, { decodeFailedCause: true }).FailedCauseText).toBe(text);
+		},
+	);
+
+	test('a FailedCause in base64 of UTF-8 text is decoded', () => {
+		const text = '550 5.1.1 <ü@example.org>: 用户不存在';
+		const event = { EventCode: 'Bounced', FailedCause: Buffer.from(text).toString('base64') };
+		expect(enrichEvent(event, { decodeFailedCause: true }).FailedCauseText).toBe(text);
+	});
+});
+
+describe('codes in words', () => {
+	test.each([
+		['Bounced', '100', 'Hard bounce'],
+		['Bounced', '101', 'Soft bounce'],
+		['Dropped', '110', 'Hard bounce history'],
+		['Dropped', '111', 'Send policy'],
+		['Dropped', '112', 'Expired'],
+		['Dropped', '210', 'Unsubscribed'],
+	])('%s with Reason %s also says ReasonText "%s"; the raw Reason stays', (kind, reason, words) => {
+		const event = enrichEvent(
+			{ EventCode: kind, Reason: reason, EventType: '3' },
+			{ decodeFailedCause: true },
+		);
+		expect(event).toMatchObject({ Reason: reason, ReasonText: words });
+	});
+
+	test.each([
+		['3', 'Transactional'],
+		[3, 'Transactional'],
+		['5', 'Marketing'],
+	])('EventType %p also says EventTypeText "%s"', (type, words) => {
+		expect(
+			enrichEvent({ EventCode: 'Opened', EventType: type }, { decodeFailedCause: true }),
+		).toEqual({ EventCode: 'Opened', EventType: type, EventTypeText: words });
+	});
+
+	test("an unsubscribe's own reason, or a code the API does not document, gets no words", () => {
+		for (const event of [
+			{ EventCode: 'Unsubscribed', Reason: '100', EventType: '7' },
+			{ EventCode: 'Bounced', Reason: '999' },
+		])
+			expect(enrichEvent({ ...event }, { decodeFailedCause: true })).toEqual(event);
+	});
+});
+
+/** A big integer in a generated event (a class, so that an event with a key "big" is not taken for one). */
+class Big {
+	constructor(readonly big: bigint) {}
+}
+
 describe('fuzz: generated push bodies', () => {
 	const scalar = fc.oneof(
 		fc.string(),
 		fc.integer(),
 		fc.double({ noNaN: true, noDefaultInfinity: true }),
-		fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }).map((big) => ({ big })),
+		fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }).map((big) => new Big(big)),
 		fc.boolean(),
 		fc.constant(null),
 	);
@@ -125,14 +240,15 @@ describe('fuzz: generated push bodies', () => {
 	const event = fc.dictionary(key, value, { maxKeys: 6 });
 	// Serializes like the platform: big integers as bare JSON integers.
 	const write = (value: unknown): string =>
-		JSON.stringify(value, (_key, v) =>
-			v && typeof v === 'object' && 'big' in v ? `__BIG__${(v as { big: bigint }).big}__` : v,
-		).replace(/"__BIG__(-?\d+)__"/g, '$1');
+		JSON.stringify(value, (_key, v) => (v instanceof Big ? `__BIG__${v.big}__` : v)).replace(
+			/"__BIG__(-?\d+)__"/g,
+			'$1',
+		);
 	// Integers that a number holds exactly stay numbers; others keep their digits as text. An event's
-	// own MailSeqId is always text (nested values are left as they are).
+	// own MailSeqId is always text; a nested value becomes its JSON text (events are flat).
 	const normalize = (v: unknown, topLevelMailSeqId: boolean): unknown => {
-		if (v && typeof v === 'object' && 'big' in v) {
-			const big = (v as { big: bigint }).big;
+		if (v instanceof Big) {
+			const { big } = v;
 			return String(Number(big)) === big.toString() && !topLevelMailSeqId
 				? Number(big)
 				: big.toString();
@@ -148,7 +264,10 @@ describe('fuzz: generated push bodies', () => {
 		JSON.parse(
 			JSON.stringify(
 				Object.fromEntries(
-					Object.entries(value as object).map(([k, v]) => [k, normalize(v, k === 'MailSeqId')]),
+					Object.entries(value as object).map(([k, v]) => {
+						const normal = normalize(v, k === 'MailSeqId');
+						return [k, normal && typeof normal === 'object' ? JSON.stringify(normal) : normal];
+					}),
 				),
 			),
 		);

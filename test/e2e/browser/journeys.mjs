@@ -606,10 +606,27 @@ async function registrationChoices(j, page, ndv, visible) {
 		await visible('parameter-input-requireSecret'),
 		'with Manual registration there is no Require Secret field',
 	);
-	await j.check(
-		await visible('parameter-input-secret'),
-		'with Manual registration there is no Secret field',
-	);
+	if (
+		await j.check(
+			await visible('parameter-input-secret'),
+			'with Manual registration there is no Secret field',
+		)
+	) {
+		// n8n draws no required mark (*) beside node parameters: the field and its hint must say it.
+		const placeholder = await ndv
+			.getByTestId('parameter-input-secret')
+			.locator('input')
+			.first()
+			.getAttribute('placeholder')
+			.catch(() => null);
+		const panelText = await ndv.innerText().catch(() => '');
+		const hint = /Required while Require Secret is on[^\n]*/.exec(panelText)?.[0];
+		j.saw('Secret field', `placeholder "${placeholder}", hint "${hint ?? '(none)'}"`);
+		await j.check(
+			placeholder === 'Required' && hint,
+			`the empty Secret field does not say it is required (placeholder "${placeholder}", hint "${hint ?? 'none'}")`,
+		);
+	}
 
 	await chooseOption(page, 'registration', 'Automatic');
 	await page.waitForTimeout(500);
@@ -1018,6 +1035,100 @@ export async function f(env) {
 		await j.check(
 			replaced?.transCallbackUrl === 'https://example.com/other',
 			`after the save with "${optionName}" the emulator's default push URL is ${replaced?.transCallbackUrl}`,
+		);
+	});
+}
+
+/** Makes sure the demo's "events by kind" trigger holds the default push address (journey f may have replaced it). */
+async function exampleTriggerHolds(env, holder) {
+	const workflows = (await env.session.api('GET', '/workflows?limit=250')).data ?? [];
+	const example = workflows.find((workflow) => workflow.name === holder);
+	if (!example) return false;
+	const path = `/${example.nodes.find((node) => node.type === TRIGGER).webhookId}/events`;
+	const held = async () =>
+		String((await env.emulator.control('GET', 'state')).webhook.transCallbackUrl).includes(path);
+	if (await held()) return true;
+	await env.session.api('POST', `/workflows/${example.id}/deactivate`);
+	await env.session.api('POST', `/workflows/${example.id}/activate`);
+	for (let attempt = 0; attempt < 50; attempt++) {
+		if (await held()) return true;
+		await new Promise((resolve) => setTimeout(resolve, 200));
+	}
+	return false;
+}
+
+export async function g(env) {
+	const holder = 'Mail Delivery: events by kind';
+	const staged = await exampleTriggerHolds(env, holder);
+	const credentials = (await env.session.api('GET', '/credentials?limit=250')).data ?? [];
+	const signature = credentials.find((credential) => credential.name === SIGNATURE_CREDENTIAL);
+	const name = `Browser: bounce handling ${randomUUID().slice(0, 6)}`;
+	const { id } = await env.session.api('POST', '/workflows', {
+		name,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Mail Delivery Trigger',
+				type: TRIGGER,
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { authentication: 'signature', outputMode: 'perKind' },
+				credentials: { mailDeliverySignatureApi: { id: signature.id, name: signature.name } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	});
+	return await journey(env, 'g-second-trigger', async (j, page) => {
+		if (
+			!(await j.check(
+				staged,
+				`the demo's "${holder}" trigger does not hold the default push address before the journey`,
+			))
+		)
+			return;
+		await openWorkflowById(page, env.baseUrl, id);
+		await closeToasts(page);
+		await page.getByTestId('workflow-open-publish-modal-button').click();
+		await page.getByTestId('workflow-publish-button').click();
+		const started = Date.now();
+		const appeared = await page
+			.locator('.el-notification:visible')
+			.first()
+			.waitFor({ timeout: 30_000 })
+			.then(
+				() => true,
+				() => false,
+			);
+		const seconds = (Date.now() - started) / 1000;
+		await page.waitForTimeout(500);
+		await j.shot('publish-refused');
+		const text = (await toasts(page)).join(' | ');
+		j.saw('publish refusal', `${text || '(none)'} (after ${seconds.toFixed(1)} s)`);
+		if (
+			!(await j.check(
+				appeared && text,
+				'publishing a second trigger on the taken address shows no error',
+			))
+		)
+			return;
+		await j.check(
+			seconds < 6,
+			`the refusal took ${seconds.toFixed(1)} s (n8n's five retries take 15.5 s)`,
+		);
+		await j.check(
+			text.includes(`workflow "${holder}"`),
+			`the refusal "${text}" does not name the workflow that holds the address ("${holder}")`,
+		);
+		await j.check(
+			!/One Output per Event Kind/.test(text),
+			`the refusal suggests One Output per Event Kind, which this workflow already uses: "${text}"`,
+		);
+		await j.check(!/https?:\/\//.test(text), `the refusal names a URL: "${text}"`);
+		await j.check(
+			await exampleTriggerHolds(env, holder),
+			`after the refusal "${holder}" no longer holds the default push address`,
 		);
 	});
 }

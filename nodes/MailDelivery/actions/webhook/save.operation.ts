@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { SWITCHABLE_KINDS, transEventFor } from '../../../shared/eventKinds';
-import { triggerSecret, withoutSecret } from '../../../shared/triggerAddresses';
+import { holdingWorkflow, triggerSecret, withoutSecret } from '../../../shared/triggerAddresses';
 import { assertValid, inputError, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
 import { writeResult } from '../../helpers/results';
@@ -190,6 +190,12 @@ interface WebhookConfig {
 	transCallbackUrlExtra?: Array<{ sender: string; url: string }> | null;
 }
 
+/** A trigger by its URL (without the secret) and the workflow it names. */
+function triggerNamed(url: string): string {
+	const workflow = holdingWorkflow(url);
+	return `a Mail Delivery Trigger (${withoutSecret(url)})${workflow ? ` of ${workflow}` : ''}`;
+}
+
 /** Whether the save could take pushes away from a trigger; only then is the configuration read first. */
 function touchesTriggers(body: IDataObject): boolean {
 	return (
@@ -214,7 +220,7 @@ function triggerConflicts(current: WebhookConfig, body: IDataObject): string[] {
 		body.transCallbackUrl !== current.transCallbackUrl
 	) {
 		conflicts.push(
-			`the account's default push address is held by a Mail Delivery Trigger (${withoutSecret(current.transCallbackUrl!)})`,
+			`the account's default push address is held by ${triggerNamed(current.transCallbackUrl!)}`,
 		);
 	}
 	const entries = current.transCallbackUrlExtra ?? [];
@@ -228,7 +234,7 @@ function triggerConflicts(current: WebhookConfig, body: IDataObject): string[] {
 			);
 			if (next ? next.url !== entry.url : replacing) {
 				conflicts.push(
-					`the push address of sender ${entry.sender} is held by a Mail Delivery Trigger (${withoutSecret(entry.url)})`,
+					`the push address of sender ${entry.sender} is held by ${triggerNamed(entry.url)}`,
 				);
 			}
 		}
@@ -238,7 +244,7 @@ function triggerConflicts(current: WebhookConfig, body: IDataObject): string[] {
 	) as string[];
 	if (triggerUrls.length > 0 && body.transEnable === false && current.transEnable === true) {
 		conflicts.push(
-			`turning pushes off would stop every Mail Delivery Trigger on the account (${triggerUrls.map(withoutSecret).join(', ')})`,
+			`turning pushes off would stop every Mail Delivery Trigger on the account (${triggerUrls.map((url) => holdingWorkflow(url) ?? withoutSecret(url)).join(', ')})`,
 		);
 	}
 	if (triggerUrls.length > 0 && body.transEvent) {

@@ -1,0 +1,301 @@
+// End-to-end under faults: real n8n (line N8N_LINE) with the built package, against the emulator failing a
+// chosen request in a chosen way (POST /__control/fault). What is checked is what a user keeps: the
+// account's webhook configuration as it was before a trigger came, the trigger's secret out of every
+// execution, and a refusal that names the workflow in the user's words, fast.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import { freePort, setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
+import {
+	activate,
+	activateExpectingRefusal,
+	createCredential,
+	credentialData,
+	eventually,
+	runAction,
+	startStack,
+	triggerWorkflow,
+} from './env.mjs';
+
+const line = process.env.N8N_LINE ?? '2';
+let stack;
+let credential;
+
+before(async () => {
+	stack = await startStack(line);
+	credential = await createCredential(
+		stack.session,
+		'mailDeliverySignatureApi',
+		credentialData(stack.emulator, 'mailDeliverySignatureApi'),
+	);
+});
+
+after(async () => {
+	await stack?.n8n.stop();
+	await stack?.emulator.stop();
+});
+
+/** The platform's own view of the configuration (Webhook → Get masks a trigger's secret). */
+const platform = async () => (await stack.emulator.control('GET', 'state')).webhook;
+const fault = (path, kind, skip = 0) =>
+	stack.emulator.control('POST', 'fault', { path, fault: kind, skip });
+
+/** The user's own receivers and switches, saved through n8n with Webhook → Save, no workflow published. */
+async function userConfiguration() {
+	const published = (await stack.session.api('GET', '/workflows?active=true&limit=250')).data ?? [];
+	for (const workflow of published)
+		await stack.session.api('POST', `/workflows/${workflow.id}/deactivate`).catch(() => undefined);
+	const { status, data } = await runAction(stack, {
+		name: 'faults: the user configuration',
+		parameters: {
+			resource: 'webhook',
+			operation: 'save',
+			updateFields: {
+				transCallbackUrl: 'https://receiver.example/hook?key=users-own',
+				transEvent: ['Bounced'],
+				transEnable: false,
+				transCallbackUrlExtra: {
+					entries: [
+						{ sender: 'second@example.com', url: 'https://second.example/hook' },
+						{ sender: 'news@example.com', url: 'https://news.example/hook' },
+					],
+				},
+				transCallbackUrlExtraUpdateMode: 'replace',
+			},
+			// Each test starts from the user's configuration, whatever an earlier one left.
+			options: { replaceTriggerSettings: true },
+		},
+		credential,
+	});
+	assert.equal(status, 200, JSON.stringify(data));
+	return await platform();
+}
+
+/**
+ * Publishes a trigger workflow (n8n 1.x answers a failed activation at once: the user tries once more);
+ * returns its id and the path of its webhook, by which its URL is found on the platform.
+ */
+async function publish(name, parameters = {}) {
+	const workflow = triggerWorkflow({ name, credential, parameters });
+	const created = await stack.session.api('POST', '/workflows', workflow);
+	try {
+		await stack.session.api('POST', `/workflows/${created.id}/activate`);
+	} catch (error) {
+		if (line !== '1') throw error;
+		await stack.session.api('POST', `/workflows/${created.id}/activate`);
+	}
+	if (line === '2')
+		// n8n 2.x publishes in the background, retries included: wait for its verdict.
+		await eventually(
+			async () =>
+				(await stack.session.rest('GET', `/workflows/${created.id}/publication-status`)).status ===
+				'published',
+			`workflow "${name}" to be published`,
+			60_000,
+		);
+	return { id: created.id, path: `/${workflow.nodes[0].webhookId}/events` };
+}
+
+const urlsOf = (config) => [
+	config.transCallbackUrl,
+	...(config.transCallbackUrlExtra ?? []).map((entry) => entry.url),
+];
+
+async function registered({ path }) {
+	return await eventually(
+		async () => {
+			const config = await platform();
+			return urlsOf(config).some((url) => String(url).includes(path)) ? config : false;
+		},
+		`the trigger at ${path} to register`,
+		30_000,
+	);
+}
+
+async function unpublishRestores(id, expected) {
+	await stack.session.api('POST', `/workflows/${id}/deactivate`);
+	await eventually(
+		async () => JSON.stringify(await platform()) === JSON.stringify(expected),
+		'the user configuration to be back',
+		30_000,
+	).catch(async (error) => {
+		assert.deepEqual(await platform(), expected, error.message);
+	});
+}
+
+/** A push straight to the trigger's registered URL is accepted (its secret is the one n8n saved). */
+async function receives(url) {
+	const answer = await fetch(url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body: JSON.stringify([{ EventCode: 'Bounced', Email: 'x@example.org', Reason: '100' }]),
+	});
+	assert.equal(answer.status, 200, await answer.text());
+}
+
+for (const [what, path, kind] of [
+	['a 502 HTML page on webhook/get', '/v5/webhook/get', 'badGateway'],
+	['a connection reset on webhook/get', '/v5/webhook/get', 'network'],
+	['webhook/save answered 500 after it went through', '/v5/webhook/save', 'internalError'],
+])
+	test(`the activation record: ${what} → published → unpublished → the user configuration exactly back`, async () => {
+		const before = await userConfiguration();
+		await fault(path, kind);
+		const trigger = await publish(`faults: ${kind} on ${path}`);
+		const during = await registered(trigger);
+		await receives(during.transCallbackUrl);
+		await unpublishRestores(trigger.id, before);
+	});
+
+test("the trigger's secret is in no Webhook → Get output and no execution data", async () => {
+	const before = await userConfiguration();
+	const trigger = await publish('faults: secret', {
+		registerFor: 'senders',
+		senders: ['news@example.com'],
+	});
+	const during = await registered(trigger);
+	const url = during.transCallbackUrlExtra.find((entry) => entry.sender === 'news@example.com').url;
+	const secret = new URL(url).searchParams.get('token');
+	assert.match(secret, /^mdt1[0-9a-f]{48}$/);
+	await receives(url);
+	const { data } = await runAction(stack, {
+		name: 'faults: Webhook → Get',
+		parameters: { resource: 'webhook', operation: 'get' },
+		credential,
+	});
+	const item = Array.isArray(data) ? data[0] : data;
+	const shown = item.transCallbackUrlExtra.find((entry) => entry.sender === 'news@example.com');
+	assert.match(shown.url, /\?token=\*\*\*&/);
+	const executions = await eventually(async () => {
+		const page = await stack.session.api('GET', '/executions?includeData=true&limit=250');
+		return page.data?.length > 0 ? page.data : false;
+	}, 'executions');
+	assert.ok(
+		executions.some((execution) => execution.workflowId === trigger.id),
+		'the push started an execution',
+	);
+	assert.doesNotMatch(JSON.stringify(executions), new RegExp(secret));
+	await unpublishRestores(trigger.id, before);
+});
+
+test('a second trigger on a taken address is refused quickly, naming the first workflow', async () => {
+	const before = await userConfiguration();
+	const first = await publish('faults: Order events');
+	await registered(first);
+	const started = Date.now();
+	const refused = await activateExpectingRefusal(
+		stack.session,
+		triggerWorkflow({
+			name: 'faults: second',
+			credential,
+			parameters: { outputMode: 'perKind' },
+		}),
+	);
+	const seconds = (Date.now() - started) / 1000;
+	console.log(`  refusal after ${seconds.toFixed(1)} s: ${refused.message.slice(0, 400)}`);
+	assert.ok(
+		seconds < 6,
+		`the refusal took ${seconds.toFixed(1)} s (n8n's five retries take 15.5 s)`,
+	);
+	assert.match(refused.message, /used by workflow \\?"faults: Order events\\?"/);
+	assert.match(refused.message, /Unpublish \\?"faults: Order events\\?" first/);
+	assert.doesNotMatch(refused.message, /One Output per Event Kind|token=/);
+	await stack.session.api('POST', `/workflows/${refused.id}/deactivate`).catch(() => undefined);
+	await unpublishRestores(first.id, before);
+});
+
+test('test listening stopped while the platform fails: n8n keeps listening to tests, and publishing takes the URL left behind back', async (t) => {
+	// The editor's own REST calls ("Execute step" on the trigger, then "Stop listening") are n8n 2.x's.
+	if (line !== '2') return t.skip('the test-listening REST calls used here are n8n 2.x');
+	const before = await userConfiguration();
+	const workflow = triggerWorkflow({ name: 'faults: listening', credential });
+	const { id } = await stack.session.api('POST', '/workflows', workflow);
+	const path = `/webhook-test/${workflow.nodes[0].webhookId}/events`;
+	const listen = async () =>
+		await stack.session.rest('POST', `/workflows/${id}/run`, {
+			triggerToStartFrom: { name: 'Mail Delivery Trigger' },
+		});
+	const heldByTest = async () => String((await platform()).transCallbackUrl).includes(path);
+	assert.equal((await listen()).waitingForWebhook, true);
+	assert.ok(await heldByTest(), 'the test URL is registered');
+	// Stopping: the delete hook's read of the configuration fails, so the test URL stays behind.
+	await fault('/v5/webhook/get', 'internalError');
+	await stack.session.rest('DELETE', `/test-webhook/${id}`);
+	await eventually(
+		async () =>
+			(await stack.emulator.control('GET', 'requests')).requests.some(
+				(request) => request.path === '/v5/webhook/get' && request.code === 500,
+			),
+		'the failed read at the end of test listening',
+	);
+	assert.ok(await heldByTest(), 'the test URL is left behind');
+	// n8n still listens to tests: this workflow's again (taking its own URL back), then stopped cleanly.
+	assert.equal((await listen()).waitingForWebhook, true);
+	await stack.session.rest('DELETE', `/test-webhook/${id}`);
+	await eventually(
+		async () => JSON.stringify(await platform()) === JSON.stringify(before),
+		'the user configuration back after the second test listen',
+	);
+	// A URL left behind once more: publishing takes it back, unpublishing restores the user's.
+	assert.equal((await listen()).waitingForWebhook, true);
+	await fault('/v5/webhook/save', 'badGateway');
+	await stack.session.rest('DELETE', `/test-webhook/${id}`);
+	await eventually(
+		async () =>
+			(await stack.emulator.control('GET', 'requests')).requests.filter(
+				(request) => request.path === '/v5/webhook/get',
+			).length > 0 && (await heldByTest()),
+		'the test URL left behind again',
+	);
+	await stack.session.api('POST', `/workflows/${id}/activate`);
+	await eventually(
+		async () =>
+			(await stack.session.rest('GET', `/workflows/${id}/publication-status`)).status ===
+			'published',
+		'the workflow to be published',
+	);
+	const during = await platform();
+	assert.ok(during.transCallbackUrl.includes(`/webhook/${workflow.nodes[0].webhookId}/events`));
+	assert.equal(new URL(during.transCallbackUrl).searchParams.get('prev'), before.transCallbackUrl);
+	await unpublishRestores(id, before);
+});
+
+// Last: it restarts n8n.
+test('n8n restarted with another public address: the trigger takes over its own older URL and restores the user configuration', async () => {
+	const before = await userConfiguration();
+	const trigger = await publish('faults: moved');
+	const old = await registered(trigger);
+	assert.ok(old.transCallbackUrl.startsWith(`${stack.n8n.baseUrl}/webhook/`));
+	await stack.n8n.stop();
+	const port = Number(new URL(stack.n8n.baseUrl).port);
+	const moved = `http://localhost:${port}`;
+	stack.n8n = await startN8n({
+		line,
+		userFolder: stack.userFolder,
+		port,
+		brokerPort: await freePort(),
+		extraEnv: line === '1' ? { WEBHOOK_URL: `${moved}/` } : { N8N_WEBHOOK_URL: `${moved}/` },
+	});
+	stack.session = await setupOwner(stack.n8n.baseUrl);
+	if (line === '2') {
+		// n8n 2.x runs no trigger hook at start-up for a published workflow: publishing again moves it.
+		await stack.session.api('POST', `/workflows/${trigger.id}/deactivate`);
+		await eventually(
+			async () => JSON.stringify(await platform()) === JSON.stringify(before),
+			'the old URL to be released on unpublish',
+			30_000,
+		);
+		await stack.session.api('POST', `/workflows/${trigger.id}/activate`);
+	}
+	const during = await eventually(
+		async () => {
+			const config = await platform();
+			return String(config.transCallbackUrl).startsWith(`${moved}/webhook/`) ? config : false;
+		},
+		'the URL at the new address',
+		60_000,
+	);
+	assert.equal(new URL(during.transCallbackUrl).searchParams.get('prev'), before.transCallbackUrl);
+	await receives(during.transCallbackUrl);
+	await unpublishRestores(trigger.id, before);
+});
