@@ -17,6 +17,13 @@ export const sandboxModeField: INodeProperties = {
 		'Whether the platform should only check the request and answer success, without sending mail or changing any data',
 };
 
+/**
+ * Said in every field the platform reads tags in (helpers/platformTags.ts keeps them): pasting {{name}}
+ * makes n8n turn the field into an expression, whose preview then shows the tag empty.
+ */
+export const PLATFORM_TAGS_HINT =
+	"Write tags as {{name}}: they reach the platform as they are, also when the field is an expression (n8n's preview then shows them empty), while n8n fills in expressions such as {{ $json.name }}.";
+
 export const returnAllOrLimit: INodeProperties[] = [
 	{
 		displayName: 'Return All',

@@ -7,6 +7,7 @@ import {
 	attachmentField,
 	EDITOR_TYPE_OPTIONS,
 	LANGUAGE_OPTIONS,
+	PLATFORM_TAGS_HINT,
 	sandboxModeField,
 	senderLocator,
 } from '../common.descriptions';
@@ -17,6 +18,7 @@ import {
 	setIfPresent,
 } from '../../helpers/parameters';
 import { attachmentFromBinary } from '../../helpers/attachments';
+import { taggedParameter } from '../../helpers/platformTags';
 import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
@@ -50,7 +52,7 @@ const properties: INodeProperties[] = [
 		name: 'subject',
 		type: 'string',
 		default: '',
-		description: `At most ${LIMITS.campaignSubject} characters`,
+		description: `Subject of the campaign. ${PLATFORM_TAGS_HINT} At most ${LIMITS.campaignSubject} characters.`,
 	},
 	{
 		displayName: 'HTML Content',
@@ -58,8 +60,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { rows: 6 },
 		default: '',
-		description:
-			'HTML body. Add the attribute ef:disable-tracking to a link to turn click tracking off for it.',
+		description: `HTML body. ${PLATFORM_TAGS_HINT} Add the attribute ef:disable-tracking to a link to turn click tracking off for it.`,
 	},
 	sandboxModeField,
 	{
@@ -160,8 +161,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		mailName: (this.getNodeParameter('mailName', itemIndex) as string).trim(),
 		senderMail: locatorValue.call(this, 'senderMail', itemIndex),
 	};
-	setIfPresent(body, 'subject', this.getNodeParameter('subject', itemIndex, ''));
-	setIfPresent(body, 'content', this.getNodeParameter('content', itemIndex, ''));
+	setIfPresent(body, 'subject', taggedParameter.call(this, 'subject', itemIndex, 'Subject'));
+	setIfPresent(body, 'content', taggedParameter.call(this, 'content', itemIndex, 'HTML Content'));
 	if (onlySave) body.onlySave = true;
 	// 4.1: sendListNames is required unless onlySave; a draft may already name its lists.
 	const sendListNames = this.getNodeParameter('sendListNames', itemIndex, []) as string[];

@@ -13,6 +13,7 @@ import { apiRequest } from '../../../shared/transport';
 import {
 	attachmentField,
 	batchThroughputOptions,
+	PLATFORM_TAGS_HINT,
 	sandboxModeField,
 	senderLocator,
 	templateLocator,
@@ -123,7 +124,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { rows: 6 },
 		required: true,
 		default: '',
-		description: 'HTML body; tags are written {{name}} and filled from Tag Values',
+		description: `HTML body. ${PLATFORM_TAGS_HINT} Tag Values fill them in.`,
 		displayOptions: { show: { contentSource: ['html'] } },
 	},
 	{
@@ -131,7 +132,7 @@ const properties: INodeProperties[] = [
 		name: 'subject',
 		type: 'string',
 		default: '',
-		description: "Subject; may contain tags. Empty uses the template's subject.",
+		description: `Subject of the mails. ${PLATFORM_TAGS_HINT} Empty uses the template's subject.`,
 	},
 	{
 		displayName: 'Define Tag Values',
@@ -252,7 +253,7 @@ const properties: INodeProperties[] = [
 						name: 'subject',
 						type: 'string',
 						default: '',
-						description: "Empty uses the subject above, or the template's",
+						description: `Subject of this version. ${PLATFORM_TAGS_HINT} Empty uses the subject above, or the template's.`,
 					},
 					{
 						displayName: 'Template Name or ID',
@@ -281,7 +282,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder:
 			'[{"to": [{"email": "ada@example.org", "name": "Ada"}], "params": {"name": "Ada"}}]',
-		description: "Versions in the API's own shape",
+		description: `Versions in the API's own shape. ${PLATFORM_TAGS_HINT} This holds for a version's subject and content too.`,
 		displayOptions: { show: { messageSource: ['definedHere'], versionsMode: ['json'] } },
 	},
 	sandboxModeField,

@@ -10,6 +10,7 @@ import {
 	locatorValue,
 	setIfPresent,
 } from '../parameters';
+import { taggedParameter } from '../platformTags';
 import { AddressListError, parseRecipients } from '../recipients';
 import { assertValid, inputError } from '../validation';
 import { SEND_FIELD_RULES } from './fieldRules';
@@ -131,6 +132,25 @@ function readVersion(this: IExecuteFunctions, raw: IDataObject, itemIndex: numbe
 	return version;
 }
 
+/** The versions given in Message Versions' fields, each field read for the item; a subject keeps its tags. */
+function versionsFromFields(this: IExecuteFunctions, itemIndex: number): IDataObject[] {
+	const path = 'messageVersionsUi.versions';
+	const stored = (this.getNodeParameter(path, itemIndex, [], { rawExpressions: true }) ??
+		[]) as IDataObject[];
+	return stored.map((version, index) => {
+		const read: IDataObject = {};
+		for (const key of Object.keys(version ?? {})) {
+			const field = `${path}[${index}].${key}`;
+			read[key] = (
+				key === 'subject'
+					? taggedParameter.call(this, field, itemIndex, 'Subject (message version)')
+					: this.getNodeParameter(field, itemIndex)
+			) as IDataObject[string];
+		}
+		return read;
+	});
+}
+
 /** Reads and checks one input item of a send; an error fails that item only, before any request. */
 export async function readSendItem(
 	this: IExecuteFunctions,
@@ -143,8 +163,13 @@ export async function readSendItem(
 	const content: IDataObject = {};
 	if (contentSource === 'template')
 		setIfPresent(content, 'templateName', locatorValue.call(this, 'templateName', itemIndex));
-	else setIfPresent(content, 'content', this.getNodeParameter('content', itemIndex, ''));
-	setIfPresent(content, 'subject', this.getNodeParameter('subject', itemIndex, ''));
+	else
+		setIfPresent(
+			content,
+			'content',
+			taggedParameter.call(this, 'content', itemIndex, 'HTML Content'),
+		);
+	setIfPresent(content, 'subject', taggedParameter.call(this, 'subject', itemIndex, 'Subject'));
 	const params = tagValuesOf.call(this, itemIndex);
 
 	const shared: IDataObject = { senderMail: locatorValue.call(this, 'senderMail', itemIndex) };
@@ -194,14 +219,10 @@ export async function readSendItem(
 				: jsonParam.call(
 						this,
 						'Message Versions (JSON)',
-						this.getNodeParameter('messageVersionsJson', itemIndex, ''),
+						taggedParameter.call(this, 'messageVersionsJson', itemIndex, 'Message Versions (JSON)'),
 						itemIndex,
 					);
-		const fromUi =
-			versionsMode === 'json'
-				? []
-				: ((this.getNodeParameter('messageVersionsUi.versions', itemIndex, []) as IDataObject[]) ??
-					[]);
+		const fromUi = versionsMode === 'json' ? [] : versionsFromFields.call(this, itemIndex);
 		if (json !== undefined && !Array.isArray(json)) {
 			throw inputError(
 				this.getNode(),
