@@ -13,18 +13,19 @@ describe('error mapping', () => {
 		'a body code other than 200 (HTTP status mode %s) becomes a NodeApiError with code, English and the platform message',
 		async (mode) => {
 			await env.control('POST', 'settings', { errorHttpStatus: mode });
+			// An operation whose refusals the node does not look into (refusals.test.ts covers those that it does).
 			const result = await runWorkflow({
 				...actionWorkflow({
-					resource: 'contactList',
+					resource: 'contact',
 					operation: 'delete',
-					listName: { __rl: true, mode: 'name', value: 'missing' },
+					email: 'missing@example.org',
 				}),
 				credentials: env.credentials(),
 			});
 			const error = result.error() as NodeApiError;
 			expect(error.message).toBe('The platform refused the request (code 403)');
 			expect(error.description).toBe(
-				'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits. (/v5/lists/delete) Platform message: 列表不存在',
+				'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits. (/v5/contacts/delete) Platform message: 联系人不存在',
 			);
 			expect(error.httpCode).toBe('403');
 		},
@@ -45,6 +46,8 @@ describe('error mapping', () => {
 	});
 
 	test('section 7 conditions are explained for campaign creation', async () => {
+		// The look-up that would name the missing list fails: the documented conditions of the code remain.
+		await env.control('POST', 'fault', { path: '/v5/lists/get', fault: 'internalError' });
 		const result = await runWorkflow({
 			...actionWorkflow({
 				resource: 'campaign',

@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorForItem, errorItem } from '../helpers/itemErrors';
+import { explainRefusal } from '../helpers/refusals';
 import { readingStaticParametersOnce } from '../helpers/staticParameters';
 import * as campaign from './campaign';
 import type { MailDeliveryMap, OperationModule, Operations, Resource } from './types';
@@ -47,7 +48,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					itemData: { item: itemIndex },
 				}),
 			);
-		} catch (error) {
+		} catch (caught) {
+			const error = await explainRefusal.call(this, module.named, caught, itemIndex);
 			if (!this.continueOnFail()) throw errorForItem(this, error, itemIndex);
 			output.push(errorItem(error, itemIndex));
 		}

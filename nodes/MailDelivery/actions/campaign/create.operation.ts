@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
 import { assertValid, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
@@ -153,6 +154,14 @@ const fieldRules = {
 	sendListNames: [rules.nonEmptyList],
 	replyTo: [rules.email],
 };
+
+/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+export const named: NamedRecord[] = [
+	{ kind: 'campaign', must: 'new', names: namesIn('mailName') },
+	{ kind: 'sender', must: 'existing', names: namesIn('senderMail') },
+	{ kind: 'list', must: 'existing', names: namesIn('sendListNames') },
+	{ kind: 'list', must: 'existing', names: namesIn('additionalFields.repelListNames') },
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;

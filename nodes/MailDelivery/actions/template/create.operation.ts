@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
 import { assertValid, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
@@ -46,6 +47,11 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['template'], operation: ['create'] } },
 	properties,
 );
+
+/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+export const named: NamedRecord[] = [
+	{ kind: 'template', must: 'new', names: namesIn('templateName') },
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = {
