@@ -1,5 +1,5 @@
 /** Field descriptions that several operations share. The helpers that read them are in helpers/parameters.ts. */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import {
 	DEFAULT_PARALLEL_REQUESTS,
@@ -52,6 +52,27 @@ export const returnAllOrLimit: INodeProperties[] = [
 		displayOptions: { show: { returnAll: [false], '@tool': [true] } },
 	},
 ];
+
+/**
+ * Simplify, on by default: n8n's guideline for records of more than 10 fields. Shown in the AI tool too,
+ * where it keeps HTML bodies out of the model's context.
+ */
+export const simplifyField: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description: 'Whether to return a simplified version of the response instead of the raw data',
+};
+
+/** The records as they are, or each reduced to its compact shape when Simplify is on. */
+export function simplified(
+	records: IDataObject[],
+	simplify: unknown,
+	compact: (record: IDataObject) => IDataObject,
+): IDataObject[] {
+	return simplify === false ? records : records.map(compact);
+}
 
 /** A resource locator over a named platform object: pick from a searchable list, or type the name. */
 export function nameLocator(options: {

@@ -13,6 +13,19 @@ import { NodeOperationError } from 'n8n-workflow';
 /** A tag name: letters, digits and "_", in parts joined by "." or "-" (e.g. firstName, order.id, first-name). */
 const TAG_NAME = /^[\p{L}_][\p{L}\p{N}_]*(?:[.-][\p{L}\p{N}_]+)*$/u;
 
+/** The distinct tag names a text uses ({{name}} or {{ name }}), in order of first use. */
+export function tagsIn(...texts: unknown[]): string[] {
+	const names = new Set<string>();
+	for (const text of texts) {
+		if (typeof text !== 'string') continue;
+		for (const block of blocksOf(text)) {
+			const name = block.inside.trim();
+			if (TAG_NAME.test(name)) names.add(name);
+		}
+	}
+	return [...names];
+}
+
 /** How n8n reads the text: which spans are {{ blocks }}, by their position in the text. */
 function blocksOf(text: string): Array<{ start: number; end: number; inside: string }> {
 	const blocks: Array<{ start: number; end: number; inside: string }> = [];
