@@ -83,7 +83,7 @@ export function exampleWorkflows(credential) {
 						operation: 'create',
 						mailName: '=Newsletter {{ $now.toFormat("yyyy-MM-dd HH:mm:ss") }}',
 						senderMail: rl('news@example.com'),
-						sendListNames: ['newsletter'],
+						sendLists: { list: [{ listName: rl('newsletter') }] },
 						subject: 'News of the month',
 						content: '<h1>News</h1><p>Read <a href="https://example.org">more</a>.</p>',
 						additionalFields: { languageCode: 'en' },

@@ -109,7 +109,7 @@ test('action workflows reach the emulator for every resource', async () => {
 				operation: 'create',
 				mailName: `e2e-${line}`,
 				senderMail: rl('news@example.com'),
-				sendListNames: ['newsletter'],
+				sendLists: { list: [{ listName: rl('newsletter') }] },
 				subject: 'Hi',
 			},
 			(items) => items[0].guid,

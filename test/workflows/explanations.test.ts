@@ -16,7 +16,7 @@ const campaign = (extra: IDataObject = {}) => ({
 	operation: 'create',
 	mailName: 'm',
 	senderMail: rl('news@example.com'),
-	sendListNames: ['newsletter'],
+	sendLists: { list: [{ listName: rl('newsletter') }] },
 	...extra,
 });
 const send = (extra: IDataObject = {}) => ({
@@ -44,12 +44,16 @@ describe('campaign creation (7.1)', () => {
 	test.each([
 		[
 			'no list for sendListNames',
-			{ sendListNames: ['missing'] },
+			{ sendLists: { list: [{ listName: rl('missing') }] } },
 			'no contact list matches sendListNames',
 		],
 		[
 			'no list for repelListNames',
-			{ additionalFields: { repelListNames: ['missing'] } },
+			{
+				additionalFields: {
+					excludeLists: { list: [{ listName: rl('missing') }] },
+				},
+			},
 			'no contact list matches repelListNames',
 		],
 	])('403, %s: the explanation names it', async (_name, extra, condition) => {

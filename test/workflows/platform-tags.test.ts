@@ -57,7 +57,7 @@ test('Campaign → Create: tags in a pasted subject and HTML reach the platform'
 		operation: 'create',
 		mailName: 'shipped',
 		senderMail: rl('news@example.com'),
-		sendListNames: ['newsletter'],
+		sendLists: { list: [{ listName: rl('newsletter') }] },
 		subject: PASTED_SUBJECT,
 		content: PASTED_HTML,
 	});

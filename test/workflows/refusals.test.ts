@@ -128,7 +128,7 @@ describe('Campaign → Create', () => {
 		operation: 'create',
 		mailName: 'spring',
 		senderMail: rl('news@example.com'),
-		sendListNames: ['newsletter'],
+		sendLists: { list: [{ listName: rl('newsletter') }] },
 		onlySave: true,
 		...extra,
 	});
@@ -145,7 +145,12 @@ describe('Campaign → Create', () => {
 
 	test('a list to send to that does not exist', async () => {
 		const error = await failure(
-			campaign({ sendListNames: ['newsletter', 'vip'], onlySave: false }),
+			campaign({
+				sendLists: {
+					list: [{ listName: rl('newsletter') }, { listName: rl('vip') }],
+				},
+				onlySave: false,
+			}),
 		);
 		expect(error.code).toBe('403');
 		expect(error.message).toContain(': there is no contact list named "vip"');

@@ -42,7 +42,7 @@ async function createCampaign() {
 		operation: 'create',
 		mailName: 'spring',
 		senderMail: rl('news@example.com'),
-		sendListNames: ['newsletter'],
+		sendLists: { list: [{ listName: rl('newsletter') }] },
 		subject: 'Spring {{name}}',
 		content: `<html><body>${'<p>Spring sale</p>'.repeat(200)}</body></html>`,
 		onlySave: true,

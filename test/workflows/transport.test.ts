@@ -54,7 +54,7 @@ describe('error mapping', () => {
 				operation: 'create',
 				mailName: 'm',
 				senderMail: { __rl: true, mode: 'name', value: 'news@example.com' },
-				sendListNames: ['missing'],
+				sendLists: { list: [{ listName: { __rl: true, mode: 'name', value: 'missing' } }] },
 			}),
 			credentials: env.credentials(),
 		});

@@ -134,6 +134,26 @@ export const listLocator = (displayName = 'Contact List', required = true) =>
 		required,
 	});
 
+/**
+ * Several contact lists, each picked from a searchable list or typed (or a list of names from an
+ * expression). Searchable lists load when opened, so they work on a panel that has just been added (see
+ * test/unit/editor-panel.test.ts); one empty entry is shown at first, ready to pick.
+ */
+export const listsField = (options: {
+	displayName: string;
+	name: string;
+	description: string;
+}): INodeProperties => ({
+	displayName: options.displayName,
+	name: options.name,
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add List',
+	default: { list: [{ listName: { __rl: true, mode: 'list', value: '' } }] },
+	description: options.description,
+	options: [{ displayName: 'List', name: 'list', values: [listLocator('List', false)] }],
+});
+
 export const attachmentField: INodeProperties = {
 	displayName: 'Attachment Binary Property',
 	name: 'attachmentBinaryProperty',

@@ -2,12 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
-import { assertValid, LIMITS, rules } from '../../helpers/validation';
+import { assertValid, type FieldRules, LIMITS, rules } from '../../helpers/validation';
+import { pickedLists } from '../../helpers/locators';
 import { apiRequest } from '../../../shared/transport';
 import {
 	attachmentField,
 	EDITOR_TYPE_OPTIONS,
 	LANGUAGE_OPTIONS,
+	listsField,
 	PLATFORM_TAGS_HINT,
 	sandboxModeField,
 	senderLocator,
@@ -39,15 +41,12 @@ const properties: INodeProperties[] = [
 		default: false,
 		description: 'Whether to save the task as a draft without sending it',
 	},
-	{
-		displayName: 'Send to Lists Names or IDs',
-		name: 'sendListNames',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getListNames' },
-		default: [],
+	listsField({
+		displayName: 'Send to Lists',
+		name: 'sendLists',
 		description:
-			'Contact lists to send to; required unless Only Save is on (a saved draft keeps them). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+			'Contact lists to send to; required unless Only Save is on (a saved draft keeps them)',
+	}),
 	{
 		displayName: 'Subject',
 		name: 'subject',
@@ -86,15 +85,11 @@ const properties: INodeProperties[] = [
 				options: EDITOR_TYPE_OPTIONS,
 				default: 'DRAG',
 			},
-			{
-				displayName: 'Exclude Lists Names or IDs',
-				name: 'repelListNames',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: 'getListNames' },
-				default: [],
-				description:
-					'Contacts of these lists are not sent to. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
+			listsField({
+				displayName: 'Exclude Lists',
+				name: 'excludeLists',
+				description: 'Contacts of these lists are not sent to',
+			}),
 			{
 				displayName: 'Language',
 				name: 'languageCode',
@@ -147,11 +142,11 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const fieldRules = {
+const fieldRules: FieldRules = {
 	mailName: [rules.required, rules.maxChars(LIMITS.campaignMailName)],
 	senderMail: [rules.required, rules.email],
 	subject: [rules.maxChars(LIMITS.campaignSubject)],
-	sendListNames: [rules.nonEmptyList],
+	sendListNames: { label: 'Send to Lists', rules: [rules.nonEmptyList] },
 	replyTo: [rules.email],
 };
 
@@ -159,8 +154,12 @@ const fieldRules = {
 export const named: NamedRecord[] = [
 	{ kind: 'campaign', must: 'new', names: namesIn('mailName') },
 	{ kind: 'sender', must: 'existing', names: namesIn('senderMail') },
-	{ kind: 'list', must: 'existing', names: namesIn('sendListNames') },
-	{ kind: 'list', must: 'existing', names: namesIn('additionalFields.repelListNames') },
+	{ kind: 'list', must: 'existing', names: (context, i) => pickedLists(context, 'sendLists', i) },
+	{
+		kind: 'list',
+		must: 'existing',
+		names: (context, i) => pickedLists(context, 'additionalFields.excludeLists', i),
+	},
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
@@ -174,7 +173,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	setIfPresent(body, 'content', taggedParameter.call(this, 'content', itemIndex, 'HTML Content'));
 	if (onlySave) body.onlySave = true;
 	// 4.1: sendListNames is required unless onlySave; a draft may already name its lists.
-	const sendListNames = this.getNodeParameter('sendListNames', itemIndex, []) as string[];
+	const sendListNames = pickedLists(this, 'sendLists', itemIndex);
 	if (onlySave) setIfPresent(body, 'sendListNames', sendListNames);
 	else body.sendListNames = sendListNames;
 	for (const key of [
@@ -188,7 +187,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	]) {
 		setIfPresent(body, key, extra[key]);
 	}
-	setIfPresent(body, 'repelListNames', extra.repelListNames);
+	if (extra.excludeLists !== undefined)
+		setIfPresent(
+			body,
+			'repelListNames',
+			pickedLists(this, 'additionalFields.excludeLists', itemIndex),
+		);
 	setIfPresent(body, 'sendDate', dateTimeParam.call(this, 'Send Date', extra.sendDate, itemIndex));
 	assertValid(
 		this.getNode(),

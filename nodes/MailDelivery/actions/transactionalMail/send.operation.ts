@@ -256,13 +256,8 @@ const properties: INodeProperties[] = [
 						description: `Subject of this version. ${PLATFORM_TAGS_HINT} Empty uses the subject above, or the template's.`,
 					},
 					{
-						displayName: 'Template Name or ID',
-						name: 'templateName',
-						type: 'options',
-						typeOptions: { loadOptionsMethod: 'getTemplateNames' },
-						default: '',
-						description:
-							'Overrides the template above for this version. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						...templateLocator(false),
+						description: 'Overrides the template above for this version',
 					},
 					{
 						displayName: 'Tag Values (JSON)',

@@ -10,6 +10,7 @@ import {
 	locatorValue,
 	setIfPresent,
 } from '../parameters';
+import { namesOfLocator } from '../locators';
 import { taggedParameter } from '../platformTags';
 import { AddressListError, parseRecipients } from '../recipients';
 import { assertValid, inputError } from '../validation';
@@ -141,11 +142,16 @@ function versionsFromFields(this: IExecuteFunctions, itemIndex: number): IDataOb
 		const read: IDataObject = {};
 		for (const key of Object.keys(version ?? {})) {
 			const field = `${path}[${index}].${key}`;
-			read[key] = (
-				key === 'subject'
-					? taggedParameter.call(this, field, itemIndex, 'Subject (message version)')
-					: this.getNodeParameter(field, itemIndex)
-			) as IDataObject[string];
+			if (key === 'subject')
+				read[key] = taggedParameter.call(
+					this,
+					field,
+					itemIndex,
+					'Subject (message version)',
+				) as string;
+			else if (key === 'templateName')
+				read[key] = namesOfLocator(this.getNodeParameter(field, itemIndex))[0];
+			else read[key] = this.getNodeParameter(field, itemIndex) as IDataObject[string];
 		}
 		return read;
 	});
