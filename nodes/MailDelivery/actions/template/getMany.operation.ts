@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequestPages } from '../../../shared/transport';
 import { returnAllOrLimit, simplified, simplifyField } from '../common.descriptions';
-import { tagsIn } from '../../helpers/platformTags';
+import { tagsIn } from '../../../shared/tags';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [

@@ -190,10 +190,24 @@ const properties: INodeProperties[] = [
 					{
 						displayName: 'Name',
 						name: 'name',
-						type: 'string',
-						default: '',
-						placeholder: 'firstName',
-						description: 'The tag, as written between {{ }} in the content',
+						type: 'resourceLocator',
+						default: { mode: 'list', value: '' },
+						description:
+							"The tag, as written between {{ }}: pick one of the template's (or the HTML's), or type it",
+						modes: [
+							{
+								displayName: 'From Template',
+								name: 'list',
+								type: 'list',
+								typeOptions: { searchListMethod: 'searchTagNames', searchable: true },
+							},
+							{
+								displayName: 'By Name',
+								name: 'name',
+								type: 'string',
+								placeholder: 'firstName',
+							},
+						],
 					},
 					{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'Ada' },
 				],

@@ -66,7 +66,7 @@ function tagValuesOf(this: IExecuteFunctions, itemIndex: number): IDataObject | 
 	const pairs = (this.getNodeParameter('tagValues.values', itemIndex, []) as IDataObject[]) ?? [];
 	const values: IDataObject = {};
 	pairs.forEach((pair, index) => {
-		const name = String(pair.name ?? '').trim();
+		const name = namesOfLocator(pair.name)[0] ?? '';
 		if (!name)
 			throw inputError(
 				this.getNode(),
