@@ -202,7 +202,7 @@ function takenError(
 		{
 			description:
 				'The platform keeps one push address per account (and one per sender), so two workflows cannot both receive the same events. ' +
-				"If the workflow holding the address no longer exists, save another address with the Mail Delivery node's Webhook → Save operation (option Replace Settings a Trigger Uses), then activate again.",
+				"If the workflow holding the address no longer exists, save another address with the Mail Delivery node's Webhook → Save operation (option Replace Anyway), then activate again.",
 		},
 	);
 }

@@ -58,7 +58,7 @@ test('a new default address is refused while a trigger holds it: the error names
 	expect(error?.message).toContain(
 		`Not saved: the account's default push address is held by a Mail Delivery Trigger (${trigger.webhookUrl()})`,
 	);
-	expect(error?.message).toContain('Replace Settings a Trigger Uses');
+	expect(error?.message).toContain('Replace Anyway');
 	expect(error?.message).not.toContain('token=');
 	expect(saves()).toBe(savesBefore);
 	expect(await config()).toEqual(before);

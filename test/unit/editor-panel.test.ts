@@ -100,11 +100,13 @@ test("the trigger's outputs, as the editor evaluates their expression: one per c
 		'Dropped',
 		'Opened',
 		'Clicked',
-		'Unsubscribed',
+		'Unsubscribe', // Unsubscribed: the canvas cuts longer labels
 		'SpamReport',
 		'TaskStatus',
 		'Other',
 	]);
+	// Events → Any Event: every kind, and Other.
+	expect(draw({ outputMode: 'perKind', events: ['*'] })).toHaveLength(9);
 });
 
 test('the retry options show the defaults the run uses, and the maximum wait it accepts', async () => {

@@ -852,3 +852,14 @@ describe('section 8 limits fail before any request', () => {
 		expect(paths().filter((path) => path === '/v5/campaign/mail/template/add')).toHaveLength(3);
 	});
 });
+
+test("Resource → Custom API Call (n8n's entry, since the credentials can sign any request) says to use the HTTP Request node", async () => {
+	const result = await runWorkflow({
+		...actionWorkflow({ resource: '__CUSTOM_API_CALL__', operation: '__CUSTOM_API_CALL__' }),
+		credentials: env.credentials(),
+	});
+	const error = result.error() as Error & { description?: string };
+	expect(error.message).toBe('Custom API Call runs in an HTTP Request node');
+	expect(error.description).toContain('Predefined Credential Type');
+	expect(env.view().requests).toHaveLength(0);
+});

@@ -155,13 +155,13 @@ export const listsField = (options: {
 });
 
 export const attachmentField: INodeProperties = {
-	displayName: 'Attachment Binary Property',
+	displayName: 'Attachment Field',
 	name: 'attachmentBinaryProperty',
 	type: 'string',
 	default: '',
 	placeholder: 'data',
 	description:
-		'Name of the binary property of the input item to attach (one file; the platform allows one attachment per mail)',
+		"The Input Data Field Name of the file to attach: the input item's binary field, often data (one file; the platform allows one attachment per mail)",
 };
 
 export const LANGUAGE_OPTIONS: INodePropertyOptions[] = [
@@ -234,7 +234,7 @@ export const batchThroughputOptions: INodeProperties[] = [
 			'Tries in all for a request the platform answers 429, or 503 with Retry-After (not processed). Other failures are never retried.',
 	},
 	{
-		displayName: 'Max Retry Wait (Seconds)',
+		displayName: 'Max Wait (Seconds)',
 		name: 'retryMaxWaitSeconds',
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: MAX_RETRY_WAIT_SECONDS },

@@ -59,7 +59,7 @@ function readingOf(expression: string): Reading {
  * The value of a text the platform reads tags in, given as n8n stores it (an expression starts with "="):
  * tags kept, n8n's expressions evaluated for the item. `label` names the field in errors.
  */
-export function withPlatformTags(
+function withPlatformTags(
 	this: IExecuteFunctions,
 	stored: unknown,
 	itemIndex: number,

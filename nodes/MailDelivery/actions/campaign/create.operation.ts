@@ -72,11 +72,12 @@ const properties: INodeProperties[] = [
 		options: [
 			attachmentField,
 			{
-				displayName: 'Campaign (Activity) Name',
+				displayName: 'Activity Name',
 				name: 'marketName',
 				type: 'string',
 				default: '',
-				description: 'Created on the platform when it does not exist',
+				description:
+					'The campaign (activity) this task belongs to on the platform; created there when it does not exist',
 			},
 			{
 				displayName: 'Editor Type',

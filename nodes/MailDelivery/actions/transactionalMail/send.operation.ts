@@ -355,7 +355,7 @@ const properties: INodeProperties[] = [
 				description: `At most ${LIMITS.transactionalSenderName} characters`,
 			},
 			{
-				displayName: 'Shared Tag Values (JSON)',
+				displayName: 'Shared Tag Values',
 				name: 'sharedParams',
 				type: 'json',
 				default: '{}',
@@ -392,7 +392,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Combine Items Into Requests',
+				displayName: 'Combine Items',
 				name: 'combineItems',
 				type: 'boolean',
 				default: true,

@@ -196,7 +196,7 @@ export async function readSendItem(
 	setIfPresent(
 		shared,
 		'params',
-		objectParam.call(this, 'Shared Tag Values (JSON)', fields.sharedParams, itemIndex),
+		objectParam.call(this, 'Shared Tag Values', fields.sharedParams, itemIndex),
 	);
 	applySandboxMode.call(this, shared, itemIndex);
 
