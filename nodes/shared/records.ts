@@ -19,7 +19,7 @@ export function senderLabel(address: string, sender: IDataObject, wanted?: strin
 	const kind = SENDER_KINDS[type];
 	if (!kind) return address;
 	if (wanted === undefined || wanted === type) return `${address} (${kind.kind})`;
-	return `${address} (${kind.kind} sender, meant for ${kind.meantFor})`;
+	return `${address} (${kind.kind}, for ${kind.meantFor})`;
 }
 
 /** The name of a contact list record: the API's table spells it ListName, its sample listName. */

@@ -24,7 +24,7 @@ describe('Sender Email', () => {
 			'news@example.com',
 		]);
 		expect(results[0].name).toBe('sender@example.com (transactional)');
-		expect(results[1].name).toBe('news@example.com (marketing sender, meant for campaigns)');
+		expect(results[1].name).toBe('news@example.com (marketing, for campaigns)');
 	});
 
 	test('Campaign → Create lists marketing senders first; a transactional one says what it is meant for', async () => {
@@ -35,7 +35,7 @@ describe('Sender Email', () => {
 		const { results } = await searchSenders.call(context);
 		expect(results.map((result) => result.name)).toEqual([
 			'news@example.com (marketing)',
-			'sender@example.com (transactional sender, meant for transactional mail)',
+			'sender@example.com (transactional, for transactional mail)',
 		]);
 	});
 
@@ -88,11 +88,12 @@ describe('Tag Values names', () => {
 	});
 
 	test('with HTML: the tags of the HTML Content and Subject fields, with no request', async () => {
+		// n8n's editor sends the panel's expressions evaluated: only fields of fixed text still show their tags.
 		const before = env.view().requests.length;
 		expect(
 			await names({
 				contentSource: 'html',
-				content: '=<p>{{firstName}} {{ $json.name }}</p>',
+				content: '<p>{{firstName}}, {{ firstName }}</p>',
 				subject: 'Order {{orderId}}',
 			}),
 		).toEqual(['firstName', 'orderId']);

@@ -107,13 +107,17 @@ export function nameLocator(options: {
 	};
 }
 
-export const senderLocator = (name = 'senderMail', displayName = 'Sender Email') =>
+export const senderLocator = (
+	name = 'senderMail',
+	displayName = 'Sender Email',
+	description = 'A verified sender of the account',
+) =>
 	nameLocator({
 		displayName,
 		name,
 		searchMethod: 'searchSenders',
 		placeholder: 'sender@example.com',
-		description: 'A verified sender of the account',
+		description,
 	});
 
 export const templateLocator = (required = true) =>

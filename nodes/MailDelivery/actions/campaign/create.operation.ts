@@ -33,7 +33,11 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: `Name of the campaign task (mailName), at most ${LIMITS.campaignMailName} characters; cancel and delete find the task by it`,
 	},
-	senderLocator(),
+	senderLocator(
+		'senderMail',
+		'Sender Email',
+		'A verified sender of the account. The list shows marketing senders first; a transactional one says so.',
+	),
 	{
 		displayName: 'Only Save',
 		name: 'onlySave',

@@ -35,7 +35,11 @@ const showInCollection = (messageSource: string) => ({
 });
 
 const properties: INodeProperties[] = [
-	senderLocator(),
+	senderLocator(
+		'senderMail',
+		'Sender Email',
+		'A verified sender of the account. The list shows transactional senders first; a marketing one says so.',
+	),
 	{
 		displayName: 'Messages',
 		name: 'messageSource',
