@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 
 import { setupDemo } from '../../scripts/demo.mjs';
 import { startStack } from './env.mjs';
-import { a, b, c, d, e, f } from './browser/journeys.mjs';
+import { a, b, c, d, e, f, g, h, i } from './browser/journeys.mjs';
 import { launchBrowser } from './browser/ui.mjs';
 
 const JOURNEY_TIMEOUT = 180_000;
@@ -69,4 +69,22 @@ test(
 	"f. Webhook → Save refuses to take a trigger's address unless the Replace option is on",
 	{ timeout: JOURNEY_TIMEOUT },
 	() => f(env),
+);
+
+test(
+	'g. tags pasted into Template → Create (n8n stores them as an expression) reach the platform as tags',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => g(env),
+);
+
+test(
+	'h. the node creator: On any event, Send transactional mail first; Campaign → Create lists its lists on first open; Custom API Call',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => h(env),
+);
+
+test(
+	'i. no label cut: the trigger outputs on the canvas, the send panel as a desktop browser draws it with every field hovered',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => i(env),
 );
