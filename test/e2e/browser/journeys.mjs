@@ -1190,9 +1190,13 @@ export async function h(env) {
 			.getByRole('option', { name: /^Custom API Call/ })
 			.filter({ visible: true })
 			.first();
+		const offered = await custom.waitFor({ timeout: 5_000 }).then(
+			() => true,
+			() => false,
+		);
 		if (
 			await j.check(
-				await custom.isVisible().catch(() => false),
+				offered,
 				'Resource offers no "Custom API Call" (n8n adds it when the credentials can serve its HTTP Request node)',
 			)
 		) {
