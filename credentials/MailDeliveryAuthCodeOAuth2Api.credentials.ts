@@ -150,12 +150,14 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 		return { accessToken: await exchange, exchangedCode: code };
 	}
 
-	async authenticate(
+	// A property, not a method: n8n sees it in its copy of the credential type and then offers Custom API
+	// Call (the HTTP Request node with this credential). A function, for a signature or token per request.
+	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
+	): Promise<IHttpRequestOptions> => {
 		return withAuthentication(credentials, requestOptions, oauthHeader(credentials));
-	}
+	};
 
 	test: ICredentialTestRequest = CREDENTIAL_TEST;
 }

@@ -36,17 +36,18 @@ export class MailDeliverySignatureApi implements ICredentialType {
 		...apiKeyAndSecretProperties,
 	];
 
-	// A function, not a generic object: the timestamp and signature must be made for each request.
-	async authenticate(
+	// A property, not a method: n8n sees it in its copy of the credential type and then offers Custom API
+	// Call (the HTTP Request node with this credential). A function, for a signature or token per request.
+	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
-	): Promise<IHttpRequestOptions> {
+	): Promise<IHttpRequestOptions> => {
 		return withAuthentication(
 			credentials,
 			requestOptions,
 			signatureHeaders(String(credentials.apiKey ?? ''), String(credentials.apiSecret ?? '')),
 		);
-	}
+	};
 
 	test: ICredentialTestRequest = CREDENTIAL_TEST;
 }

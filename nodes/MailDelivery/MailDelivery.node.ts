@@ -2,6 +2,7 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
+	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
@@ -19,6 +20,20 @@ import * as webhook from './actions/webhook';
 import { authenticationProperty, nodeCredentials } from '../shared/authentication';
 import { listSearch, loadOptions } from '../shared/methods';
 
+/**
+ * Transactional Mail first, the rest alphabetically: n8n's node creator lists actions in this order, and the
+ * send is what users come for (as n8n's Gmail node lists Message first).
+ */
+const RESOURCE_OPTIONS: INodePropertyOptions[] = [
+	{ name: 'Transactional Mail', value: 'transactionalMail' },
+	{ name: 'Campaign', value: 'campaign' },
+	{ name: 'Contact', value: 'contact' },
+	{ name: 'Contact List', value: 'contactList' },
+	{ name: 'Template', value: 'template' },
+	{ name: 'Verified Sender', value: 'verifiedSender' },
+	{ name: 'Webhook', value: 'webhook' },
+];
+
 const properties: INodeProperties[] = [
 	authenticationProperty,
 	{
@@ -26,15 +41,7 @@ const properties: INodeProperties[] = [
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: [
-			{ name: 'Campaign', value: 'campaign' },
-			{ name: 'Contact', value: 'contact' },
-			{ name: 'Contact List', value: 'contactList' },
-			{ name: 'Template', value: 'template' },
-			{ name: 'Transactional Mail', value: 'transactionalMail' },
-			{ name: 'Verified Sender', value: 'verifiedSender' },
-			{ name: 'Webhook', value: 'webhook' },
-		],
+		options: RESOURCE_OPTIONS,
 		default: 'transactionalMail',
 	},
 	...campaign.description,

@@ -11,7 +11,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { authenticationProperty, nodeCredentials } from '../shared/authentication';
-import { EVENT_KINDS } from '../shared/eventKinds';
+import { ANY_KIND, chosenKinds, EVENT_KINDS } from '../shared/eventKinds';
 import { getSenderAddresses } from '../shared/methods/loadOptions';
 import { enrichEvent, parsePush } from './pushParsing';
 import { SECRET_PARAMETER } from '../shared/triggerAddresses';
@@ -41,9 +41,14 @@ const triggerCredentials = nodeCredentials.map((credential) => ({
 function configuredOutputs(parameter: { outputMode?: unknown; events?: unknown }, kinds: string[]) {
 	if (parameter.outputMode !== 'perKind') return [{ type: 'main', displayName: '' }];
 	const events = Array.isArray(parameter.events) ? parameter.events : [];
-	const chosen = kinds.filter((kind) => events.includes(kind));
+	// "*" is the Events choice Any Event (ANY_KIND).
+	const chosen = kinds.filter((kind) => events.includes(kind) || events.includes('*'));
 	if (chosen.length === kinds.length) chosen.push('Other');
-	return chosen.map((name) => ({ type: 'main', displayName: name }));
+	// The canvas cuts output labels longer than about 11 characters.
+	return chosen.map((name) => ({
+		type: 'main',
+		displayName: name === 'Unsubscribed' ? 'Unsubscribe' : name,
+	}));
 }
 
 export class MailDeliveryTrigger implements INodeType {
@@ -131,11 +136,20 @@ export class MailDeliveryTrigger implements INodeType {
 				displayName: 'Events',
 				name: 'events',
 				type: 'multiOptions',
-				options: EVENT_KINDS.map((kind) => ({
-					name: kind.code,
-					value: kind.code,
-					description: kind.description,
-				})),
+				// n8n's node creator offers one trigger entry per option, named by its action.
+				options: [
+					{
+						name: 'Any Event',
+						value: ANY_KIND,
+						action: 'On any event',
+						description: 'Every kind, also kinds the platform adds later (to the Other output)',
+					},
+					...EVENT_KINDS.map((kind) => ({
+						name: kind.code,
+						value: kind.code,
+						description: kind.description,
+					})),
+				],
 				default: [...ALL_KINDS],
 				description: 'Event kinds that start the workflow; others are left out',
 			},
@@ -275,7 +289,7 @@ export class MailDeliveryTrigger implements INodeType {
 		const push = parsePush(raw, isJson ? request.body : undefined);
 		if (!push.ok) return reject(this, 400, push.problem);
 
-		const events = this.getNodeParameter('events', ALL_KINDS) as string[];
+		const events = chosenKinds(this.getNodeParameter('events', ALL_KINDS));
 		const outputMode = this.getNodeParameter('outputMode', 'single') as string;
 		const options = this.getNodeParameter('options', {}) as IDataObject;
 		const enrich = {
@@ -285,10 +299,9 @@ export class MailDeliveryTrigger implements INodeType {
 			isoCache: new Map<string, string | undefined>(),
 		};
 		const allChosen = ALL_KINDS.every((kind) => events.includes(kind));
-		const names =
-			outputMode === 'perKind'
-				? configuredOutputs({ outputMode, events }, ALL_KINDS).map((output) => output.displayName)
-				: [];
+		// Per kind: the outputs of configuredOutputs, the chosen kinds in ALL_KINDS' order, then Other.
+		const names = outputMode === 'perKind' ? ALL_KINDS.filter((kind) => events.includes(kind)) : [];
+		if (outputMode === 'perKind' && allChosen) names.push('Other');
 		const outputs: INodeExecutionData[][] = outputMode === 'perKind' ? names.map(() => []) : [[]];
 		let kept = 0;
 		for (const event of push.events) {
@@ -315,7 +328,7 @@ function registrationSettings(context: IHookFunctions): RegistrationSettings {
 		senders: (context.getNodeParameter('senders', []) as string[])
 			.map((sender) => sender.trim())
 			.filter(Boolean),
-		events: context.getNodeParameter('events', ALL_KINDS) as string[],
+		events: chosenKinds(context.getNodeParameter('events', ALL_KINDS)),
 	};
 }
 

@@ -561,7 +561,7 @@ function takenError(
 		remedies.push(`move what this workflow does into ${that}`);
 		if (elsewhere)
 			remedies.push(
-				"if that n8n is gone, free the address with the Mail Delivery node's Webhook → Save (option Replace Settings a Trigger Uses)",
+				"if that n8n is gone, free the address with the Mail Delivery node's Webhook → Save (option Replace Anyway)",
 			);
 	}
 	const remedy = remedies.join(', or ');
@@ -569,7 +569,7 @@ function takenError(
 	const description = id.test
 		? 'The platform keeps one push address per account (and one per sender). Listening here would move the pushes away from that trigger, which would miss events until the test ends.'
 		: 'The platform keeps one push address per account (and one per sender), so two workflows cannot both receive the same events. ' +
-			"If the workflow holding the address no longer exists, save another address with the Mail Delivery node's Webhook → Save operation (option Replace Settings a Trigger Uses), then publish again.";
+			"If the workflow holding the address no longer exists, save another address with the Mail Delivery node's Webhook → Save operation (option Replace Anyway), then publish again.";
 	return new RegistrationRefused(context.getNode(), message, description);
 }
 

@@ -42,3 +42,12 @@ export function transEventFor(chosen: readonly string[]): Record<string, boolean
 		SWITCHABLE_KINDS.map((kind) => [kind.transEventKey, chosen.includes(kind.code)]),
 	);
 }
+
+/** The Events choice "Any Event": every kind, also kinds the platform adds later (the Other output). */
+export const ANY_KIND = '*';
+
+/** The kinds an Events value chooses: "Any Event" chooses all. */
+export function chosenKinds(events: unknown): string[] {
+	const chosen = Array.isArray(events) ? events.map(String) : [];
+	return chosen.includes(ANY_KIND) ? EVENT_KINDS.map((kind) => kind.code) : chosen;
+}

@@ -2,12 +2,24 @@
 import type { IDataObject } from 'n8n-workflow';
 
 /** senderType of a verified sender (2.5): 1 marketing (campaigns), 2 transactional. */
-const SENDER_KINDS: Record<string, string> = { '1': 'marketing', '2': 'transactional' };
+const SENDER_KINDS: Record<string, { kind: string; meantFor: string }> = {
+	'1': { kind: 'marketing', meantFor: 'campaigns' },
+	'2': { kind: 'transactional', meantFor: 'transactional mail' },
+};
 
-/** "news@example.com (marketing)": pickers say which sender suits which kind of mail. */
-export function senderLabel(address: string, sender: IDataObject): string {
-	const kind = SENDER_KINDS[String(sender.senderType ?? '')];
-	return kind ? `${address} (${kind})` : address;
+/** The senderType a verified sender has (as a string: the API's table says int, its add operation string). */
+export const senderTypeOf = (sender: IDataObject) => String(sender.senderType ?? '');
+
+/**
+ * "news@example.com (marketing)": pickers say which sender suits which kind of mail. Where the operation
+ * sends one kind (`wanted`), a sender of the other kind says what it is meant for.
+ */
+export function senderLabel(address: string, sender: IDataObject, wanted?: string): string {
+	const type = senderTypeOf(sender);
+	const kind = SENDER_KINDS[type];
+	if (!kind) return address;
+	if (wanted === undefined || wanted === type) return `${address} (${kind.kind})`;
+	return `${address} (${kind.kind}, for ${kind.meantFor})`;
 }
 
 /** The name of a contact list record: the API's table spells it ListName, its sample listName. */

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 
 import { setupDemo } from '../../scripts/demo.mjs';
 import { startStack } from './env.mjs';
-import { a, b, c, d, e, f, g } from './browser/journeys.mjs';
+import { a, b, c, d, e, f, g, h, i, j } from './browser/journeys.mjs';
 import { launchBrowser } from './browser/ui.mjs';
 
 const JOURNEY_TIMEOUT = 180_000;
@@ -75,4 +75,22 @@ test(
 	'g. a second trigger published in the editor while the example holds the address: refused fast, by workflow name',
 	{ timeout: JOURNEY_TIMEOUT },
 	() => g(env),
+);
+
+test(
+	'h. tags pasted into Template → Create (n8n stores them as an expression) reach the platform as tags',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => h(env),
+);
+
+test(
+	'i. the node creator: On any event, Send transactional mail first; Campaign → Create lists its lists on first open; Custom API Call',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => i(env),
+);
+
+test(
+	'j. no label cut: the trigger outputs on the canvas, the send panel as a desktop browser draws it with every field hovered',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => j(env),
 );

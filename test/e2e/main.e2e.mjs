@@ -109,7 +109,7 @@ test('action workflows reach the emulator for every resource', async () => {
 				operation: 'create',
 				mailName: `e2e-${line}`,
 				senderMail: rl('news@example.com'),
-				sendListNames: ['newsletter'],
+				sendLists: { list: [{ listName: rl('newsletter') }] },
 				subject: 'Hi',
 			},
 			(items) => items[0].guid,
@@ -193,6 +193,37 @@ test('a combined send of 250 items takes 3 requests', async () => {
 	assert.ok(
 		rows.some((row) => row.statsDate === today && row.sentCount >= 250),
 		JSON.stringify(stats.data).slice(0, 300),
+	);
+});
+
+test("platform tags in pasted fields reach the platform, beside n8n's expressions evaluated by this n8n's engine", async () => {
+	const before = (await stack.emulator.control('GET', 'requests')).requests.length;
+	const parameters = {
+		resource: 'transactionalMail',
+		operation: 'send',
+		senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
+		to: '={{ $json.body.email }}',
+		contentSource: 'html',
+		// As n8n stores a paste holding {{: an expression.
+		subject: '=Order {{orderId}} for {{ $json.body.name }}',
+		content: '=<p>Hi {{ firstName }}, your order {{orderId}} is on its way.</p>',
+		tagValuesMode: 'json',
+		params: '={{ JSON.stringify({ orderId: $json.body.orderId, firstName: $json.body.name }) }}',
+	};
+	const { status, data } = await runAction(
+		stack,
+		{ name: 'e2e platform tags', parameters, credential: signature() },
+		{ email: 'ada@example.org', name: 'Ada', orderId: 'A-1' },
+	);
+	assert.equal(status, 200, JSON.stringify(data).slice(0, 300));
+	const [request] = (await stack.emulator.control('GET', 'requests')).requests
+		.slice(before)
+		.filter((r) => r.path === '/v5/transactional/mail/sends_customised');
+	const version = request.body.messageVersions[0];
+	assert.equal(request.body.subject ?? version.subject, 'Order {{orderId}} for Ada');
+	assert.equal(
+		request.body.content ?? version.content,
+		'<p>Hi {{firstName}}, your order {{orderId}} is on its way.</p>',
 	);
 });
 

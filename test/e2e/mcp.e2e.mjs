@@ -8,18 +8,26 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 import { PACKAGE_NAME } from '../../scripts/n8n-runtime.mjs';
-import { activate, createCredential, credentialData, eventually, startStack } from './env.mjs';
+import {
+	activate,
+	createCredential,
+	credentialData,
+	eventually,
+	runAction,
+	startStack,
+} from './env.mjs';
 
 const line = process.env.N8N_LINE ?? '2';
 const MCP_PATH = `mail-delivery-${randomUUID().slice(0, 8)}`;
 let stack;
 let client;
+let credential;
 
 const rl = (value) => ({ __rl: true, mode: 'list', value });
 
 before(async () => {
 	stack = await startStack(line);
-	const credential = await createCredential(
+	credential = await createCredential(
 		stack.session,
 		'mailDeliverySignatureApi',
 		credentialData(stack.emulator, 'mailDeliverySignatureApi'),
@@ -149,4 +157,26 @@ test('a bad address comes back as a clear error naming the field, and the sessio
 	});
 	assert.match(textOf(again), /"success":\s*true/);
 	assert.equal((await mails()).length, before + 1);
+});
+
+test('the campaigns an agent finds come in their compact shape: no HTML body in its context', async () => {
+	const created = await runAction(stack, {
+		name: 'campaign with a long body',
+		credential,
+		parameters: {
+			resource: 'campaign',
+			operation: 'create',
+			mailName: `mcp-${randomUUID().slice(0, 6)}`,
+			senderMail: { __rl: true, mode: 'name', value: 'news@example.com' },
+			onlySave: true,
+			subject: 'Spring',
+			content: `<html><body>${'<p>Spring sale</p>'.repeat(200)}</body></html>`,
+		},
+	});
+	assert.equal(created.status, 200, JSON.stringify(created.data));
+	const result = await client.callTool({ name: 'Find_campaigns', arguments: {} });
+	const text = textOf(result);
+	assert.notEqual(result.isError, true, text);
+	assert.match(text, /"status":\s*"draft"/);
+	assert.doesNotMatch(text, /Spring sale|mailContent/);
 });

@@ -328,10 +328,9 @@ export function loadOptionsContext(credentials: CredentialsStore, parameters: ID
 		staticData: {},
 		settings: { timezone: 'UTC' },
 	});
-	return new LoadOptionsContext(
-		workflow,
-		workflow.getNode('Mail Delivery')!,
-		buildAdditionalData(credentials),
-		'parameters',
-	);
+	const node = workflow.getNode('Mail Delivery')!;
+	// The editor sends the panel's parameters with every list request; n8n hands them to the method.
+	const additionalData = buildAdditionalData(credentials);
+	additionalData.currentNodeParameters = node.parameters;
+	return new LoadOptionsContext(workflow, node, additionalData, 'parameters');
 }

@@ -133,6 +133,20 @@ test('an event without EventCode is kept when all kinds are chosen, in the Other
 	expect(host.executions[0][8].map((item) => item.json)).toEqual([{ Email: 'x@example.org' }]);
 });
 
+test('Events → Any Event (the node creator\'s "On any event"): every switch on, every kind kept, unknown kinds to Other', async () => {
+	host = await startTriggerHost({ events: ['*'], outputMode: 'perKind' }, env.credentials());
+	await host.create();
+	expect(Object.values((await webhookConfig()).transEvent)).toEqual(Array(7).fill(true));
+	await axios.post((await webhookConfig()).transCallbackUrl, [
+		{ EventCode: 'Unsubscribed', Email: 'u@example.org' },
+		{ EventCode: 'Archived', Email: 'new-kind@example.org' },
+	]);
+	const [execution] = host.executions;
+	expect(execution).toHaveLength(9);
+	expect(execution[5].map((item) => item.json.Email)).toEqual(['u@example.org']);
+	expect(execution[8].map((item) => item.json.Email)).toEqual(['new-kind@example.org']);
+});
+
 test('a push without the secret is answered 401 and starts no execution', async () => {
 	host = await startTriggerHost({}, env.credentials());
 	await host.create();

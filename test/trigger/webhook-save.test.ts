@@ -62,7 +62,7 @@ test('a new default address is refused while a trigger holds it: the error names
 	expect(error?.message).toContain(
 		`(${trigger.webhookUrl()}) of workflow "Workflow wf-0" (ID wf-wf-0)`,
 	);
-	expect(error?.message).toContain('Replace Settings a Trigger Uses');
+	expect(error?.message).toContain('Replace Anyway');
 	expect(error?.message).not.toContain('token=');
 	expect(saves()).toBe(savesBefore);
 	expect(await config()).toEqual(before);

@@ -100,11 +100,13 @@ test("the trigger's outputs, as the editor evaluates their expression: one per c
 		'Dropped',
 		'Opened',
 		'Clicked',
-		'Unsubscribed',
+		'Unsubscribe', // Unsubscribed: the canvas cuts longer labels
 		'SpamReport',
 		'TaskStatus',
 		'Other',
 	]);
+	// Events → Any Event: every kind, and Other.
+	expect(draw({ outputMode: 'perKind', events: ['*'] })).toHaveLength(9);
 });
 
 test('the retry options show the defaults the run uses, and the maximum wait it accepts', async () => {
@@ -172,3 +174,58 @@ test("each node's codex file names its one version and categories from n8n's lis
 		expect(codex.categories.filter((category) => !N8N_CATEGORIES.includes(category))).toEqual([]);
 	}
 });
+
+/**
+ * n8n's editor fetches a field's load-options list as soon as the field is drawn. A node added from the node
+ * creator gets its credential a moment later, while that first fetch is under way, and n8n drops the reload
+ * it would make for the credential: the field stays at "Error fetching options" until the panel is reopened
+ * (editor-ui ParameterInput: the credentials watcher calls the loader, which returns while a load runs).
+ * Searchable lists (resource locators) fetch only when opened, by then with the credential. So no field with
+ * loadOptions may be on the panel when it first opens, for any operation, with its defaults.
+ */
+test.each([
+	['Mail Delivery', new MailDelivery().description],
+	['Mail Delivery Trigger', new MailDeliveryTrigger().description],
+])('%s: no field that loads its options is on a panel as it first opens', (_name, description) => {
+	const { NodeHelpers } = require('n8n-workflow') as typeof import('n8n-workflow');
+	const loads = (property: INodeProperties) =>
+		Boolean(property.typeOptions?.loadOptionsMethod ?? property.typeOptions?.loadOptions);
+	const resources = description.properties.find((property) => property.name === 'resource')
+		?.options as Array<{ value: string }> | undefined;
+	const found: string[] = [];
+	for (const resource of resources?.map((option) => option.value) ?? [undefined]) {
+		const operations = description.properties.find(
+			(property) =>
+				property.name === 'operation' &&
+				(resource === undefined ||
+					(property.displayOptions?.show?.resource as string[] | undefined)?.includes(resource)),
+		)?.options as Array<{ value: string }> | undefined;
+		for (const operation of operations?.map((option) => option.value) ?? [undefined]) {
+			const chosen = { ...(resource ? { resource } : {}), ...(operation ? { operation } : {}) };
+			const parameters = NodeHelpers.getNodeParameters(
+				description.properties,
+				chosen,
+				true,
+				false,
+				null,
+				description,
+			)!;
+			for (const property of description.properties) {
+				if (!NodeHelpers.displayParameter(parameters, property, null, description)) continue;
+				// Top-level fields, and the entries a fixed collection shows by default.
+				const shown = [property, ...nestedShownByDefault(property)];
+				for (const field of shown.filter(loads))
+					found.push(`${resource ?? ''}.${operation ?? ''}: ${field.displayName}`);
+			}
+		}
+	}
+	expect(found).toEqual([]);
+});
+
+function nestedShownByDefault(property: INodeProperties): INodeProperties[] {
+	if (property.type !== 'fixedCollection') return [];
+	const defaults = (property.default ?? {}) as Record<string, unknown>;
+	return (property.options ?? []).flatMap((option) =>
+		option && 'values' in option && defaults[option.name] !== undefined ? option.values : [],
+	);
+}

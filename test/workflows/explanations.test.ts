@@ -16,7 +16,7 @@ const campaign = (extra: IDataObject = {}) => ({
 	operation: 'create',
 	mailName: 'm',
 	senderMail: rl('news@example.com'),
-	sendListNames: ['newsletter'],
+	sendLists: { list: [{ listName: rl('newsletter') }] },
 	...extra,
 });
 const send = (extra: IDataObject = {}) => ({
@@ -44,15 +44,22 @@ describe('campaign creation (7.1)', () => {
 	test.each([
 		[
 			'no list for sendListNames',
-			{ sendListNames: ['missing'] },
+			{ sendLists: { list: [{ listName: rl('missing') }] } },
 			'no contact list matches sendListNames',
 		],
 		[
 			'no list for repelListNames',
-			{ additionalFields: { repelListNames: ['missing'] } },
+			{
+				additionalFields: {
+					excludeLists: { list: [{ listName: rl('missing') }] },
+				},
+			},
 			'no contact list matches repelListNames',
 		],
 	])('403, %s: the explanation names it', async (_name, extra, condition) => {
+		// The look-ups that would name the missing list fail (refusals.test.ts has them succeed): the documented conditions remain.
+		for (let lookup = 0; lookup < 2; lookup++)
+			await env.control('POST', 'fault', { path: '/v5/lists/get', fault: 'internalError' });
 		const error = await failure(campaign(extra));
 		expect(error).toMatchObject({
 			message: 'The platform refused the request (code 403)',
@@ -97,9 +104,9 @@ describe('transactional send (7.2)', () => {
 describe('other operations and undocumented codes', () => {
 	test('a 403 of an operation without its own conditions gets the generic explanation of 403', async () => {
 		const error = await failure({
-			resource: 'contactList',
+			resource: 'contact',
 			operation: 'delete',
-			listName: rl('missing'),
+			email: 'missing@example.org',
 		});
 		expect(error.description).toMatch(/^The request was refused: a named list/);
 	});

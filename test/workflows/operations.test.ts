@@ -41,7 +41,7 @@ describe('every operation succeeds on good input', () => {
 			operation: 'create',
 			mailName: 'spring',
 			senderMail: rl('news@example.com'),
-			sendListNames: ['newsletter'],
+			sendLists: { list: [{ listName: rl('newsletter') }] },
 			subject: 'Spring',
 			content: '<p>hi</p>',
 			additionalFields: { sendDate: later(), languageCode: 'de', replyTo: 'reply@example.com' },
@@ -83,7 +83,7 @@ describe('every operation succeeds on good input', () => {
 			operation: 'create',
 			mailName: 'now',
 			senderMail: rl('news@example.com'),
-			sendListNames: ['newsletter'],
+			sendLists: { list: [{ listName: rl('newsletter') }] },
 			subject: 'S',
 		});
 		await env.control('POST', 'flush');
@@ -328,7 +328,7 @@ describe('sandbox toggles', () => {
 				operation: 'create',
 				mailName: 'sb',
 				senderMail: rl('news@example.com'),
-				sendListNames: ['newsletter'],
+				sendLists: { list: [{ listName: rl('newsletter') }] },
 			},
 		],
 		['campaign cancel', { resource: 'campaign', operation: 'cancel', mailName: rl('scheduled') }],
@@ -385,7 +385,7 @@ describe('sandbox toggles', () => {
 				operation: 'create',
 				mailName: 'scheduled',
 				senderMail: rl('news@example.com'),
-				sendListNames: ['newsletter'],
+				sendLists: { list: [{ listName: rl('newsletter') }] },
 				additionalFields: { sendDate: later() },
 			});
 			await env.control('POST', 'flush');
@@ -419,7 +419,7 @@ describe('sandbox toggles', () => {
 				operation: 'create',
 				mailName: 'sbx',
 				senderMail: rl('news@example.com'),
-				sendListNames: ['newsletter'],
+				sendLists: { list: [{ listName: rl('newsletter') }] },
 			},
 			{ resource: 'campaign', operation: 'cancel', mailName: rl('scheduled') },
 			{ resource: 'campaign', operation: 'getMany', returnAll: true },
@@ -481,7 +481,7 @@ describe('sandbox toggles', () => {
 				operation: 'create',
 				mailName: 'scheduled',
 				senderMail: rl('news@example.com'),
-				sendListNames: ['newsletter'],
+				sendLists: { list: [{ listName: rl('newsletter') }] },
 				additionalFields: { sendDate: later() },
 			});
 			const from = env.view().requests.length;
@@ -508,7 +508,7 @@ test('Only Save keeps the chosen lists (4.1: optional then, not forbidden)', asy
 		mailName: 'draft',
 		senderMail: rl('news@example.com'),
 		onlySave: true,
-		sendListNames: ['newsletter'],
+		sendLists: { list: [{ listName: rl('newsletter') }] },
 	});
 	expect(env.view().requests[0].body).toMatchObject({
 		onlySave: true,
@@ -560,7 +560,7 @@ describe('section 8 limits fail before any request', () => {
 				operation: 'create',
 				mailName: 'm'.repeat(201),
 				senderMail: rl('news@example.com'),
-				sendListNames: ['newsletter'],
+				sendLists: { list: [{ listName: rl('newsletter') }] },
 			},
 			'Field "mailName" is 201 characters long; the limit is 200 characters, in item 0 (the 1st input item)',
 		],
@@ -571,7 +571,7 @@ describe('section 8 limits fail before any request', () => {
 				operation: 'create',
 				mailName: 'm',
 				senderMail: rl('news@example.com'),
-				sendListNames: ['newsletter'],
+				sendLists: { list: [{ listName: rl('newsletter') }] },
 				subject: 's'.repeat(401),
 			},
 			'Field "subject" is 401 characters long; the limit is 400 characters, in item 0 (the 1st input item)',
@@ -729,7 +729,7 @@ describe('section 8 limits fail before any request', () => {
 				operation: 'create',
 				mailName: 'm'.repeat(200),
 				senderMail: rl('news@example.com'),
-				sendListNames: ['newsletter'],
+				sendLists: { list: [{ listName: rl('newsletter') }] },
 			},
 			(b) => b.mailName,
 			'm'.repeat(200),
@@ -741,7 +741,7 @@ describe('section 8 limits fail before any request', () => {
 				operation: 'create',
 				mailName: 'm',
 				senderMail: rl('news@example.com'),
-				sendListNames: ['newsletter'],
+				sendLists: { list: [{ listName: rl('newsletter') }] },
 				subject: 's'.repeat(400),
 			},
 			(b) => b.subject,
@@ -844,8 +844,22 @@ describe('section 8 limits fail before any request', () => {
 				'Field "templateName" is 300 characters long; the limit is 250 characters, in item 1 (the 2nd input item)',
 			],
 			[{ item: 2 }, true],
-			[{ item: 3 }, 'The platform refused the request as invalid (code 400)'],
+			[
+				{ item: 3 },
+				'The platform refused the request as invalid (code 400): a template named "ok-1" already exists',
+			],
 		]);
-		expect(paths()).toHaveLength(3);
+		expect(paths().filter((path) => path === '/v5/campaign/mail/template/add')).toHaveLength(3);
 	});
+});
+
+test("Resource → Custom API Call (n8n's entry, since the credentials can sign any request) says to use the HTTP Request node", async () => {
+	const result = await runWorkflow({
+		...actionWorkflow({ resource: '__CUSTOM_API_CALL__', operation: '__CUSTOM_API_CALL__' }),
+		credentials: env.credentials(),
+	});
+	const error = result.error() as Error & { description?: string };
+	expect(error.message).toBe('Custom API Call runs in an HTTP Request node');
+	expect(error.description).toContain('Predefined Credential Type');
+	expect(env.view().requests).toHaveLength(0);
 });

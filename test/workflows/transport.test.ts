@@ -13,18 +13,19 @@ describe('error mapping', () => {
 		'a body code other than 200 (HTTP status mode %s) becomes a NodeApiError with code, English and the platform message',
 		async (mode) => {
 			await env.control('POST', 'settings', { errorHttpStatus: mode });
+			// An operation whose refusals the node does not look into (refusals.test.ts covers those that it does).
 			const result = await runWorkflow({
 				...actionWorkflow({
-					resource: 'contactList',
+					resource: 'contact',
 					operation: 'delete',
-					listName: { __rl: true, mode: 'name', value: 'missing' },
+					email: 'missing@example.org',
 				}),
 				credentials: env.credentials(),
 			});
 			const error = result.error() as NodeApiError;
 			expect(error.message).toBe('The platform refused the request (code 403)');
 			expect(error.description).toBe(
-				'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits. (/v5/lists/delete) Platform message: 列表不存在',
+				'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits. (/v5/contacts/delete) Platform message: 联系人不存在',
 			);
 			expect(error.httpCode).toBe('403');
 		},
@@ -45,13 +46,15 @@ describe('error mapping', () => {
 	});
 
 	test('section 7 conditions are explained for campaign creation', async () => {
+		// The look-up that would name the missing list fails: the documented conditions of the code remain.
+		await env.control('POST', 'fault', { path: '/v5/lists/get', fault: 'internalError' });
 		const result = await runWorkflow({
 			...actionWorkflow({
 				resource: 'campaign',
 				operation: 'create',
 				mailName: 'm',
 				senderMail: { __rl: true, mode: 'name', value: 'news@example.com' },
-				sendListNames: ['missing'],
+				sendLists: { list: [{ listName: { __rl: true, mode: 'name', value: 'missing' } }] },
 			}),
 			credentials: env.credentials(),
 		});
@@ -167,7 +170,11 @@ describe('paging', () => {
 });
 
 test('sender pickers say which senders are for marketing and which for transactional mail', async () => {
-	const context = loadOptionsContext(env.credentials());
+	// An operation that sends no mail; pickers.test.ts covers the ones that send one kind.
+	const context = loadOptionsContext(env.credentials(), {
+		resource: 'verifiedSender',
+		operation: 'delete',
+	});
 	const { results } = await searchSenders.call(context);
 	expect(results).toEqual(
 		expect.arrayContaining([

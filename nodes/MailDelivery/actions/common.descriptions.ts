@@ -1,5 +1,5 @@
 /** Field descriptions that several operations share. The helpers that read them are in helpers/parameters.ts. */
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import {
 	DEFAULT_PARALLEL_REQUESTS,
@@ -16,6 +16,13 @@ export const sandboxModeField: INodeProperties = {
 	description:
 		'Whether the platform should only check the request and answer success, without sending mail or changing any data',
 };
+
+/**
+ * Said in every field the platform reads tags in (helpers/platformTags.ts keeps them): pasting {{name}}
+ * makes n8n turn the field into an expression, whose preview then shows the tag empty.
+ */
+export const PLATFORM_TAGS_HINT =
+	"Write tags as {{name}}: they reach the platform as they are, also when the field is an expression (n8n's preview then shows them empty), while n8n fills in expressions such as {{ $json.name }}.";
 
 export const returnAllOrLimit: INodeProperties[] = [
 	{
@@ -45,6 +52,27 @@ export const returnAllOrLimit: INodeProperties[] = [
 		displayOptions: { show: { returnAll: [false], '@tool': [true] } },
 	},
 ];
+
+/**
+ * Simplify, on by default: n8n's guideline for records of more than 10 fields. Shown in the AI tool too,
+ * where it keeps HTML bodies out of the model's context.
+ */
+export const simplifyField: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: true,
+	description: 'Whether to return a simplified version of the response instead of the raw data',
+};
+
+/** The records as they are, or each reduced to its compact shape when Simplify is on. */
+export function simplified(
+	records: IDataObject[],
+	simplify: unknown,
+	compact: (record: IDataObject) => IDataObject,
+): IDataObject[] {
+	return simplify === false ? records : records.map(compact);
+}
 
 /** A resource locator over a named platform object: pick from a searchable list, or type the name. */
 export function nameLocator(options: {
@@ -79,13 +107,17 @@ export function nameLocator(options: {
 	};
 }
 
-export const senderLocator = (name = 'senderMail', displayName = 'Sender Email') =>
+export const senderLocator = (
+	name = 'senderMail',
+	displayName = 'Sender Email',
+	description = 'A verified sender of the account',
+) =>
 	nameLocator({
 		displayName,
 		name,
 		searchMethod: 'searchSenders',
 		placeholder: 'sender@example.com',
-		description: 'A verified sender of the account',
+		description,
 	});
 
 export const templateLocator = (required = true) =>
@@ -106,14 +138,34 @@ export const listLocator = (displayName = 'Contact List', required = true) =>
 		required,
 	});
 
+/**
+ * Several contact lists, each picked from a searchable list or typed (or a list of names from an
+ * expression). Searchable lists load when opened, so they work on a panel that has just been added (see
+ * test/unit/editor-panel.test.ts); one empty entry is shown at first, ready to pick.
+ */
+export const listsField = (options: {
+	displayName: string;
+	name: string;
+	description: string;
+}): INodeProperties => ({
+	displayName: options.displayName,
+	name: options.name,
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add List',
+	default: { list: [{ listName: { __rl: true, mode: 'list', value: '' } }] },
+	description: options.description,
+	options: [{ displayName: 'List', name: 'list', values: [listLocator('List', false)] }],
+});
+
 export const attachmentField: INodeProperties = {
-	displayName: 'Attachment Binary Property',
+	displayName: 'Attachment Field',
 	name: 'attachmentBinaryProperty',
 	type: 'string',
 	default: '',
 	placeholder: 'data',
 	description:
-		'Name of the binary property of the input item to attach (one file; the platform allows one attachment per mail)',
+		"The Input Data Field Name of the file to attach: the input item's binary field, often data (one file; the platform allows one attachment per mail)",
 };
 
 export const LANGUAGE_OPTIONS: INodePropertyOptions[] = [
@@ -186,7 +238,7 @@ export const batchThroughputOptions: INodeProperties[] = [
 			'Tries in all for a request the platform answers 429, or 503 with Retry-After (not processed). Other failures are never retried.',
 	},
 	{
-		displayName: 'Max Retry Wait (Seconds)',
+		displayName: 'Max Wait (Seconds)',
 		name: 'retryMaxWaitSeconds',
 		type: 'number',
 		typeOptions: { minValue: 0, maxValue: MAX_RETRY_WAIT_SECONDS },

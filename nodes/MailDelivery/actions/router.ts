@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorForItem, errorItem } from '../helpers/itemErrors';
+import { explainRefusal } from '../helpers/refusals';
 import { readingStaticParametersOnce } from '../helpers/staticParameters';
 import * as campaign from './campaign';
 import type { MailDeliveryMap, OperationModule, Operations, Resource } from './types';
@@ -11,6 +12,9 @@ import * as template from './template';
 import * as transactionalMail from './transactionalMail';
 import * as verifiedSender from './verifiedSender';
 import * as webhook from './webhook';
+
+/** The value n8n gives its Custom API Call entry in Resource and Operation. */
+const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
 
 const resources: { [R in Resource]: Operations<R> } = {
 	campaign: campaign.operations,
@@ -26,10 +30,18 @@ const resources: { [R in Resource]: Operations<R> } = {
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as Resource;
-	const operation = this.getNodeParameter('operation', 0) as MailDeliveryMap[Resource];
+	const operation = this.getNodeParameter('operation', 0, '') as MailDeliveryMap[Resource];
 	// Both come from option lists, but a workflow file can hold anything: unknown pairs are refused below.
 	const module = (resources[resource] as Record<string, OperationModule> | undefined)?.[operation];
 	if (!module) {
+		// n8n adds Custom API Call to Resource and Operation (the credentials can sign any request) and shows
+		// its own note there; a workflow run anyway gets the same advice.
+		if ([resource, operation].includes(CUSTOM_API_CALL as never)) {
+			throw new NodeOperationError(this.getNode(), 'Custom API Call runs in an HTTP Request node', {
+				description:
+					"Add n8n's HTTP Request node, set Authentication to Predefined Credential Type and choose this node's credential type and credential: it signs each request (or sends the OAuth token). The URL is the credential's Base URL plus the path, e.g. /v5/verified_senders/get, with method POST and a JSON body.",
+			});
+		}
 		throw new NodeOperationError(
 			this.getNode(),
 			`The operation "${operation}" of "${resource}" is not known`,
@@ -47,7 +59,8 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 					itemData: { item: itemIndex },
 				}),
 			);
-		} catch (error) {
+		} catch (caught) {
+			const error = await explainRefusal.call(this, module.named, caught, itemIndex);
 			if (!this.continueOnFail()) throw errorForItem(this, error, itemIndex);
 			output.push(errorItem(error, itemIndex));
 		}

@@ -29,7 +29,7 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 		delete:
 			'Deletes a campaign task by its name. Returns success, or an error when there is no such task.',
 		getMany:
-			'Searches campaign tasks by name, subject or sender. Returns at most Limit tasks with their status (-1 draft, 1 sending, 2 completed, 4 failed) and, for completed ones, their statistics.',
+			'Searches campaign tasks by name, subject or sender. Returns at most Limit tasks with their subject, sender, lists, status (draft, sending, completed, failed) and, for completed ones, their statistics; with Simplify off, every field and the HTML body.',
 		getStats:
 			'Reads campaign statistics for a range of days (YYYY-MM-DD, both included), optionally for one campaign name. Returns one row per campaign.',
 	},
@@ -56,7 +56,7 @@ const TOOL_DESCRIPTIONS: Record<string, Record<string, string>> = {
 		delete:
 			'Deletes the email template with this name. Returns success, or an error when there is none.',
 		getMany:
-			'Searches email templates by name. Returns at most Limit templates with their subject and HTML content.',
+			'Searches email templates by name. Returns at most Limit templates with their subject, the {{tags}} they use (to give values for when sending) and their date; with Simplify off, their HTML too.',
 	},
 	verifiedSender: {
 		add: 'Adds a sender address to the account, for marketing or transactional mail. Returns success.',

@@ -5,10 +5,14 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import type { NamedRecord } from '../helpers/refusals';
+
 /** What every operation file exports; batch operations see all input items at once. */
 export interface OperationModule {
 	description: INodeProperties[];
 	execute?: (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
+	/** The platform records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+	named?: NamedRecord[];
 	executeBatch?: (
 		this: IExecuteFunctions,
 		items: INodeExecutionData[],

@@ -24,7 +24,7 @@ export function attachmentReference(
 	if (!binary) {
 		throw inputError(
 			this.getNode(),
-			`Field "Attachment Binary Property": the input item has no binary property "${property}"`,
+			`Field "Attachment Field": the input item has no binary property "${property}"`,
 			itemIndex,
 		);
 	}

@@ -6,7 +6,7 @@ import { inputError } from './validation';
 /** Requests of a batch operation under way at once: by default, and at most. */
 export const DEFAULT_PARALLEL_REQUESTS = 4;
 export const MAX_PARALLEL_REQUESTS = 16;
-/** The longest a request may wait over its retries, in seconds (Max Retry Wait's maximum). */
+/** The longest a request may wait over its retries, in seconds (Max Wait's maximum). */
 export const MAX_RETRY_WAIT_SECONDS = 3600;
 
 /** A whole-number option of a batch operation (read once, for item 0), checked against its range. */
@@ -50,7 +50,7 @@ export function batchOptionsOf(this: IExecuteFunctions, options: IDataObject) {
 			),
 			maxWaitMs:
 				number(
-					'Max Retry Wait (Seconds)',
+					'Max Wait (Seconds)',
 					options.retryMaxWaitSeconds,
 					DEFAULT_RETRY.maxWaitMs / 1000,
 					0,

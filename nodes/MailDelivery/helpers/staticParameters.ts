@@ -14,7 +14,8 @@ function storedValue(
 	path: string,
 ): NodeParameterValueType | undefined {
 	let value: unknown = parameters;
-	for (const key of path.split('.')) {
+	// Paths as n8n's getNodeParameter takes them: "options.retry", "messageVersionsUi.versions[0].to".
+	for (const key of path.replace(/\[(\d+)\]/g, '.$1').split('.')) {
 		if (value === null || typeof value !== 'object') return undefined;
 		value = (value as Record<string, unknown>)[key];
 	}
@@ -34,6 +35,8 @@ export function readingStaticParametersOnce(context: IExecuteFunctions): IExecut
 	const stored = node.parameters;
 	/** Per name: undefined when it holds an expression, else its values read so far by options and fallback. */
 	const once = new Map<string, Map<string, unknown> | undefined>();
+	/** Stored values read raw (rawExpressions), expressions included: they are the same for every item. */
+	const raw = new Map<string, unknown>();
 	const getNodeParameter = (
 		name: string,
 		itemIndex: number,
@@ -46,7 +49,13 @@ export function readingStaticParametersOnce(context: IExecuteFunctions): IExecut
 			values = holdsExpression(value) ? undefined : new Map();
 			once.set(name, values);
 		}
-		if (!values) return context.getNodeParameter(name, itemIndex, fallback, options);
+		if (!values) {
+			if ((options as { rawExpressions?: boolean } | undefined)?.rawExpressions !== true)
+				return context.getNodeParameter(name, itemIndex, fallback, options);
+			const key = `${name}\u0000${JSON.stringify(fallback)}`;
+			if (!raw.has(key)) raw.set(key, context.getNodeParameter(name, itemIndex, fallback, options));
+			return raw.get(key);
+		}
 		// This runs for every parameter of every item: no key work in the usual call (no options, no object fallback).
 		const key =
 			options === undefined && (fallback === null || typeof fallback !== 'object')

@@ -1,6 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listNameOf, senderLabel } from '../records';
+import { listNameOf, senderLabel, senderTypeOf } from '../records';
+import { tagsIn } from '../tags';
 import { apiRequest } from '../transport';
 
 const SEARCH_PAGE_SIZE = 50;
@@ -78,6 +79,16 @@ export async function searchCampaigns(
 	);
 }
 
+/** The senderType an operation sends with (2.5): the transactional send 2, campaign creation 1. */
+const SENDER_TYPE_OF_OPERATION: Record<string, string> = {
+	'transactionalMail.send': '2',
+	'campaign.create': '1',
+};
+
+/**
+ * The account's senders. Where the operation sends one kind of mail, senders of that kind come first and
+ * the others say what they are meant for (the platform does not document refusing either).
+ */
 export async function searchSenders(
 	this: ILoadOptionsFunctions,
 	filter?: string,
@@ -85,10 +96,59 @@ export async function searchSenders(
 	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
 	const senders = (answer.mailFromDomains as IDataObject[] | undefined) ?? [];
 	const needle = (filter ?? '').toLowerCase();
+	const wanted =
+		SENDER_TYPE_OF_OPERATION[
+			`${String(this.getCurrentNodeParameter('resource') ?? '')}.${String(this.getCurrentNodeParameter('operation') ?? '')}`
+		];
 	return {
 		results: senders
 			.map((sender) => ({ address: String(sender.fromDomain ?? ''), sender }))
 			.filter(({ address }) => address && address.toLowerCase().includes(needle))
-			.map(({ address, sender }) => ({ name: senderLabel(address, sender), value: address })),
+			// Stable: the platform's order within each kind.
+			.sort(
+				(a, b) =>
+					Number(wanted !== undefined && senderTypeOf(b.sender) === wanted) -
+					Number(wanted !== undefined && senderTypeOf(a.sender) === wanted),
+			)
+			.map(({ address, sender }) => ({
+				name: senderLabel(address, sender, wanted),
+				value: address,
+			})),
+	};
+}
+
+/**
+ * Names for Tag Values: the tags ({{name}}) of the send's content, the chosen template's subject and HTML or
+ * the HTML Content field, and of its Subject field. A template is looked up once; HTML needs no request.
+ */
+export async function searchTagNames(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const texts: unknown[] = [];
+	if (this.getCurrentNodeParameter('contentSource') === 'html') {
+		texts.push(this.getCurrentNodeParameter('content'));
+	} else {
+		const name = String(
+			this.getCurrentNodeParameter('templateName', { extractValue: true }) ?? '',
+		).trim();
+		if (name && !name.startsWith('=')) {
+			const answer = await apiRequest.call(this, '/v5/campaign/mail/template/get', {
+				templateName: name,
+				pageSize: 100,
+				pageIndex: 1,
+			});
+			const template = ((answer.templateList as IDataObject[] | undefined) ?? []).find(
+				(record) => record.templateName === name,
+			);
+			if (template) texts.push(template.templateSubject, template.templateContent);
+		}
+	}
+	texts.push(this.getCurrentNodeParameter('subject'));
+	const needle = (filter ?? '').toLowerCase();
+	return {
+		results: tagsIn(...texts)
+			.filter((tag) => tag.toLowerCase().includes(needle))
+			.map((tag) => ({ name: tag, value: tag })),
 	};
 }

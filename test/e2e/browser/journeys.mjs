@@ -40,6 +40,8 @@ const KINDS = [
 	'TaskStatus',
 	'Other',
 ];
+/** The trigger's outputs as the canvas labels them: Unsubscribed is shortened to fit (the canvas cuts longer labels). */
+const OUTPUT_LABELS = KINDS.map((kind) => (kind === 'Unsubscribed' ? 'Unsubscribe' : kind));
 const PEOPLE = [
 	{ name: 'Ada Lovelace', email: 'ada@example.org', firstName: 'Ada', orderId: 'A-1001' },
 	{ name: 'Grace Hopper', email: 'grace@example.org', firstName: 'Grace', orderId: 'A-1002' },
@@ -144,8 +146,8 @@ export async function a(env) {
 			const labels = await outputLabels(page, 'Mail Delivery Trigger');
 			await j.shot('events-canvas');
 			await j.check(
-				KINDS.every((kind) => labels.includes(kind)),
-				`the trigger's outputs on the canvas are labelled ${JSON.stringify(labels)}, expected ${KINDS.join(', ')}`,
+				OUTPUT_LABELS.every((label) => labels.includes(label)),
+				`the trigger's outputs on the canvas are labelled ${JSON.stringify(labels)}, expected ${OUTPUT_LABELS.join(', ')}`,
 			);
 			await page.getByTestId('radio-button-executions').click();
 			const list = page
@@ -164,8 +166,8 @@ export async function a(env) {
 				if (index === 0) {
 					await j.shot('execution');
 					await j.check(
-						KINDS.every((kind) => executionLabels.includes(kind)),
-						`the execution's trigger outputs are labelled ${JSON.stringify(executionLabels)}, expected ${KINDS.join(', ')}`,
+						OUTPUT_LABELS.every((label) => executionLabels.includes(label)),
+						`the execution's trigger outputs are labelled ${JSON.stringify(executionLabels)}, expected ${OUTPUT_LABELS.join(', ')}`,
 					);
 				}
 				for (const [target, count] of Object.entries(
@@ -309,11 +311,12 @@ export async function b(env) {
 			`dragging email onto To gave "${to}", expected {{ $json.email }}`,
 		);
 
-		// Tag values: name/value pairs, the value dragged from the input.
+		// Tag values: name/value pairs, the name picked from the template's tags, the value dragged from the input.
 		const pairs = ndv.getByTestId('fixed-collection-tagValues');
 		if (await pairs.isVisible().catch(() => false)) {
 			await pairs.getByTestId('fixed-collection-add').click();
-			await pairs.getByTestId('parameter-input-name').locator('input').first().fill('firstName');
+			if (await pickFromList(j, page, 'name', 'name'))
+				j.saw('Tag Values name', "picked from the welcome template's tags");
 			await drag(
 				page,
 				inputField(page, 'firstName'),
@@ -680,8 +683,8 @@ export async function d(env) {
 		await j.shot('canvas-per-kind');
 		j.saw('per-kind outputs on the canvas', JSON.stringify(labels));
 		await j.check(
-			JSON.stringify(labels) === JSON.stringify(KINDS),
-			`the canvas draws the outputs ${JSON.stringify(labels)}, expected ${KINDS.join(', ')}`,
+			JSON.stringify(labels) === JSON.stringify(OUTPUT_LABELS),
+			`the canvas draws the outputs ${JSON.stringify(labels)}, expected ${OUTPUT_LABELS.join(', ')}`,
 		);
 
 		// Listening while the demo's "events by kind" holds the account's default address must fail and say how to fix it.
@@ -1129,6 +1132,341 @@ export async function g(env) {
 		await j.check(
 			await exampleTriggerHolds(env, holder),
 			`after the refusal "${holder}" no longer holds the default push address`,
+		);
+	});
+}
+
+/** Pastes text into a parameter as a person does (the clipboard, then Ctrl+V); n8n makes "{{"-text an expression. */
+async function paste(j, page, parameterName, text) {
+	await j.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: j.baseUrl });
+	const field = page
+		.getByTestId('ndv')
+		.getByTestId(`parameter-input-${parameterName}`)
+		.locator('input, textarea, .cm-content')
+		.first();
+	await field.click();
+	await page.evaluate((value) => navigator.clipboard.writeText(value), text);
+	await page.keyboard.press('ControlOrMeta+V');
+	// n8n saves a parameter a moment after the last change.
+	await page.waitForTimeout(1500);
+}
+
+/** Saves the open workflow (Ctrl+S) and returns the Mail Delivery node's parameters as n8n stored them. */
+async function storedParameters(env, page, id, nodeName = 'Mail Delivery') {
+	await page.keyboard.press('ControlOrMeta+S');
+	await page.waitForTimeout(1500);
+	const workflow = await env.session.api('GET', `/workflows/${id}`);
+	return workflow.nodes.find((node) => node.name === nodeName)?.parameters ?? {};
+}
+
+export async function h(env) {
+	const templateName = `shipped-${randomUUID().slice(0, 6)}`;
+	const SUBJECT = 'Your order {{orderId}} has shipped';
+	const HTML = '<p>Hi {{firstName}}, your order {{orderId}} is on its way.</p>';
+	const id = await stageWorkflow(env, `Browser: pasted tags ${templateName}`, null, {
+		resource: 'template',
+		operation: 'create',
+		templateName,
+	});
+	return await journey(env, 'h-pasted-tags', async (j, page) => {
+		await openWorkflowById(page, env.baseUrl, id);
+		await openNode(page, 'Mail Delivery');
+		await paste(j, page, 'templateSubject', SUBJECT);
+		await paste(j, page, 'templateContent', HTML);
+		await j.shot('pasted');
+		// What n8n really stored: the paste made both fields expressions.
+		const stored = await storedParameters(env, page, id);
+		j.saw('stored Subject', stored.templateSubject);
+		j.saw('stored HTML Content', stored.templateContent);
+		await j.check(
+			stored.templateSubject === `=${SUBJECT}` && stored.templateContent === `=${HTML}`,
+			`after pasting, n8n stored ${JSON.stringify([stored.templateSubject, stored.templateContent])}, expected the texts as expressions ("=" prefix)`,
+		);
+		const hint = (
+			await page
+				.getByTestId('ndv')
+				.getByTestId('parameter-input-templateContent')
+				.locator('xpath=ancestor::*[contains(@class,"parameter-item")][1]')
+				.innerText()
+				.catch(() => '')
+		).replace(/\s+/g, ' ');
+		j.saw('HTML Content field', hint.slice(0, 200));
+		await executeStep(page);
+		const output = await readOutput(page);
+		const error = await nodeError(page);
+		await j.shot('executed');
+		j.saw('output', error.title ? `${error.title} — ${error.description}` : output.countText);
+		await j.check(
+			output.count === 1 && output.items[0]?.success === 'true',
+			`Template → Create did not succeed: ${error.title || output.text.slice(0, 200)}`,
+		);
+		// What the platform stand-in received and stored.
+		const { requests } = await env.emulator.control('GET', 'requests');
+		const sent = requests
+			.filter((request) => request.path === '/v5/campaign/mail/template/add')
+			.map((request) => request.body)
+			.find((body) => body.templateName === templateName);
+		j.saw('the emulator received', JSON.stringify(sent));
+		await j.check(
+			sent?.templateSubject === SUBJECT && sent?.templateContent === HTML,
+			`the emulator received ${JSON.stringify(sent)}, expected the subject and HTML with their tags`,
+		);
+	});
+}
+
+/** The node creator's entries for Mail Delivery: opens it from the canvas "+" and returns its text by section. */
+async function creatorEntries(page) {
+	await page.getByTestId('node-creator-plus-button').click();
+	await page.getByTestId('node-creator-search-bar').fill('Mail Delivery');
+	const creator = page.getByTestId('node-creator');
+	await creator
+		.getByTestId('item-iterator-item')
+		.filter({ has: page.getByText('Mail Delivery', { exact: true }) })
+		.first()
+		.click();
+	await page.waitForTimeout(1000);
+	const text = await creator.innerText();
+	const lines = text
+		.split('\n')
+		.map((line) => line.trim())
+		.filter(Boolean);
+	const after = (title) => {
+		const start = lines.findIndex((line) => line.startsWith(title));
+		return start === -1 ? [] : lines.slice(start + 1);
+	};
+	return { creator, lines, after };
+}
+
+async function addManualTrigger(page) {
+	await page.getByTestId('node-creator-plus-button').click();
+	await page.getByTestId('node-creator-search-bar').fill('Manual');
+	await page
+		.getByTestId('node-creator')
+		.getByTestId('item-iterator-item')
+		.filter({ has: page.getByText('Trigger manually', { exact: true }) })
+		.first()
+		.click();
+	await page.waitForTimeout(1500);
+}
+
+export async function i(env) {
+	return await journey(env, 'i-node-creator-and-lists', async (j, page) => {
+		await page.goto(`${env.baseUrl}/workflow/new`);
+		await page.getByTestId('canvas-wrapper').waitFor();
+		// An empty canvas: the node creator offers triggers first.
+		let entries = await creatorEntries(page);
+		await j.shot('creator-triggers');
+		const triggers = entries.after('Triggers');
+		j.saw('trigger entries', triggers.slice(0, 10).join(' | '));
+		await j.check(
+			triggers[0] === 'On any event' && triggers.includes('On delivered'),
+			`the node creator's triggers start ${JSON.stringify(triggers.slice(0, 3))}, expected "On any event" first, then one per kind`,
+		);
+		await page.keyboard.press('Escape');
+		await page.waitForTimeout(500);
+
+		// With a trigger on the canvas (the workflow is saved, and n8n reloads its credentials list): actions.
+		await addManualTrigger(page);
+		entries = await creatorEntries(page);
+		await j.shot('creator-actions');
+		const actions = entries.after('Actions');
+		const firstAction = actions.find(
+			(line) => /^[A-Z][a-z]/.test(line) && !/^Actions need/.test(line),
+		);
+		j.saw('first action', firstAction);
+		await j.check(
+			firstAction === 'Send transactional mail',
+			`the node creator's first action is "${firstAction}", expected "Send transactional mail" (${actions.slice(0, 6).join(' | ')})`,
+		);
+
+		// Campaign → Create from the node creator: its lists load on first open.
+		await entries.creator.getByText('Create a campaign', { exact: true }).first().click();
+		const ndv = page.getByTestId('ndv');
+		await ndv.waitFor();
+		await page.waitForTimeout(2500);
+		await j.shot('campaign-first-open');
+		const panel = (await ndv.innerText()).replace(/\s+/g, ' ');
+		await j.check(
+			!/Error fetching options/i.test(panel),
+			`Campaign → Create shows "Error fetching options" on first open: ${panel.slice(0, 300)}`,
+		);
+		const listed = await pickFromList(j, page, 'listName', 'newsletter');
+		await j.shot('campaign-list-picked');
+		await j.check(listed, 'Send to Lists does not list "newsletter" on first open');
+		if (listed) j.saw('Send to Lists on first open', 'lists and picks newsletter');
+
+		// Custom API Call: n8n adds it (the credentials can sign any request) and points to the HTTP Request node.
+		await ndv.getByTestId('parameter-input-resource').click();
+		const custom = page
+			.getByRole('option', { name: /^Custom API Call/ })
+			.filter({ visible: true })
+			.first();
+		const offered = await custom.waitFor({ timeout: 5_000 }).then(
+			() => true,
+			() => false,
+		);
+		if (
+			await j.check(
+				offered,
+				'Resource offers no "Custom API Call" (n8n adds it when the credentials can serve its HTTP Request node)',
+			)
+		) {
+			await custom.click();
+			await page.waitForTimeout(800);
+			await j.shot('custom-api-call');
+			const note = (await ndv.innerText()).replace(/\s+/g, ' ');
+			j.saw(
+				'Custom API Call',
+				/HTTP Request/.exec(note)
+					? note.slice(note.indexOf('Use the')).slice(0, 140)
+					: note.slice(0, 200),
+			);
+			await j.check(
+				/HTTP Request/.test(note),
+				`choosing Custom API Call shows no pointer to the HTTP Request node: ${note.slice(0, 300)}`,
+			);
+		}
+	});
+}
+
+/** Texts cut with an ellipsis inside `root` (CSS text-overflow: the element is narrower than its text). */
+async function cutTexts(root) {
+	return await root.evaluate((element) =>
+		[...element.querySelectorAll('*')]
+			.filter(
+				(node) =>
+					node.children.length === 0 &&
+					node.textContent.trim() &&
+					node.scrollWidth > node.clientWidth + 1,
+			)
+			.map((node) => node.textContent.trim()),
+	);
+}
+
+export async function j(env) {
+	const credentials = (await env.session.api('GET', '/credentials?limit=250')).data ?? [];
+	const signature = credentials.find((credential) => credential.name === SIGNATURE_CREDENTIAL);
+	const everyOption = {
+		resource: 'transactionalMail',
+		operation: 'send',
+		additionalFields: {
+			attachmentBinaryProperty: 'data',
+			sharedParams: '{}',
+			campaign: 'spring',
+			uniqueMsgID: 'x',
+		},
+		options: {
+			combineItems: true,
+			includeInputFields: false,
+			parallelRequests: 4,
+			retryAttempts: 6,
+			retryMaxWaitSeconds: 60,
+		},
+	};
+	const workflow = {
+		name: `Browser: labels ${randomUUID().slice(0, 6)}`,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Events',
+				type: `${PACKAGE_NAME}.mailDeliveryTrigger`,
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { outputMode: 'perKind', events: KINDS.filter((kind) => kind !== 'Other') },
+				credentials: { mailDeliverySignatureApi: { id: signature.id, name: signature.name } },
+			},
+			{
+				id: randomUUID(),
+				name: 'Mail Delivery',
+				type: ACTION,
+				typeVersion: await actionVersion(env),
+				position: [400, 0],
+				parameters: { authentication: 'signature', ...everyOption },
+				credentials: { mailDeliverySignatureApi: { id: signature.id, name: signature.name } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+	const id = (await env.session.api('POST', '/workflows', workflow)).id;
+	return await journey(env, 'j-labels', async (j, page) => {
+		await openWorkflowById(page, env.baseUrl, id);
+		await page.waitForTimeout(1000);
+		const labels = await outputLabels(page, 'Events');
+		const cut = await cutTexts(canvasNode(page, 'Events').locator('xpath=..'));
+		const outputs = await page
+			.locator('[data-test-id="canvas-node-output-handle"][data-node-name="Events"]')
+			.evaluateAll((handles) =>
+				handles
+					.map((handle) => handle.querySelector('[class*="outputLabel"]'))
+					.filter((label) => label && label.scrollWidth > label.clientWidth + 1)
+					.map((label) => label.textContent.trim()),
+			);
+		await j.shot('canvas-outputs');
+		j.saw('trigger outputs on the canvas', JSON.stringify(labels));
+		await j.check(
+			outputs.length === 0 && !cut.some((text) => OUTPUT_LABELS.includes(text)),
+			`output labels cut on the canvas: ${JSON.stringify(outputs)}`,
+		);
+
+		// The send's panel as a desktop browser draws it: headless Chromium shows no scrollbar, a desktop one takes
+		// about 15 px of the panel, so the panel is made 20 px narrower. Each field is hovered: its label then
+		// shares the row with n8n's controls (delete, menu, Fixed | Expression).
+		const ndv = await openNode(page, 'Mail Delivery');
+		await page.waitForTimeout(500);
+		const handles = page.locator('[data-test-id="resize-handle"]');
+		for (let index = 0; index < (await handles.count()); index++) {
+			const box = await handles.nth(index).boundingBox();
+			const parameters = await ndv.getByTestId('node-parameters').first().boundingBox();
+			if (
+				box &&
+				parameters &&
+				box.height > 300 &&
+				Math.abs(box.x - (parameters.x + parameters.width)) < 40
+			) {
+				await page.mouse.move(box.x + 2, box.y + 200);
+				await page.mouse.down();
+				await page.mouse.move(box.x - 18, box.y + 200, { steps: 5 });
+				await page.mouse.up();
+				break;
+			}
+		}
+		await page.waitForTimeout(500);
+		const width = await ndv
+			.getByTestId('node-parameters')
+			.first()
+			.evaluate((element) => element.clientWidth);
+		j.saw('panel width', `${width} px`);
+		const fields = ndv.locator('.parameter-item');
+		const truncated = new Set();
+		for (let index = 0; index < (await fields.count()); index++) {
+			const field = fields.nth(index);
+			if (!(await field.isVisible().catch(() => false))) continue;
+			await field.scrollIntoViewIfNeeded();
+			await field.hover();
+			await page.waitForTimeout(100);
+			for (const text of await cutTexts(field)) truncated.add(text);
+		}
+		await j.shot('panel-hovered');
+		const addField = ndv.getByTestId('collection-parameter-add').first();
+		await addField.scrollIntoViewIfNeeded();
+		await addField.click();
+		await page.waitForTimeout(500);
+		for (const text of await cutTexts(page.locator('[role="listbox"]:visible').last()).catch(
+			() => [],
+		))
+			truncated.add(text);
+		await j.shot('panel-add-field');
+		await page.keyboard.press('Escape');
+		// Values typed in fields may be long; labels may not.
+		const labelsCut = [...truncated].filter(
+			(text) => !['data', '{}', 'spring', 'x'].includes(text),
+		);
+		j.saw('labels cut', JSON.stringify(labelsCut));
+		await j.check(
+			labelsCut.length === 0,
+			`labels cut in a ${width} px panel: ${JSON.stringify(labelsCut)}`,
 		);
 	});
 }

@@ -1,12 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
-import { assertValid, LIMITS, rules } from '../../helpers/validation';
+import { assertValid, type FieldRules, LIMITS, rules } from '../../helpers/validation';
+import { pickedLists } from '../../helpers/locators';
 import { apiRequest } from '../../../shared/transport';
 import {
 	attachmentField,
 	EDITOR_TYPE_OPTIONS,
 	LANGUAGE_OPTIONS,
+	listsField,
+	PLATFORM_TAGS_HINT,
 	sandboxModeField,
 	senderLocator,
 } from '../common.descriptions';
@@ -17,6 +21,7 @@ import {
 	setIfPresent,
 } from '../../helpers/parameters';
 import { attachmentFromBinary } from '../../helpers/attachments';
+import { taggedParameter } from '../../helpers/platformTags';
 import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
@@ -28,7 +33,11 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: `Name of the campaign task (mailName), at most ${LIMITS.campaignMailName} characters; cancel and delete find the task by it`,
 	},
-	senderLocator(),
+	senderLocator(
+		'senderMail',
+		'Sender Email',
+		'A verified sender of the account. The list shows marketing senders first; a transactional one says so.',
+	),
 	{
 		displayName: 'Only Save',
 		name: 'onlySave',
@@ -36,21 +45,18 @@ const properties: INodeProperties[] = [
 		default: false,
 		description: 'Whether to save the task as a draft without sending it',
 	},
-	{
-		displayName: 'Send to Lists Names or IDs',
-		name: 'sendListNames',
-		type: 'multiOptions',
-		typeOptions: { loadOptionsMethod: 'getListNames' },
-		default: [],
+	listsField({
+		displayName: 'Send to Lists',
+		name: 'sendLists',
 		description:
-			'Contact lists to send to; required unless Only Save is on (a saved draft keeps them). Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+			'Contact lists to send to; required unless Only Save is on (a saved draft keeps them)',
+	}),
 	{
 		displayName: 'Subject',
 		name: 'subject',
 		type: 'string',
 		default: '',
-		description: `At most ${LIMITS.campaignSubject} characters`,
+		description: `Subject of the campaign. ${PLATFORM_TAGS_HINT} At most ${LIMITS.campaignSubject} characters.`,
 	},
 	{
 		displayName: 'HTML Content',
@@ -58,8 +64,7 @@ const properties: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { rows: 6 },
 		default: '',
-		description:
-			'HTML body. Add the attribute ef:disable-tracking to a link to turn click tracking off for it.',
+		description: `HTML body. ${PLATFORM_TAGS_HINT} Add the attribute ef:disable-tracking to a link to turn click tracking off for it.`,
 	},
 	sandboxModeField,
 	{
@@ -71,11 +76,12 @@ const properties: INodeProperties[] = [
 		options: [
 			attachmentField,
 			{
-				displayName: 'Campaign (Activity) Name',
+				displayName: 'Activity Name',
 				name: 'marketName',
 				type: 'string',
 				default: '',
-				description: 'Created on the platform when it does not exist',
+				description:
+					'The campaign (activity) this task belongs to on the platform; created there when it does not exist',
 			},
 			{
 				displayName: 'Editor Type',
@@ -84,15 +90,11 @@ const properties: INodeProperties[] = [
 				options: EDITOR_TYPE_OPTIONS,
 				default: 'DRAG',
 			},
-			{
-				displayName: 'Exclude Lists Names or IDs',
-				name: 'repelListNames',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: 'getListNames' },
-				default: [],
-				description:
-					'Contacts of these lists are not sent to. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
+			listsField({
+				displayName: 'Exclude Lists',
+				name: 'excludeLists',
+				description: 'Contacts of these lists are not sent to',
+			}),
 			{
 				displayName: 'Language',
 				name: 'languageCode',
@@ -145,13 +147,25 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-const fieldRules = {
+const fieldRules: FieldRules = {
 	mailName: [rules.required, rules.maxChars(LIMITS.campaignMailName)],
 	senderMail: [rules.required, rules.email],
 	subject: [rules.maxChars(LIMITS.campaignSubject)],
-	sendListNames: [rules.nonEmptyList],
+	sendListNames: { label: 'Send to Lists', rules: [rules.nonEmptyList] },
 	replyTo: [rules.email],
 };
+
+/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+export const named: NamedRecord[] = [
+	{ kind: 'campaign', must: 'new', names: namesIn('mailName') },
+	{ kind: 'sender', must: 'existing', names: namesIn('senderMail') },
+	{ kind: 'list', must: 'existing', names: (context, i) => pickedLists(context, 'sendLists', i) },
+	{
+		kind: 'list',
+		must: 'existing',
+		names: (context, i) => pickedLists(context, 'additionalFields.excludeLists', i),
+	},
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
@@ -160,11 +174,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		mailName: (this.getNodeParameter('mailName', itemIndex) as string).trim(),
 		senderMail: locatorValue.call(this, 'senderMail', itemIndex),
 	};
-	setIfPresent(body, 'subject', this.getNodeParameter('subject', itemIndex, ''));
-	setIfPresent(body, 'content', this.getNodeParameter('content', itemIndex, ''));
+	setIfPresent(body, 'subject', taggedParameter.call(this, 'subject', itemIndex, 'Subject'));
+	setIfPresent(body, 'content', taggedParameter.call(this, 'content', itemIndex, 'HTML Content'));
 	if (onlySave) body.onlySave = true;
 	// 4.1: sendListNames is required unless onlySave; a draft may already name its lists.
-	const sendListNames = this.getNodeParameter('sendListNames', itemIndex, []) as string[];
+	const sendListNames = pickedLists(this, 'sendLists', itemIndex);
 	if (onlySave) setIfPresent(body, 'sendListNames', sendListNames);
 	else body.sendListNames = sendListNames;
 	for (const key of [
@@ -178,7 +192,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	]) {
 		setIfPresent(body, key, extra[key]);
 	}
-	setIfPresent(body, 'repelListNames', extra.repelListNames);
+	if (extra.excludeLists !== undefined)
+		setIfPresent(
+			body,
+			'repelListNames',
+			pickedLists(this, 'additionalFields.excludeLists', itemIndex),
+		);
 	setIfPresent(body, 'sendDate', dateTimeParam.call(this, 'Send Date', extra.sendDate, itemIndex));
 	assertValid(
 		this.getNode(),

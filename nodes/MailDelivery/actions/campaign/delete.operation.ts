@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
 import { actOnNamed } from '../../helpers/namedActions';
 import { sandboxModeField } from '../common.descriptions';
@@ -11,6 +12,11 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['campaign'], operation: ['delete'] } },
 	properties,
 );
+
+/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+export const named: NamedRecord[] = [
+	{ kind: 'campaign', must: 'existing', names: namesIn('mailName') },
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return await actOnNamed.call(this, itemIndex, {

@@ -2,11 +2,21 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { apiRequestPages } from '../../../shared/transport';
-import { returnAllOrLimit, TASK_TYPE_OPTIONS } from '../common.descriptions';
+import {
+	returnAllOrLimit,
+	simplified,
+	simplifyField,
+	TASK_TYPE_OPTIONS,
+} from '../common.descriptions';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	...returnAllOrLimit,
+	{
+		...simplifyField,
+		description:
+			'Whether to return each campaign with its main fields only (no HTML body), its status also in words',
+	},
 	{
 		displayName: 'Filters',
 		name: 'filters',
@@ -65,11 +75,36 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	for (const key of ['mailName', 'subject', 'senderMail', 'type'])
 		setIfPresent(body, key, filters[key]);
 	if (filters.allTeam === true) body.allTeam = true;
-	return await apiRequestPages.call(
+	const campaigns = await apiRequestPages.call(
 		this,
 		'/v5/campaign/mail/get',
 		body,
 		'mailList',
 		pagingOf.call(this, itemIndex),
 	);
+	return simplified(campaigns, this.getNodeParameter('simplify', itemIndex, true), compact);
+}
+
+/** mailStatus (2.1) in words. */
+const STATUS: Record<string, string> = {
+	'-1': 'draft',
+	'1': 'sending',
+	'2': 'completed',
+	'4': 'failed',
+};
+
+/** A campaign's main fields, without its HTML body; mailStats only when the platform gives them (completed). */
+function compact(task: IDataObject): IDataObject {
+	const shape: IDataObject = {
+		mailName: task.mailName,
+		subject: task.subject,
+		senderMail: task.senderMail,
+		mailStatus: task.mailStatus,
+		status: STATUS[String(task.mailStatus)] ?? 'unknown',
+		sendByDateTime: task.sendByDateTime,
+		rcptListNames: task.rcptListNames,
+		guid: task.guid,
+	};
+	if (task.mailStats !== undefined) shape.mailStats = task.mailStats;
+	return shape;
 }

@@ -98,7 +98,7 @@ const properties: INodeProperties[] = [
 						default: 'email',
 					},
 					{
-						displayName: 'Custom Property Identifier',
+						displayName: 'Property Identifier',
 						name: 'customPropertyName',
 						type: 'string',
 						default: '',

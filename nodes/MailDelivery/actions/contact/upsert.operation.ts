@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
 import { assertValid, inputError, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
@@ -47,6 +48,11 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['contact'], operation: ['upsert'] } },
 	properties,
 );
+
+/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+export const named: NamedRecord[] = [
+	{ kind: 'list', must: 'existing', names: namesIn('additionalFields.listName') },
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;

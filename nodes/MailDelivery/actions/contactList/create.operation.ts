@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
 import { assertValid, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
@@ -17,6 +18,9 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['contactList'], operation: ['create'] } },
 	properties,
 );
+
+/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+export const named: NamedRecord[] = [{ kind: 'list', must: 'new', names: namesIn('listName') }];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body: IDataObject = {

@@ -1,9 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
 import { assertValid, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
-import { EDITOR_TYPE_OPTIONS } from '../common.descriptions';
+import { EDITOR_TYPE_OPTIONS, PLATFORM_TAGS_HINT } from '../common.descriptions';
+import { taggedParameter } from '../../helpers/platformTags';
 import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
@@ -15,7 +17,14 @@ const properties: INodeProperties[] = [
 		default: '',
 		description: `At most ${LIMITS.templateName} characters`,
 	},
-	{ displayName: 'Subject', name: 'templateSubject', type: 'string', required: true, default: '' },
+	{
+		displayName: 'Subject',
+		name: 'templateSubject',
+		type: 'string',
+		required: true,
+		default: '',
+		description: `Subject of mails sent with the template. ${PLATFORM_TAGS_HINT} A send may give its own.`,
+	},
 	{
 		displayName: 'HTML Content',
 		name: 'templateContent',
@@ -23,7 +32,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { rows: 6 },
 		required: true,
 		default: '',
-		description: 'HTML of the template; personalization tags are written {{name}}',
+		description: `HTML body of mails sent with the template. ${PLATFORM_TAGS_HINT} The tag values of a send fill them in.`,
 	},
 	{
 		displayName: 'Editor Type',
@@ -39,11 +48,21 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+export const named: NamedRecord[] = [
+	{ kind: 'template', must: 'new', names: namesIn('templateName') },
+];
+
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = {
 		templateName: (this.getNodeParameter('templateName', itemIndex) as string).trim(),
-		templateSubject: this.getNodeParameter('templateSubject', itemIndex) as string,
-		templateContent: this.getNodeParameter('templateContent', itemIndex) as string,
+		templateSubject: taggedParameter.call(this, 'templateSubject', itemIndex, 'Subject') as string,
+		templateContent: taggedParameter.call(
+			this,
+			'templateContent',
+			itemIndex,
+			'HTML Content',
+		) as string,
 		editorType: this.getNodeParameter('editorType', itemIndex, 'DRAG') as string,
 	};
 	assertValid(

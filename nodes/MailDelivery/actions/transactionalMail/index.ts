@@ -14,17 +14,18 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['transactionalMail'] } },
 		options: [
-			{
-				name: 'Get Stats',
-				value: 'getStats',
-				description: 'Get daily transactional statistics',
-				action: 'Get transactional mail stats',
-			},
+			// Send first: the node creator lists actions in this order.
 			{
 				name: 'Send',
 				value: 'send',
 				description: 'Send personalized mails, up to 100 versions per request',
 				action: 'Send transactional mail',
+			},
+			{
+				name: 'Get Stats',
+				value: 'getStats',
+				description: 'Get daily transactional statistics',
+				action: 'Get transactional mail stats',
 			},
 		],
 		default: 'send',

@@ -13,6 +13,7 @@ import { apiRequest } from '../../../shared/transport';
 import {
 	attachmentField,
 	batchThroughputOptions,
+	PLATFORM_TAGS_HINT,
 	sandboxModeField,
 	senderLocator,
 	templateLocator,
@@ -34,7 +35,11 @@ const showInCollection = (messageSource: string) => ({
 });
 
 const properties: INodeProperties[] = [
-	senderLocator(),
+	senderLocator(
+		'senderMail',
+		'Sender Email',
+		'A verified sender of the account. The list shows transactional senders first; a marketing one says so.',
+	),
 	{
 		displayName: 'Messages',
 		name: 'messageSource',
@@ -123,7 +128,7 @@ const properties: INodeProperties[] = [
 		typeOptions: { rows: 6 },
 		required: true,
 		default: '',
-		description: 'HTML body; tags are written {{name}} and filled from Tag Values',
+		description: `HTML body. ${PLATFORM_TAGS_HINT} Tag Values fill them in.`,
 		displayOptions: { show: { contentSource: ['html'] } },
 	},
 	{
@@ -131,7 +136,7 @@ const properties: INodeProperties[] = [
 		name: 'subject',
 		type: 'string',
 		default: '',
-		description: "Subject; may contain tags. Empty uses the template's subject.",
+		description: `Subject of the mails. ${PLATFORM_TAGS_HINT} Empty uses the template's subject.`,
 	},
 	{
 		displayName: 'Define Tag Values',
@@ -189,10 +194,24 @@ const properties: INodeProperties[] = [
 					{
 						displayName: 'Name',
 						name: 'name',
-						type: 'string',
-						default: '',
-						placeholder: 'firstName',
-						description: 'The tag, as written between {{ }} in the content',
+						type: 'resourceLocator',
+						default: { mode: 'list', value: '' },
+						description:
+							"The tag, as written between {{ }}: pick one of the template's (or the HTML's), or type it",
+						modes: [
+							{
+								displayName: 'From Template',
+								name: 'list',
+								type: 'list',
+								typeOptions: { searchListMethod: 'searchTagNames', searchable: true },
+							},
+							{
+								displayName: 'By Name',
+								name: 'name',
+								type: 'string',
+								placeholder: 'firstName',
+							},
+						],
 					},
 					{ displayName: 'Value', name: 'value', type: 'string', default: '', placeholder: 'Ada' },
 				],
@@ -252,16 +271,11 @@ const properties: INodeProperties[] = [
 						name: 'subject',
 						type: 'string',
 						default: '',
-						description: "Empty uses the subject above, or the template's",
+						description: `Subject of this version. ${PLATFORM_TAGS_HINT} Empty uses the subject above, or the template's.`,
 					},
 					{
-						displayName: 'Template Name or ID',
-						name: 'templateName',
-						type: 'options',
-						typeOptions: { loadOptionsMethod: 'getTemplateNames' },
-						default: '',
-						description:
-							'Overrides the template above for this version. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+						...templateLocator(false),
+						description: 'Overrides the template above for this version',
 					},
 					{
 						displayName: 'Tag Values (JSON)',
@@ -281,7 +295,7 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder:
 			'[{"to": [{"email": "ada@example.org", "name": "Ada"}], "params": {"name": "Ada"}}]',
-		description: "Versions in the API's own shape",
+		description: `Versions in the API's own shape. ${PLATFORM_TAGS_HINT} This holds for a version's subject and content too.`,
 		displayOptions: { show: { messageSource: ['definedHere'], versionsMode: ['json'] } },
 	},
 	sandboxModeField,
@@ -345,7 +359,7 @@ const properties: INodeProperties[] = [
 				description: `At most ${LIMITS.transactionalSenderName} characters`,
 			},
 			{
-				displayName: 'Shared Tag Values (JSON)',
+				displayName: 'Shared Tag Values',
 				name: 'sharedParams',
 				type: 'json',
 				default: '{}',
@@ -382,7 +396,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Combine Items Into Requests',
+				displayName: 'Combine Items',
 				name: 'combineItems',
 				type: 'boolean',
 				default: true,

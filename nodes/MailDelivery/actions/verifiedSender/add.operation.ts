@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
 import { assertValid, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
@@ -34,6 +35,11 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['verifiedSender'], operation: ['add'] } },
 	properties,
 );
+
+/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+export const named: NamedRecord[] = [
+	{ kind: 'sender', must: 'new', names: namesIn('senderEmail') },
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = {

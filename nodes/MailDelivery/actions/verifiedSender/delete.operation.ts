@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
+import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
 import { actOnNamed } from '../../helpers/namedActions';
 import { sandboxModeField, senderLocator } from '../common.descriptions';
@@ -10,6 +11,11 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['verifiedSender'], operation: ['delete'] } },
 	properties,
 );
+
+/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+export const named: NamedRecord[] = [
+	{ kind: 'sender', must: 'existing', names: namesIn('senderEmail') },
+];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return await actOnNamed.call(this, itemIndex, {

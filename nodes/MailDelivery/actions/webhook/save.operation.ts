@@ -74,7 +74,7 @@ const properties: INodeProperties[] = [
 				],
 			},
 			{
-				displayName: 'Per-Sender Update Mode',
+				displayName: 'Per-Sender Update',
 				name: 'transCallbackUrlExtraUpdateMode',
 				type: 'options',
 				options: [
@@ -108,7 +108,7 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{
-				displayName: 'Replace Settings a Trigger Uses',
+				displayName: 'Replace Anyway',
 				name: 'replaceTriggerSettings',
 				type: 'boolean',
 				default: false,
@@ -174,7 +174,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		if (conflicts.length > 0) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Not saved: ${conflicts.join('; ')}. Saving would silently disconnect that trigger workflow, which would still show as active. Deactivate it first, or turn on Options → Replace Settings a Trigger Uses.`,
+				`Not saved: ${conflicts.join('; ')}. Saving would silently disconnect that trigger workflow, which would still show as active. Deactivate it first, or turn on Options → Replace Anyway.`,
 				{ itemIndex },
 			);
 		}

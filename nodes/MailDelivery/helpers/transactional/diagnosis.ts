@@ -4,26 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
-
-/** One look-up, made only after a refusal, to say which condition applies. */
-async function templateExists(this: IExecuteFunctions, name: string): Promise<boolean> {
-	const answer = await apiRequest.call(this, '/v5/campaign/mail/template/get', {
-		templateName: name,
-		pageSize: 100,
-		pageIndex: 1,
-	});
-	return ((answer.templateList as IDataObject[] | undefined) ?? []).some(
-		(template) => template.templateName === name,
-	);
-}
-
-async function isVerifiedSender(this: IExecuteFunctions, address: string): Promise<boolean> {
-	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
-	return ((answer.mailFromDomains as IDataObject[] | undefined) ?? []).some(
-		(sender) => String(sender.fromDomain).toLowerCase() === address.toLowerCase(),
-	);
-}
+import { isVerifiedSender, templateExists } from '../lookups';
 
 export async function diagnoseSendFailure(
 	this: IExecuteFunctions,

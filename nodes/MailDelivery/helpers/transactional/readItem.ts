@@ -10,6 +10,8 @@ import {
 	locatorValue,
 	setIfPresent,
 } from '../parameters';
+import { namesOfLocator } from '../locators';
+import { taggedParameter } from '../platformTags';
 import { AddressListError, parseRecipients } from '../recipients';
 import { assertValid, inputError } from '../validation';
 import { SEND_FIELD_RULES } from './fieldRules';
@@ -64,7 +66,7 @@ function tagValuesOf(this: IExecuteFunctions, itemIndex: number): IDataObject | 
 	const pairs = (this.getNodeParameter('tagValues.values', itemIndex, []) as IDataObject[]) ?? [];
 	const values: IDataObject = {};
 	pairs.forEach((pair, index) => {
-		const name = String(pair.name ?? '').trim();
+		const name = namesOfLocator(pair.name)[0] ?? '';
 		if (!name)
 			throw inputError(
 				this.getNode(),
@@ -131,6 +133,30 @@ function readVersion(this: IExecuteFunctions, raw: IDataObject, itemIndex: numbe
 	return version;
 }
 
+/** The versions given in Message Versions' fields, each field read for the item; a subject keeps its tags. */
+function versionsFromFields(this: IExecuteFunctions, itemIndex: number): IDataObject[] {
+	const path = 'messageVersionsUi.versions';
+	const stored = (this.getNodeParameter(path, itemIndex, [], { rawExpressions: true }) ??
+		[]) as IDataObject[];
+	return stored.map((version, index) => {
+		const read: IDataObject = {};
+		for (const key of Object.keys(version ?? {})) {
+			const field = `${path}[${index}].${key}`;
+			if (key === 'subject')
+				read[key] = taggedParameter.call(
+					this,
+					field,
+					itemIndex,
+					'Subject (message version)',
+				) as string;
+			else if (key === 'templateName')
+				read[key] = namesOfLocator(this.getNodeParameter(field, itemIndex))[0];
+			else read[key] = this.getNodeParameter(field, itemIndex) as IDataObject[string];
+		}
+		return read;
+	});
+}
+
 /** Reads and checks one input item of a send; an error fails that item only, before any request. */
 export async function readSendItem(
 	this: IExecuteFunctions,
@@ -143,8 +169,13 @@ export async function readSendItem(
 	const content: IDataObject = {};
 	if (contentSource === 'template')
 		setIfPresent(content, 'templateName', locatorValue.call(this, 'templateName', itemIndex));
-	else setIfPresent(content, 'content', this.getNodeParameter('content', itemIndex, ''));
-	setIfPresent(content, 'subject', this.getNodeParameter('subject', itemIndex, ''));
+	else
+		setIfPresent(
+			content,
+			'content',
+			taggedParameter.call(this, 'content', itemIndex, 'HTML Content'),
+		);
+	setIfPresent(content, 'subject', taggedParameter.call(this, 'subject', itemIndex, 'Subject'));
 	const params = tagValuesOf.call(this, itemIndex);
 
 	const shared: IDataObject = { senderMail: locatorValue.call(this, 'senderMail', itemIndex) };
@@ -165,7 +196,7 @@ export async function readSendItem(
 	setIfPresent(
 		shared,
 		'params',
-		objectParam.call(this, 'Shared Tag Values (JSON)', fields.sharedParams, itemIndex),
+		objectParam.call(this, 'Shared Tag Values', fields.sharedParams, itemIndex),
 	);
 	applySandboxMode.call(this, shared, itemIndex);
 
@@ -194,14 +225,10 @@ export async function readSendItem(
 				: jsonParam.call(
 						this,
 						'Message Versions (JSON)',
-						this.getNodeParameter('messageVersionsJson', itemIndex, ''),
+						taggedParameter.call(this, 'messageVersionsJson', itemIndex, 'Message Versions (JSON)'),
 						itemIndex,
 					);
-		const fromUi =
-			versionsMode === 'json'
-				? []
-				: ((this.getNodeParameter('messageVersionsUi.versions', itemIndex, []) as IDataObject[]) ??
-					[]);
+		const fromUi = versionsMode === 'json' ? [] : versionsFromFields.call(this, itemIndex);
 		if (json !== undefined && !Array.isArray(json)) {
 			throw inputError(
 				this.getNode(),

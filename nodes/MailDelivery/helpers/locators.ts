@@ -1,0 +1,26 @@
+/** Names picked in searchable lists (resource locators), also several of them in a "lists" field. */
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+/**
+ * The names a locator's value holds: the picked or typed name, or the list of names an expression gave
+ * (so one entry can take the lists of the input item).
+ */
+export function namesOfLocator(value: unknown): string[] {
+	const inner =
+		value !== null && typeof value === 'object' && !Array.isArray(value) && 'value' in value
+			? (value as { value: unknown }).value
+			: value;
+	return (Array.isArray(inner) ? inner : [inner])
+		.map((name) => (name === undefined || name === null ? '' : String(name).trim()))
+		.filter(Boolean);
+}
+
+/** The contact lists of a "lists" field (Send to Lists, Exclude Lists) for the item, each once, in order. */
+export function pickedLists(
+	context: IExecuteFunctions,
+	field: string,
+	itemIndex: number,
+): string[] {
+	const entries = (context.getNodeParameter(`${field}.list`, itemIndex, []) ?? []) as IDataObject[];
+	return [...new Set(entries.flatMap((entry) => namesOfLocator(entry?.listName)))];
+}

@@ -1,0 +1,103 @@
+/**
+ * The platform's personalization tags are written {{name}}, which is also n8n's expression syntax: a text
+ * with tags pasted into a field becomes an n8n expression, and n8n would evaluate {{orderId}} to nothing.
+ * Fields the platform reads tags in are read here instead: every {{ block }} whose inside is a bare tag
+ * name (no "$", no call, no operator) is kept as the tag {{name}}; what is left is n8n's, and n8n
+ * evaluates it (shared/tags.ts finds the blocks as n8n does); nothing here evaluates anything.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { blocksOf, TAG_NAME } from '../../shared/tags';
+
+/** What a field's stored expression holds, worked out once per text. */
+type Reading =
+	/** No tag: n8n evaluates the field as it always did. */
+	| { kind: 'n8n' }
+	/** Only tags and text: the field's value, with no evaluation at all. */
+	| { kind: 'fixed'; value: string }
+	/** Tags and n8n expressions: n8n evaluates `expression`, whose placeholders become the tags again. */
+	| { kind: 'mixed'; expression: string; tags: string[] };
+
+// Placeholders are plain text, which n8n copies as it is; the random part keeps them apart from any data.
+const PLACEHOLDER_ID = randomUUID().replace(/-/g, '');
+const placeholder = (index: number) => `__mailDeliveryTag${PLACEHOLDER_ID}x${index}__`;
+const PLACEHOLDERS = new RegExp(`__mailDeliveryTag${PLACEHOLDER_ID}x(\\d+)__`, 'g');
+
+const readings = new Map<string, Reading>();
+/** Distinct stored texts remembered; a workflow has a handful, so this bound is never reached in practice. */
+const MAX_READINGS = 500;
+
+function readingOf(expression: string): Reading {
+	let reading = readings.get(expression);
+	if (reading) return reading;
+	const blocks = blocksOf(expression);
+	const tags = blocks.filter((block) => TAG_NAME.test(block.inside.trim()));
+	if (tags.length === 0) reading = { kind: 'n8n' };
+	else {
+		// Backslashes change how n8n copies the text around blocks: then n8n copies it, placeholders included.
+		const onlyTags = tags.length === blocks.length && !expression.includes('\\');
+		let text = '';
+		let from = 0;
+		tags.forEach((tag, index) => {
+			text += expression.slice(from, tag.start);
+			text += onlyTags ? `{{${tag.inside.trim()}}}` : placeholder(index);
+			from = tag.end;
+		});
+		text += expression.slice(from);
+		reading = onlyTags
+			? { kind: 'fixed', value: text }
+			: { kind: 'mixed', expression: text, tags: tags.map((tag) => tag.inside.trim()) };
+	}
+	if (readings.size >= MAX_READINGS) readings.clear();
+	readings.set(expression, reading);
+	return reading;
+}
+
+/**
+ * The value of a text the platform reads tags in, given as n8n stores it (an expression starts with "="):
+ * tags kept, n8n's expressions evaluated for the item. `label` names the field in errors.
+ */
+function withPlatformTags(
+	this: IExecuteFunctions,
+	stored: unknown,
+	itemIndex: number,
+	label: string,
+): unknown {
+	if (typeof stored !== 'string' || !stored.startsWith('=')) return stored;
+	const reading = readingOf(stored.slice(1));
+	if (reading.kind === 'fixed') return reading.value;
+	const expression = reading.kind === 'mixed' ? reading.expression : stored.slice(1);
+	let value: unknown;
+	try {
+		value = this.evaluateExpression(expression, itemIndex);
+	} catch (error) {
+		throw new NodeOperationError(this.getNode(), error as Error, {
+			itemIndex,
+			message: `Field "${label}" holds an expression n8n could not evaluate: ${(error as Error).message}`,
+			description:
+				'Nothing was sent. Tags of the platform ({{name}}) are kept as they are; the rest of the field is an n8n expression.',
+		});
+	}
+	if (reading.kind === 'n8n') return value;
+	return String(value ?? '').replace(
+		PLACEHOLDERS,
+		(_, index) => `{{${reading.tags[Number(index)]}}}`,
+	);
+}
+
+/** A parameter the platform reads tags in, for the item: see withPlatformTags. */
+export function taggedParameter(
+	this: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	label: string,
+	fallback: unknown = '',
+): unknown {
+	const stored = this.getNodeParameter(name, itemIndex, fallback, { rawExpressions: true });
+	if (typeof stored !== 'string' || !stored.startsWith('=')) return stored;
+	if (readingOf(stored.slice(1)).kind === 'n8n')
+		return this.getNodeParameter(name, itemIndex, fallback);
+	return withPlatformTags.call(this, stored, itemIndex, label);
+}

@@ -1,0 +1,137 @@
+/**
+ * What the panel's searchable lists offer, as n8n's list search calls them with the panel's current
+ * parameters: senders of the kind the operation sends with come first, and the others say what they are
+ * meant for; Tag Values' names come from the chosen template's {{tags}} (or the HTML's), typing allowed.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { searchSenders, searchTagNames } from '../../nodes/shared/methods/listSearch';
+import { useEmulator } from '../harness/emulator';
+import { actionWorkflow, loadOptionsContext, runWorkflow } from '../harness/n8n';
+
+const env = useEmulator();
+const rl = (value: string) => ({ __rl: true, mode: 'list', value });
+
+describe('Sender Email', () => {
+	test('the transactional send lists transactional senders first; a marketing one says it is meant for campaigns', async () => {
+		const context = loadOptionsContext(env.credentials(), {
+			resource: 'transactionalMail',
+			operation: 'send',
+		});
+		const { results } = await searchSenders.call(context);
+		expect(results.map((result) => result.value)).toEqual([
+			'sender@example.com',
+			'news@example.com',
+		]);
+		expect(results[0].name).toBe('sender@example.com (transactional)');
+		expect(results[1].name).toBe('news@example.com (marketing, for campaigns)');
+	});
+
+	test('Campaign → Create lists marketing senders first; a transactional one says what it is meant for', async () => {
+		const context = loadOptionsContext(env.credentials(), {
+			resource: 'campaign',
+			operation: 'create',
+		});
+		const { results } = await searchSenders.call(context);
+		expect(results.map((result) => result.name)).toEqual([
+			'news@example.com (marketing)',
+			'sender@example.com (transactional, for transactional mail)',
+		]);
+	});
+
+	test('operations that send nothing list every sender with its kind', async () => {
+		const context = loadOptionsContext(env.credentials(), {
+			resource: 'verifiedSender',
+			operation: 'delete',
+		});
+		const { results } = await searchSenders.call(context);
+		expect(results.map((result) => result.name).sort()).toEqual([
+			'news@example.com (marketing)',
+			'sender@example.com (transactional)',
+		]);
+	});
+});
+
+describe('Tag Values names', () => {
+	const send = (extra: IDataObject) => ({
+		resource: 'transactionalMail',
+		operation: 'send',
+		tagValuesMode: 'fields',
+		...extra,
+	});
+	const names = async (parameters: IDataObject, filter?: string) =>
+		(
+			await searchTagNames.call(loadOptionsContext(env.credentials(), send(parameters)), filter)
+		).results.map((result) => result.value);
+
+	test("with a template: the tags of the chosen template's subject and HTML, and of the Subject field", async () => {
+		await runWorkflow({
+			...actionWorkflow({
+				resource: 'template',
+				operation: 'create',
+				templateName: 'order-shipped',
+				templateSubject: 'Order {{orderId}}',
+				templateContent: '<p>Hi {{ firstName }}, {{orderId}} ships to {{address.city}}</p>',
+			}),
+			credentials: env.credentials(),
+		});
+		expect(
+			await names({
+				contentSource: 'template',
+				templateName: rl('order-shipped'),
+				subject: '=Re: {{ticket}} {{ $json.x }}',
+			}),
+		).toEqual(['orderId', 'firstName', 'address.city', 'ticket']);
+		expect(await names({ contentSource: 'template', templateName: rl('welcome') }, 'na')).toEqual([
+			'name',
+		]);
+	});
+
+	test('with HTML: the tags of the HTML Content and Subject fields, with no request', async () => {
+		// n8n's editor sends the panel's expressions evaluated: only fields of fixed text still show their tags.
+		const before = env.view().requests.length;
+		expect(
+			await names({
+				contentSource: 'html',
+				content: '<p>{{firstName}}, {{ firstName }}</p>',
+				subject: 'Order {{orderId}}',
+			}),
+		).toEqual(['firstName', 'orderId']);
+		expect(env.view().requests.length).toBe(before);
+	});
+
+	test('no template chosen, or one that is not there: nothing to offer, and no error', async () => {
+		expect(await names({ contentSource: 'template' })).toEqual([]);
+		expect(await names({ contentSource: 'template', templateName: rl('missing') })).toEqual([]);
+	});
+
+	test('a name picked from the list (or typed) is the tag its value fills', async () => {
+		const result = await runWorkflow({
+			...actionWorkflow(
+				send({
+					senderMail: rl('sender@example.com'),
+					to: 'ada@example.org',
+					contentSource: 'template',
+					templateName: rl('welcome'),
+					tagValues: {
+						values: [
+							{ name: rl('name'), value: 'Ada' },
+							{ name: { __rl: true, mode: 'name', value: 'team' }, value: 'Ops' },
+							{ name: 'plain', value: 'typed' },
+						],
+					},
+				}),
+			),
+			credentials: env.credentials(),
+		});
+		expect(result.error()).toBeUndefined();
+		const [request] = env
+			.view()
+			.requests.filter((entry) => entry.path === '/v5/transactional/mail/sends_customised');
+		expect(((request.body as IDataObject).messageVersions as IDataObject[])[0].params).toEqual({
+			name: 'Ada',
+			team: 'Ops',
+			plain: 'typed',
+		});
+	});
+});
