@@ -204,9 +204,10 @@ export class Emulator implements Controlled {
 				return this.auth.token(url, res);
 			if (url.pathname.startsWith('/v5/') && (await this.network.throttle(res))) return;
 			if (url.pathname.startsWith('/v5/')) {
-				const before = this.network.takeFault(url.pathname, 'network')
-					? 'network'
-					: this.network.takeFault(url.pathname, 'badGateway');
+				const before =
+					this.network.takeFault(url.pathname, 'network') ??
+					this.network.takeFault(url.pathname, 'badGateway') ??
+					this.network.takeFault(url.pathname, 'tooManyRequests');
 				// A planned fault waiting for a later request counts this one only after the check above.
 				this.network.countRequest(url.pathname);
 				if (before === 'network') {
@@ -214,6 +215,16 @@ export class Emulator implements Controlled {
 					return;
 				}
 				if (before === 'badGateway') return badGatewayPage(res);
+				// "Too many requests", before any processing: the request may be sent again.
+				if (before === 'tooManyRequests') {
+					this.record(url.pathname, 'none', undefined, { code: 429 });
+					return send(
+						res,
+						429,
+						{ code: 429, message: this.text('请求过于频繁', 'too many requests') },
+						{ 'Retry-After': '1' },
+					);
+				}
 			}
 			const operation = OPERATIONS[url.pathname];
 			if (!operation)

@@ -298,6 +298,7 @@ export async function executeBatch(
 				return [{ itemIndex, values, request, key }];
 			},
 			fix: () => undefined,
+			remember: () => undefined,
 			send: async (chunk, _fixed, requestOptions) => {
 				const columns = chunk[0].request.contactDataMapping as Array<{ propertyName: string }>;
 				const body: IDataObject = {
