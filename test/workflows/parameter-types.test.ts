@@ -52,17 +52,20 @@ describe('Sandbox Mode from an expression', () => {
 		['={{ "" }}', 'empty'],
 		['={{ $json.missing }}', 'empty'],
 		['={{ { on: true } }}', 'an object'],
-	])('%s is refused before any request: it never falls back to sending', async (sandboxMode, seen) => {
-		const result = await runWorkflow({
-			...actionWorkflow(send({ sandboxMode })),
-			credentials: env.credentials(),
-			items: people(2),
-		});
-		expect(result.error()?.message).toBe(
-			`Field "Sandbox Mode" must be true or false (it is ${seen}), in item 0 (the 1st input item)`,
-		);
-		expect(env.view().requests).toHaveLength(0);
-	});
+	])(
+		'%s is refused before any request: it never falls back to sending',
+		async (sandboxMode, seen) => {
+			const result = await runWorkflow({
+				...actionWorkflow(send({ sandboxMode })),
+				credentials: env.credentials(),
+				items: people(2),
+			});
+			expect(result.error()?.message).toBe(
+				`Field "Sandbox Mode" must be true or false (it is ${seen}), in item 0 (the 1st input item)`,
+			);
+			expect(env.view().requests).toHaveLength(0);
+		},
+	);
 
 	test('campaign creation and the other operations read it the same way', async () => {
 		const result = await runWorkflow({
@@ -145,22 +148,25 @@ test.each([
 		{ additionalFields: { trackOpen: '={{ "perhaps" }}' } },
 		'Field "Track Opens" must be true or false (it is "perhaps"), in item 1 (the 2nd input item)',
 	],
-])('a value that is none of its field’s kind is refused, naming the field and the item: %j', async (extra, message) => {
-	const parameters = send(extra as IDataObject);
-	// The expression looks at the item: item 0 gives a good value where it can, item 1 the bad one.
-	const perItem = JSON.parse(
-		JSON.stringify(parameters).replace(
-			/"=\{\{ \\"(text|perhaps)\\" \}\}"/,
-			(_, bad: string) =>
-				`"={{ $itemIndex === 0 ? \\"${bad === 'text' ? 'template' : 'true'}\\" : \\"${bad}\\" }}"`,
-		),
-	) as IDataObject;
-	const result = await runWorkflow({
-		...actionWorkflow(perItem, { continueOnFail: true }),
-		credentials: env.credentials(),
-		items: people(2),
-	});
-	const out = result.output('Mail Delivery');
-	const failed = out.find((item) => item.json.error);
-	expect(failed?.json.error ?? (result.error() as Failure | undefined)?.message).toBe(message);
-});
+])(
+	'a value that is none of its field’s kind is refused, naming the field and the item: %j',
+	async (extra, message) => {
+		const parameters = send(extra as IDataObject);
+		// The expression looks at the item: item 0 gives a good value where it can, item 1 the bad one.
+		const perItem = JSON.parse(
+			JSON.stringify(parameters).replace(
+				/"=\{\{ \\"(text|perhaps)\\" \}\}"/,
+				(_, bad: string) =>
+					`"={{ $itemIndex === 0 ? \\"${bad === 'text' ? 'template' : 'true'}\\" : \\"${bad}\\" }}"`,
+			),
+		) as IDataObject;
+		const result = await runWorkflow({
+			...actionWorkflow(perItem, { continueOnFail: true }),
+			credentials: env.credentials(),
+			items: people(2),
+		});
+		const out = result.output('Mail Delivery');
+		const failed = out.find((item) => item.json.error);
+		expect(failed?.json.error ?? (result.error() as Failure | undefined)?.message).toBe(message);
+	},
+);
