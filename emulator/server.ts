@@ -262,7 +262,9 @@ export class Emulator implements Controlled {
 					message: this.text('请求体必须是对象', 'the body must be a JSON object'),
 				});
 			}
-			const problem = checkSchema(operation.schema, body as Record<string, unknown>);
+			const problem =
+				checkSchema(operation.schema, body as Record<string, unknown>) ??
+				refusedValue(this.state.refusedValues, body as Record<string, unknown>);
 			if (problem)
 				return this.answer(res, url.pathname, auth.scheme, body, {
 					code: 400,
@@ -344,6 +346,18 @@ export class Emulator implements Controlled {
 		const status = httpStatus ?? (this.settings.errorHttpStatus === 'mirror' ? answer.code : 200);
 		send(res, status, answer);
 	}
+}
+
+/** A request-level value the platform was set to refuse (settings.refusedValues), as [zh, en] text. */
+function refusedValue(
+	refused: Record<string, unknown[]>,
+	body: Record<string, unknown>,
+): [string, string] | undefined {
+	for (const [field, values] of Object.entries(refused)) {
+		if (field in body && values.some((value) => value === body[field]))
+			return [`参数不被接受: ${field}`, `field ${field} is not accepted`];
+	}
+	return undefined;
 }
 
 /** What a reverse proxy answers when the platform behind it is down: an HTML page, not JSON. */

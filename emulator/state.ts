@@ -45,6 +45,11 @@ export class State {
 	pageSizeCap = 0;
 	/** webhook/save with a null field: saved as "nothing configured" (default) or refused with 400. */
 	webhookNull: 'accept' | 'refuse' = 'accept';
+	/**
+	 * Request-level values the platform refuses with 400 although they look valid (a stricter platform):
+	 * by top-level field name, the values refused. Empty: none.
+	 */
+	refusedValues: Record<string, unknown[]> = {};
 	/** Every message accepted by a transactional send. */
 	mails: MailRecord[] = [];
 	/** Every event produced, in order; reports are computed from it. */

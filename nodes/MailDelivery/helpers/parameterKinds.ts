@@ -14,7 +14,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 
-import { inputError } from './validation';
+import { describeValue, inputError } from './validation';
 
 /** Checks and converts a value read for a field; on failure, the field, what it takes and what it got. */
 type Reader = (
@@ -48,17 +48,6 @@ function asOption(value: unknown, options: INodePropertyOptions[]): unknown {
 		return undefined;
 	const text = String(value).trim();
 	return options.find((option) => String(option.value) === text)?.value;
-}
-
-/** A value in an error, briefly: "yes", 12, empty, an object. */
-export function describeValue(value: unknown): string {
-	if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
-		return 'empty';
-	if (Array.isArray(value)) return 'a list';
-	if (typeof value === 'object') return 'an object';
-	if (typeof value === 'string')
-		return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-	return String(value);
 }
 
 /**

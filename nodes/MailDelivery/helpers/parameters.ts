@@ -26,6 +26,10 @@ export function locatorValue(this: IExecuteFunctions, name: string, itemIndex: n
 	return typeof value === 'string' ? value.trim() : String(value ?? '').trim();
 }
 
+/** Text trimmed; any other value (a number from an expression) as it is, for the field rules to name. */
+export const trimmed = (value: unknown) =>
+	(typeof value === 'string' ? value.trim() : value) as IDataObject[string];
+
 /** Sets `target[key]` when the value is not empty, so only what the user filled in is sent. */
 export function setIfPresent(target: IDataObject, key: string, value: unknown) {
 	if (value === undefined || value === null || value === '') return;

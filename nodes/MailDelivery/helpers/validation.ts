@@ -26,11 +26,34 @@ const isMissing = (value: unknown) =>
 
 const byteLength = (text: string) => new TextEncoder().encode(text).length;
 
+/** A value in an error, briefly: "yes", 12, empty, an object. */
+export function describeValue(value: unknown): string {
+	if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
+		return 'empty';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'string')
+		return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+	return String(value);
+}
+
+const LINE_BREAK = /[\r\n]/;
+
 // A pragmatic address check: one @, something before it, a dotted domain after it, no spaces.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const rules = {
 	required: ((value) => (isMissing(value) ? 'is required' : undefined)) as Rule,
+	/** A number, an object or a list where the platform takes text (an expression gave it). */
+	text: ((value) =>
+		value === undefined || value === null || typeof value === 'string'
+			? undefined
+			: `must be text (it is ${describeValue(value)})`) as Rule,
+	/** CR or LF in a value that becomes a mail header would let it add headers of its own. */
+	singleLine: ((value) =>
+		typeof value === 'string' && LINE_BREAK.test(value)
+			? 'must be on one line (a line break in it could add mail headers)'
+			: undefined) as Rule,
 	maxChars:
 		(max: number): Rule =>
 		(value) =>

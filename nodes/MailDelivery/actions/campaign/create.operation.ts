@@ -15,6 +15,7 @@ import {
 	dateTimeParam,
 	locatorValue,
 	setIfPresent,
+	trimmed,
 } from '../../helpers/parameters';
 import { attachmentFromBinary } from '../../helpers/attachments';
 import { writeResult } from '../../helpers/results';
@@ -145,19 +146,22 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+// Subject and sender name become mail headers: one line each.
 const fieldRules = {
-	mailName: [rules.required, rules.maxChars(LIMITS.campaignMailName)],
+	mailName: [rules.required, rules.text, rules.maxChars(LIMITS.campaignMailName)],
 	senderMail: [rules.required, rules.email],
-	subject: [rules.maxChars(LIMITS.campaignSubject)],
+	subject: [rules.text, rules.singleLine, rules.maxChars(LIMITS.campaignSubject)],
+	content: [rules.text],
+	senderName: [rules.text, rules.singleLine],
 	sendListNames: [rules.nonEmptyList],
-	replyTo: [rules.email],
+	replyTo: [rules.text, rules.email],
 };
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const onlySave = this.getNodeParameter('onlySave', itemIndex, false) as boolean;
 	const body: IDataObject = {
-		mailName: (this.getNodeParameter('mailName', itemIndex) as string).trim(),
+		mailName: trimmed(this.getNodeParameter('mailName', itemIndex)),
 		senderMail: locatorValue.call(this, 'senderMail', itemIndex),
 	};
 	setIfPresent(body, 'subject', this.getNodeParameter('subject', itemIndex, ''));

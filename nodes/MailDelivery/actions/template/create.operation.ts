@@ -4,6 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { assertValid, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
 import { EDITOR_TYPE_OPTIONS } from '../common.descriptions';
+import { trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
@@ -41,7 +42,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = {
-		templateName: (this.getNodeParameter('templateName', itemIndex) as string).trim(),
+		templateName: trimmed(this.getNodeParameter('templateName', itemIndex)),
 		templateSubject: this.getNodeParameter('templateSubject', itemIndex) as string,
 		templateContent: this.getNodeParameter('templateContent', itemIndex) as string,
 		editorType: this.getNodeParameter('editorType', itemIndex, 'DRAG') as string,
@@ -50,9 +51,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		this.getNode(),
 		body,
 		{
-			templateName: [rules.required, rules.maxChars(LIMITS.templateName)],
-			templateSubject: [rules.required],
-			templateContent: [rules.required],
+			templateName: [rules.required, rules.text, rules.maxChars(LIMITS.templateName)],
+			// The subject becomes a mail header: one line.
+			templateSubject: [rules.required, rules.text, rules.singleLine],
+			templateContent: [rules.required, rules.text],
 		},
 		itemIndex,
 	);

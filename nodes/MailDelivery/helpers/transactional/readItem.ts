@@ -97,7 +97,7 @@ function recipientsFromFields(this: IExecuteFunctions, itemIndex: number): unkno
 	}
 	const name = nameField ? fields[nameField] : undefined;
 	if (name === undefined || name === null || name === '') return address;
-	return [{ email: String(address).trim(), name: String(name) }];
+	return [{ email: String(address).trim(), name }];
 }
 
 function recipientsOf(this: IExecuteFunctions, value: unknown, field: string, itemIndex: number) {
