@@ -256,3 +256,64 @@ describe('a refusal of a field all items of a request share', () => {
 		expect(env.view().mails).toHaveLength(98);
 	});
 });
+
+describe('Send Date', () => {
+	const inSeconds = (ms: number) => Math.floor(ms / 1000);
+	const iso = (seconds: number) => `${new Date(seconds * 1000).toISOString().slice(0, 19)}Z`;
+
+	test('a number is epoch seconds (below 10^11) or milliseconds, for the send and for a campaign', async () => {
+		const tomorrow = inSeconds(Date.now()) + 86_400;
+		await runWorkflow({
+			...actionWorkflow(send({ additionalFields: { sendDate: `={{ ${tomorrow} }}` } })),
+			credentials: env.credentials(),
+			items: people(1),
+		});
+		await runWorkflow({
+			...actionWorkflow(send({ additionalFields: { sendDate: `={{ ${tomorrow * 1000} }}` } })),
+			credentials: env.credentials(),
+			items: people(1),
+		});
+		expect(txRequests().map((r) => (r.body as IDataObject).sendDate)).toEqual([
+			iso(tomorrow),
+			iso(tomorrow),
+		]);
+		await runWorkflow({
+			...actionWorkflow({
+				resource: 'campaign',
+				operation: 'create',
+				mailName: 'later',
+				senderMail: rl('news@example.com'),
+				sendListNames: ['newsletter'],
+				additionalFields: { sendDate: `={{ ${tomorrow} }}` },
+			}),
+			credentials: env.credentials(),
+		});
+		const campaign = env.view().requests.find((r) => r.path === '/v5/campaign/mail/sends');
+		expect((campaign?.body as IDataObject).sendDate).toBe(iso(tomorrow));
+	});
+
+	test('in the past: refused before any request, naming the field, the date and the item', async () => {
+		const result = await runWorkflow({
+			...actionWorkflow(send({ additionalFields: { sendDate: '={{ 1767261600 }}' } })),
+			credentials: env.credentials(),
+			items: people(1),
+		});
+		expect(result.error()?.message).toBe(
+			'Field "Send Date" (2026-01-01T10:00:00Z) is in the past; leave it empty to send at once, in item 0 (the 1st input item)',
+		);
+		expect(env.view().requests).toHaveLength(0);
+	});
+
+	test('a few minutes past (a date computed as "now" a moment ago): sent at once, without a send date', async () => {
+		const result = await runWorkflow({
+			...actionWorkflow(
+				send({ additionalFields: { sendDate: '={{ $now.minus({ minutes: 2 }).toISO() }}' } }),
+			),
+			credentials: env.credentials(),
+			items: people(1),
+		});
+		expect(result.error()).toBeUndefined();
+		expect((txRequests()[0].body as IDataObject).sendDate).toBeUndefined();
+		expect(env.view().mails).toHaveLength(1);
+	});
+});

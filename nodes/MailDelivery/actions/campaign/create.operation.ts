@@ -12,7 +12,7 @@ import {
 } from '../common.descriptions';
 import {
 	applySandboxMode,
-	dateTimeParam,
+	sendDateParam,
 	locatorValue,
 	setIfPresent,
 	trimmed,
@@ -183,7 +183,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		setIfPresent(body, key, extra[key]);
 	}
 	setIfPresent(body, 'repelListNames', extra.repelListNames);
-	setIfPresent(body, 'sendDate', dateTimeParam.call(this, 'Send Date', extra.sendDate, itemIndex));
+	setIfPresent(body, 'sendDate', sendDateParam.call(this, 'Send Date', extra.sendDate, itemIndex));
 	assertValid(
 		this.getNode(),
 		body,

@@ -5,7 +5,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { type AttachmentReference, attachmentReference } from '../attachments';
 import {
 	applySandboxMode,
-	dateTimeParam,
+	sendDateParam,
 	jsonParam,
 	locatorValue,
 	setIfPresent,
@@ -158,7 +158,7 @@ export async function readSendItem(
 	setIfPresent(
 		shared,
 		'sendDate',
-		dateTimeParam.call(this, 'Send Date', fields.sendDate, itemIndex),
+		sendDateParam.call(this, 'Send Date', fields.sendDate, itemIndex),
 	);
 	if (fields.trackOpen !== undefined) shared.trackOpen = fields.trackOpen ? 1 : 0;
 	if (fields.trackClick !== undefined) shared.trackClick = fields.trackClick ? 1 : 0;
