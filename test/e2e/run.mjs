@@ -1,7 +1,7 @@
 // Runs the end-to-end suites: for each n8n line (default: 2 then 1; E2E_LINES=2 for one) its suites in turn
 // (E2E_SUITES=main,browser,install,queue picks some). Line 2 also runs the browser suite (the editor in Chromium),
-// the install suite (the package from a registry), the queue-mode suite and the send-faults suite (Retry On
-// Fail, time-outs, expressions in real n8n).
+// the install suite (the package from a registry) and the queue-mode suite; both lines run the send-faults suite
+// (Retry On Fail, time-outs, expressions in real n8n).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,7 +9,10 @@ import path from 'node:path';
 import { root } from '../../scripts/ensure-deps.mjs';
 import { installN8n } from '../../scripts/n8n-install.mjs';
 
-const SUITES = { 2: ['main', 'mcp', 'browser', 'install', 'queue', 'send-faults'], 1: ['main'] };
+const SUITES = {
+	2: ['main', 'mcp', 'browser', 'install', 'queue', 'send-faults'],
+	1: ['main', 'send-faults'],
+};
 const lines = (process.env.E2E_LINES ?? '2,1')
 	.split(',')
 	.map((line) => line.trim())

@@ -111,6 +111,7 @@ function retryAfterMs(value: unknown, now = Date.now()): number | undefined {
 const backoffMs = (attempt: number) => Math.random() * BACKOFF_BASE_MS * 2 ** (attempt - 1);
 
 type HttpFailure = NodeApiError & {
+	messages?: string[];
 	cause?: {
 		code?: string;
 		message?: string;
@@ -127,19 +128,30 @@ const NEVER_CONNECTED =
  * once). Its error response names what happened to the connection, which says whether the platform may
  * have processed the request (errors.ts); it holds no code, or n8n would put its own text back.
  */
+/**
+ * The error code of a failure of the connection itself (no answer came), with the client's own words;
+ * undefined for an answer or any other failure (a credential's). n8n 2.x keeps axios's error as the
+ * cause; n8n 1.x drops it and keeps only its code (as the HTTP code) and its message.
+ */
+function connectionFailureOf(failed: HttpFailure): { code: string; detail: string } | undefined {
+	if (failed.cause?.response) return undefined;
+	const code =
+		failed.cause?.code ??
+		(typeof failed.httpCode === 'string' && /^E[A-Z_]+$/.test(failed.httpCode)
+			? failed.httpCode
+			: undefined);
+	if (typeof code !== 'string') return undefined;
+	return { code, detail: failed.cause?.message ?? failed.messages?.[0] ?? failed.message };
+}
+
 function connectionError(
 	context: ApiContext,
 	path: string,
-	failed: HttpFailure,
+	{ code, detail }: { code: string; detail: string },
 	timeoutMs: number,
 	itemIndex?: number,
 ): NodeApiError {
-	const code = failed.cause?.code ?? '';
-	const detail = failed.cause?.message ?? failed.message;
-	const timedOut =
-		(code === 'ECONNABORTED' && /timeout/i.test(detail)) ||
-		code === 'ETIMEDOUT' ||
-		code === 'ERR_CANCELED';
+	const timedOut = (code === 'ECONNABORTED' && /timeout/i.test(detail)) || code === 'ETIMEDOUT';
 	const connection: ConnectionFailure = NEVER_CONNECTED.test(code)
 		? 'not made'
 		: timedOut
@@ -232,9 +244,9 @@ export async function apiRequest(
 				}
 				throw failure;
 			}
-			// A failure of the connection itself (axios's error code, and no answer): not an error of a credential.
-			if (typeof failed.cause?.code === 'string' && !failed.cause.response)
-				throw connectionError(this, path, failed, timeoutMs, itemIndex);
+			// No answer came (a connection failure, not an error of a credential): the node says what that means.
+			const connection = connectionFailureOf(failed);
+			if (connection) throw connectionError(this, path, connection, timeoutMs, itemIndex);
 			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
 		}
 	}
