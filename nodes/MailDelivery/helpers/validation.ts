@@ -108,45 +108,63 @@ interface Problem {
 	apiPath: string;
 }
 
-/** The path to a value in a request, e.g. messageVersions[0].to[1].email, made only for a problem. */
-const pathName = (trail: Array<string | number>) =>
-	trail
-		.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`))
-		.join('');
-
-/** Calls `visit` with every value the path reaches and the trail of keys and indexes to it. */
-function walk(
-	value: unknown,
-	segments: string[],
-	depth: number,
-	trail: Array<string | number>,
-	visit: (value: unknown, trail: Array<string | number>) => void,
-) {
-	if (depth === segments.length) {
-		visit(value, trail);
-		return;
-	}
-	const head = segments[depth];
-	const isArrayStep = head.endsWith('[]');
-	const key = isArrayStep ? head.slice(0, -2) : head;
-	const child =
-		value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-	trail.push(key);
-	if (!isArrayStep) walk(child, segments, depth + 1, trail, visit);
-	else if (Array.isArray(child)) {
-		for (let index = 0; index < child.length; index++) {
-			trail.push(index);
-			walk(child[index], segments, depth + 1, trail, visit);
-			trail.pop();
-		}
-	}
-	trail.pop();
+/** One step of a path: a key, and whether it walks every entry of the array found there. */
+interface Step {
+	key: string;
+	eachEntry: boolean;
 }
 
 interface CompiledRule {
-	segments: string[];
+	steps: Step[];
 	label?: string;
 	rules: Rule[];
+}
+
+/** The path to a value in a request, e.g. messageVersions[0].to[1].email, made only for a problem. */
+function pathName(steps: Step[], indexes: number[]): string {
+	let name = '';
+	let entry = 0;
+	steps.forEach((step, i) => {
+		name += i === 0 ? step.key : `.${step.key}`;
+		if (step.eachEntry) name += `[${indexes[entry++]}]`;
+	});
+	return name;
+}
+
+/**
+ * Checks every value the rule's path reaches, `indexes` holding the array indexes on the way. This
+ * runs for every field of every item of a batch: the path is split once, and a name made only for a
+ * problem.
+ */
+function check(
+	value: unknown,
+	rule: CompiledRule,
+	depth: number,
+	indexes: number[],
+	problems: Problem[],
+) {
+	if (depth === rule.steps.length) {
+		for (const fieldRule of rule.rules) {
+			const problem = fieldRule(value);
+			if (problem) {
+				const apiPath = pathName(rule.steps, indexes);
+				problems.push({ text: `Field "${rule.label ?? apiPath}" ${problem}`, apiPath });
+				return;
+			}
+		}
+		return;
+	}
+	const { key, eachEntry } = rule.steps[depth];
+	const child =
+		value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+	if (!eachEntry) check(child, rule, depth + 1, indexes, problems);
+	else if (Array.isArray(child)) {
+		for (let index = 0; index < child.length; index++) {
+			indexes.push(index);
+			check(child[index], rule, depth + 1, indexes, problems);
+			indexes.pop();
+		}
+	}
 }
 
 /** Field rules are constants checked for every item: their paths are split once. */
@@ -156,7 +174,10 @@ function compile(fieldRules: FieldRules): CompiledRule[] {
 	let list = compiled.get(fieldRules);
 	if (!list) {
 		list = Object.entries(fieldRules).map(([path, entry]) => ({
-			segments: path.split('.'),
+			steps: path.split('.').map((segment) => ({
+				key: segment.endsWith('[]') ? segment.slice(0, -2) : segment,
+				eachEntry: segment.endsWith('[]'),
+			})),
 			...(Array.isArray(entry) ? { rules: entry } : entry),
 		}));
 		compiled.set(fieldRules, list);
@@ -167,18 +188,7 @@ function compile(fieldRules: FieldRules): CompiledRule[] {
 /** Returns every problem of `body` against `fieldRules`. */
 export function findProblems(body: object, fieldRules: FieldRules): Problem[] {
 	const problems: Problem[] = [];
-	for (const { segments, label, rules: pathRules } of compile(fieldRules)) {
-		walk(body, segments, 0, [], (value, trail) => {
-			for (const rule of pathRules) {
-				const problem = rule(value);
-				if (problem) {
-					const apiPath = pathName(trail);
-					problems.push({ text: `Field "${label ?? apiPath}" ${problem}`, apiPath });
-					return;
-				}
-			}
-		});
-	}
+	for (const rule of compile(fieldRules)) check(body, rule, 0, [], problems);
 	return problems;
 }
 
