@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
@@ -35,11 +36,27 @@ const newCodeHelp = (credentials: ICredentialDataDecryptedObject) =>
 	`To get a code, open ${authorizeUrl(credentials)} in your browser, approve access, copy the "code" parameter of the page you are sent to into Authorization Code and save again (a code is valid for 5 minutes and can be used once).`;
 
 /**
- * Exchanges in progress or done, by code: the editor loads several lists at once when a node opens,
- * and a code can be used only once, so requests that start together share one exchange.
+ * Exchanges in progress or done, by credential and code: the editor loads several lists at once when a
+ * node opens, and a code can be used only once, so requests that start together share one exchange.
  */
 const exchanges = new Map<string, Promise<string>>();
 const MAX_REMEMBERED_EXCHANGES = 100;
+
+/**
+ * The key of an exchange: everything that identifies the credential, the client secret included, and
+ * the code, hashed (the map holds no secret). A credential that differs in any of them (a wrong secret)
+ * never shares a token it could not have obtained itself.
+ */
+function exchangeKey(credentials: ICredentialDataDecryptedObject, code: string): string {
+	const identity = [
+		trimBaseUrl(credentials.baseUrl),
+		String(credentials.clientId ?? ''),
+		String(credentials.clientSecret ?? ''),
+		String(credentials.redirectUri ?? '').trim(),
+		code,
+	];
+	return createHash('sha256').update(JSON.stringify(identity)).digest('hex');
+}
 
 /**
  * OAuth 2 authorization code for third-party applications (section 5.3). The code is exchanged by a
@@ -124,7 +141,7 @@ export class MailDeliveryAuthCodeOAuth2Api implements ICredentialType {
 		if (!code) {
 			throw new Error(`No authorization code yet. ${newCodeHelp(credentials)}`);
 		}
-		const key = `${trimBaseUrl(credentials.baseUrl)} ${String(credentials.clientId)} ${code}`;
+		const key = exchangeKey(credentials, code);
 		let exchange = exchanges.get(key);
 		if (!exchange) {
 			exchange = fetchAccessToken(

@@ -96,6 +96,8 @@ export async function control(
 			for (const key of Object.keys(network.settings) as Array<keyof NetworkSettings>) {
 				if (input[key] !== undefined) network.settings[key] = Number(input[key]);
 			}
+			if (input.refusedValues !== undefined)
+				state.refusedValues = input.refusedValues as Record<string, unknown[]>;
 			if (input.webhookNull !== undefined)
 				state.webhookNull = input.webhookNull === 'refuse' ? 'refuse' : 'accept';
 			if (input.webhookUrlMaxLength !== undefined)

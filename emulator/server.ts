@@ -204,9 +204,10 @@ export class Emulator implements Controlled {
 				return this.auth.token(url, res);
 			if (url.pathname.startsWith('/v5/') && (await this.network.throttle(res))) return;
 			if (url.pathname.startsWith('/v5/')) {
-				const before = this.network.takeFault(url.pathname, 'network')
-					? 'network'
-					: this.network.takeFault(url.pathname, 'badGateway');
+				const before =
+					this.network.takeFault(url.pathname, 'network') ??
+					this.network.takeFault(url.pathname, 'badGateway') ??
+					this.network.takeFault(url.pathname, 'tooManyRequests');
 				// A planned fault waiting for a later request counts this one only after the check above.
 				this.network.countRequest(url.pathname);
 				if (before === 'network') {
@@ -214,6 +215,16 @@ export class Emulator implements Controlled {
 					return;
 				}
 				if (before === 'badGateway') return badGatewayPage(res);
+				// "Too many requests", before any processing: the request may be sent again.
+				if (before === 'tooManyRequests') {
+					this.record(url.pathname, 'none', undefined, { code: 429 });
+					return send(
+						res,
+						429,
+						{ code: 429, message: this.text('请求过于频繁', 'too many requests') },
+						{ 'Retry-After': '1' },
+					);
+				}
 			}
 			const operation = OPERATIONS[url.pathname];
 			if (!operation)
@@ -251,7 +262,9 @@ export class Emulator implements Controlled {
 					message: this.text('请求体必须是对象', 'the body must be a JSON object'),
 				});
 			}
-			const problem = checkSchema(operation.schema, body as Record<string, unknown>);
+			const problem =
+				checkSchema(operation.schema, body as Record<string, unknown>) ??
+				refusedValue(this.state.refusedValues, body as Record<string, unknown>);
 			if (problem)
 				return this.answer(res, url.pathname, auth.scheme, body, {
 					code: 400,
@@ -333,6 +346,18 @@ export class Emulator implements Controlled {
 		const status = httpStatus ?? (this.settings.errorHttpStatus === 'mirror' ? answer.code : 200);
 		send(res, status, answer);
 	}
+}
+
+/** A request-level value the platform was set to refuse (settings.refusedValues), as [zh, en] text. */
+function refusedValue(
+	refused: Record<string, unknown[]>,
+	body: Record<string, unknown>,
+): [string, string] | undefined {
+	for (const [field, values] of Object.entries(refused)) {
+		if (field in body && values.some((value) => value === body[field]))
+			return [`参数不被接受: ${field}`, `field ${field} is not accepted`];
+	}
+	return undefined;
 }
 
 /** What a reverse proxy answers when the platform behind it is down: an HTML page, not JSON. */

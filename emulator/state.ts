@@ -47,6 +47,11 @@ export class State {
 	webhookNull: 'accept' | 'refuse' = 'accept';
 	/** webhook/save keeps at most this many characters of each push address, silently (0: all). */
 	webhookUrlMaxLength = 0;
+	/**
+	 * Request-level values the platform refuses with 400 although they look valid (a stricter platform):
+	 * by top-level field name, the values refused. Empty: none.
+	 */
+	refusedValues: Record<string, unknown[]> = {};
 	/** Every message accepted by a transactional send. */
 	mails: MailRecord[] = [];
 	/** Every event produced, in order; reports are computed from it. */

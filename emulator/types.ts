@@ -157,6 +157,7 @@ export type Fault =
 	| 'checkFailed'
 	| 'network'
 	| 'badGateway'
+	| 'tooManyRequests'
 	| 'internalError'
 	| 'resetAfter'
 	| 'hang';

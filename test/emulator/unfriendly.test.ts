@@ -177,6 +177,20 @@ test("a version's templateName that matches no template refuses the whole reques
 	expect(env.view().mails).toHaveLength(0);
 });
 
+test('a stricter platform: a request-level value set as refused is answered 400, whatever its messages', async () => {
+	await env.control('POST', 'settings', { refusedValues: { category: ['promo'] } });
+	const body = (category: string) => ({
+		senderMail: 'sender@example.com',
+		templateName: 'welcome',
+		category,
+		messageVersions: [{ to: [{ email: 'a@example.org' }] }],
+	});
+	const refused = await expectCode(env.emulator, TX, body('promo'), 400);
+	expect(refused.message).toBe('field category is not accepted');
+	await expectCode(env.emulator, TX, body('news'), 200);
+	expect(env.view().mails).toHaveLength(1);
+});
+
 describe('transient faults planned for a chosen request to a path', () => {
 	const lists = () => env.view().state.lists.map((list) => list.listName);
 	const raw = async (listName: string, timeout?: number) =>
@@ -203,6 +217,14 @@ describe('transient faults planned for a chosen request to a path', () => {
 		await env.control('POST', 'fault', { path: '/v5/lists/add', fault: 'resetAfter' });
 		expect((await raw('reset')).status).toBe(0);
 		expect(lists()).toContain('reset');
+	});
+
+	test('tooManyRequests: HTTP 429 with Retry-After, the request not processed', async () => {
+		await env.control('POST', 'fault', { path: '/v5/lists/add', fault: 'tooManyRequests' });
+		const answer = await raw('busy');
+		expect(answer).toEqual({ status: 429, body: { code: 429, message: 'too many requests' } });
+		expect(lists()).not.toContain('busy');
+		expect((await raw('later')).status).toBe(200);
 	});
 
 	test('hang: processed and never answered', async () => {

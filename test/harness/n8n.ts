@@ -202,6 +202,8 @@ export function actionWorkflow(
 		authentication?: string;
 		continueOnFail?: boolean;
 		onError?: 'continueRegularOutput' | 'continueErrorOutput';
+		/** n8n's node setting Retry On Fail: the engine runs the node again, with the same input, when it fails. */
+		retryOnFail?: { maxTries: number; waitBetweenTries?: number };
 	} = {},
 ) {
 	const authentication = options.authentication ?? 'signature';
@@ -216,6 +218,14 @@ export function actionWorkflow(
 		credentials: { [credentialName]: { id: '1', name: 'test' } },
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		...(options.onError ? { onError: options.onError } : {}),
+		...(options.retryOnFail
+			? {
+					retryOnFail: true,
+					maxTries: options.retryOnFail.maxTries,
+					// n8n reads 0 as its default, 1000 ms: 1 ms keeps the tests fast.
+					waitBetweenTries: options.retryOnFail.waitBetweenTries ?? 1,
+				}
+			: {}),
 	};
 	const source: INode = {
 		id: `node-${++nodeCounter}`,

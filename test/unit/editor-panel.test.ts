@@ -120,6 +120,18 @@ test('the retry options show the defaults the run uses, and the maximum wait it 
 	expect(field('retryMaxWaitSeconds').typeOptions?.maxValue).toBe(MAX_RETRY_WAIT_SECONDS);
 });
 
+test('the Timeout option shows the time-out every request uses unless it is set', async () => {
+	const { DEFAULT_TIMEOUT_MS } = await import('../../nodes/shared/transport');
+	const { MAX_TIMEOUT_SECONDS } = await import('../../nodes/MailDelivery/helpers/batchOptions');
+	const { batchThroughputOptions } =
+		await import('../../nodes/MailDelivery/actions/common.descriptions');
+	const timeout = batchThroughputOptions.find((option) => option.name === 'timeoutSeconds')!;
+	expect(timeout.default).toBe(DEFAULT_TIMEOUT_MS / 1000);
+	expect(timeout.typeOptions?.maxValue).toBe(MAX_TIMEOUT_SECONDS);
+	// Well under n8n's own 300 s.
+	expect(DEFAULT_TIMEOUT_MS).toBeLessThanOrEqual(60_000);
+});
+
 test("Additional Fields hold what goes to the platform; Options hold only how the node behaves (as n8n's nodes separate them)", () => {
 	const { properties } = new MailDelivery().description;
 	const collection = (operation: string, name: string) =>

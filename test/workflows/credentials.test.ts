@@ -185,3 +185,25 @@ test('authorization code: requests that start at once (the editor loads several 
 			.map((request) => request.code),
 	).toEqual([200, 200, 200]);
 });
+
+test('authorization code: a second credential with the same code but a wrong Client Secret never uses the token the first one obtained', async () => {
+	const code = await env.authorizationCode();
+	const good = env.credentials(code);
+	const first = await runWorkflow({
+		...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }),
+		credentials: good,
+	});
+	expect(first.error()).toBeUndefined();
+	const requestsBefore = env.view().requests.length;
+	const impostor = env.credentials(code);
+	impostor.stored.mailDeliveryAuthCodeOAuth2Api.clientSecret = 'not-the-client-secret';
+	const second = await runWorkflow({
+		...actionWorkflow(getWebhook, { authentication: 'oAuth2AuthorizationCode' }),
+		credentials: impostor,
+	});
+	expect(second.error()?.message).toMatch(/authorization code was not accepted/);
+	// No business request went out on the first credential's token.
+	expect(env.view().requests.slice(requestsBefore)).toEqual([]);
+	expect(impostor.stored.mailDeliveryAuthCodeOAuth2Api.accessToken).toBe('');
+	expect(JSON.stringify(second.run)).not.toContain('not-the-client-secret');
+});

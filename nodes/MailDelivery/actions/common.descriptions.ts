@@ -5,6 +5,7 @@ import {
 	DEFAULT_PARALLEL_REQUESTS,
 	MAX_PARALLEL_REQUESTS,
 	MAX_RETRY_WAIT_SECONDS,
+	MAX_TIMEOUT_SECONDS,
 } from '../helpers/batchOptions';
 
 /** The sandbox toggle, placed only on the operations whose table lists `sandboxMode`. */
@@ -218,7 +219,7 @@ export const dayRangeFields: INodeProperties[] = [
 	},
 ];
 
-/** Options of the batch operations (Send, Import): how many requests at once, and how long to wait out "try later". */
+/** Options of the batch operations (Send, Import): how many requests at once, how long to wait out "try later", and for an answer. */
 export const batchThroughputOptions: INodeProperties[] = [
 	{
 		displayName: 'Requests in Parallel',
@@ -245,5 +246,14 @@ export const batchThroughputOptions: INodeProperties[] = [
 		default: 60, // DEFAULT_RETRY.maxWaitMs in seconds; a test keeps the two equal
 		description:
 			'The longest the node waits for one request over all its retries, honouring Retry-After',
+	},
+	{
+		displayName: 'Timeout (Seconds)',
+		name: 'timeoutSeconds',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: MAX_TIMEOUT_SECONDS },
+		default: 60, // DEFAULT_TIMEOUT_MS in seconds; a test keeps the two equal
+		description:
+			'How long each request waits for the platform to answer. A request not answered in time fails; the platform may still process it, so it is never sent again.',
 	},
 ];

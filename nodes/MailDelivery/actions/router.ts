@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { errorForItem, errorItem } from '../helpers/itemErrors';
 import { explainRefusal } from '../helpers/refusals';
+import { readingParametersAsMeant } from '../helpers/parameterKinds';
 import { readingStaticParametersOnce } from '../helpers/staticParameters';
 import * as campaign from './campaign';
 import type { MailDeliveryMap, OperationModule, Operations, Resource } from './types';
@@ -47,13 +48,15 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			`The operation "${operation}" of "${resource}" is not known`,
 		);
 	}
+	// Every parameter is read as its field's kind: "true" in a boolean is true, "2" in an option 2.
+	const context = readingParametersAsMeant(this, module.description);
 	if (module.executeBatch)
-		return [await module.executeBatch.call(readingStaticParametersOnce(this), items)];
+		return [await module.executeBatch.call(readingStaticParametersOnce(context), items)];
 
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			const data = await module.execute!.call(this, itemIndex);
+			const data = await module.execute!.call(context, itemIndex);
 			output.push(
 				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(data), {
 					itemData: { item: itemIndex },

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { DEFAULT_RETRY } from '../../shared/transport';
+import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS } from '../../shared/transport';
 import { inputError } from './validation';
 
 /** Requests of a batch operation under way at once: by default, and at most. */
@@ -8,6 +8,8 @@ export const DEFAULT_PARALLEL_REQUESTS = 4;
 export const MAX_PARALLEL_REQUESTS = 16;
 /** The longest a request may wait over its retries, in seconds (Max Wait's maximum). */
 export const MAX_RETRY_WAIT_SECONDS = 3600;
+/** The longest Timeout, in seconds: ten minutes, twice n8n's own default. */
+export const MAX_TIMEOUT_SECONDS = 600;
 
 /** A whole-number option of a batch operation (read once, for item 0), checked against its range. */
 export function wholeNumberOption(
@@ -29,7 +31,7 @@ export function wholeNumberOption(
 	return read;
 }
 
-/** Parallelism and retry policy of a batch operation, from its Options collection, checked. */
+/** Parallelism, retry policy and time-out of a batch operation, from its Options collection, checked. */
 export function batchOptionsOf(this: IExecuteFunctions, options: IDataObject) {
 	const number = wholeNumberOption.bind(this);
 	return {
@@ -57,5 +59,13 @@ export function batchOptionsOf(this: IExecuteFunctions, options: IDataObject) {
 					MAX_RETRY_WAIT_SECONDS,
 				) * 1000,
 		},
+		timeoutMs:
+			number(
+				'Timeout (Seconds)',
+				options.timeoutSeconds,
+				DEFAULT_TIMEOUT_MS / 1000,
+				1,
+				MAX_TIMEOUT_SECONDS,
+			) * 1000,
 	};
 }

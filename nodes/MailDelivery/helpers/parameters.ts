@@ -1,7 +1,7 @@
 /** Reading parameters: the values operations send, checked and in the API's formats. */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { toApiDateTime, toApiDay } from '../../shared/dates';
+import { PastSendDateError, toApiDay, toApiSendDate } from '../../shared/dates';
 import { inputError } from './validation';
 
 /** Adds `sandboxMode: true` to the body when the toggle is on; off, nothing is sent. */
@@ -26,6 +26,10 @@ export function locatorValue(this: IExecuteFunctions, name: string, itemIndex: n
 	return typeof value === 'string' ? value.trim() : String(value ?? '').trim();
 }
 
+/** Text trimmed; any other value (a number from an expression) as it is, for the field rules to name. */
+export const trimmed = (value: unknown) =>
+	(typeof value === 'string' ? value.trim() : value) as IDataObject[string];
+
 /** Sets `target[key]` when the value is not empty, so only what the user filled in is sent. */
 export function setIfPresent(target: IDataObject, key: string, value: unknown) {
 	if (value === undefined || value === null || value === '') return;
@@ -33,18 +37,24 @@ export function setIfPresent(target: IDataObject, key: string, value: unknown) {
 	target[key] = value as IDataObject[keyof IDataObject];
 }
 
-export function dateTimeParam(
+/**
+ * A Send Date in the API's format: a date, or a number of epoch seconds (below 10^11) or milliseconds;
+ * undefined when empty or a moment past (sent at once); refused when further in the past.
+ */
+export function sendDateParam(
 	this: IExecuteFunctions,
 	field: string,
 	value: unknown,
 	itemIndex: number,
 ) {
 	try {
-		return toApiDateTime(value, this.getTimezone());
-	} catch {
+		return toApiSendDate(value, this.getTimezone());
+	} catch (error) {
 		throw inputError(
 			this.getNode(),
-			`Field "${field}" is not a date and time that can be read: "${String(value)}"`,
+			error instanceof PastSendDateError
+				? `Field "${field}" (${error.date}) is in the past; leave it empty to send at once`
+				: `Field "${field}" is not a date and time that can be read: ${typeof value === 'number' ? `${value} (numbers are epoch seconds below 10^11, milliseconds from there)` : `"${String(value)}"`}`,
 			itemIndex,
 		);
 	}

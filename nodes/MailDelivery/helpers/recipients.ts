@@ -1,3 +1,5 @@
+import { describeValue } from './validation';
+
 /** A recipient as the API takes it in to, cc and bcc. */
 interface Recipient {
 	email: string;
@@ -85,9 +87,14 @@ export function parseRecipients(value: unknown, field = 'To'): Recipient[] {
 					`Field "${field}" entry ${position} is an object without an "email" text`,
 				);
 			}
+			if (name !== undefined && name !== null && typeof name !== 'string') {
+				throw new AddressListError(
+					`Field "${field}" entry ${position} has a name that is not text (${describeValue(name)})`,
+				);
+			}
 			recipients.push({
 				email: email.trim(),
-				...(name !== undefined && name !== null && name !== '' ? { name: String(name) } : {}),
+				...(name !== undefined && name !== null && name !== '' ? { name } : {}),
 			});
 			continue;
 		}

@@ -26,11 +26,34 @@ const isMissing = (value: unknown) =>
 
 const byteLength = (text: string) => new TextEncoder().encode(text).length;
 
+/** A value in an error, briefly: "yes", 12, empty, an object. */
+export function describeValue(value: unknown): string {
+	if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
+		return 'empty';
+	if (Array.isArray(value)) return 'a list';
+	if (typeof value === 'object') return 'an object';
+	if (typeof value === 'string')
+		return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+	return String(value);
+}
+
+const LINE_BREAK = /[\r\n]/;
+
 // A pragmatic address check: one @, something before it, a dotted domain after it, no spaces.
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const rules = {
 	required: ((value) => (isMissing(value) ? 'is required' : undefined)) as Rule,
+	/** A number, an object or a list where the platform takes text (an expression gave it). */
+	text: ((value) =>
+		value === undefined || value === null || typeof value === 'string'
+			? undefined
+			: `must be text (it is ${describeValue(value)})`) as Rule,
+	/** CR or LF in a value that becomes a mail header would let it add headers of its own. */
+	singleLine: ((value) =>
+		typeof value === 'string' && LINE_BREAK.test(value)
+			? 'must be on one line (a line break in it could add mail headers)'
+			: undefined) as Rule,
 	maxChars:
 		(max: number): Rule =>
 		(value) =>
@@ -85,45 +108,63 @@ interface Problem {
 	apiPath: string;
 }
 
-/** The path to a value in a request, e.g. messageVersions[0].to[1].email, made only for a problem. */
-const pathName = (trail: Array<string | number>) =>
-	trail
-		.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? part : `.${part}`))
-		.join('');
-
-/** Calls `visit` with every value the path reaches and the trail of keys and indexes to it. */
-function walk(
-	value: unknown,
-	segments: string[],
-	depth: number,
-	trail: Array<string | number>,
-	visit: (value: unknown, trail: Array<string | number>) => void,
-) {
-	if (depth === segments.length) {
-		visit(value, trail);
-		return;
-	}
-	const head = segments[depth];
-	const isArrayStep = head.endsWith('[]');
-	const key = isArrayStep ? head.slice(0, -2) : head;
-	const child =
-		value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-	trail.push(key);
-	if (!isArrayStep) walk(child, segments, depth + 1, trail, visit);
-	else if (Array.isArray(child)) {
-		for (let index = 0; index < child.length; index++) {
-			trail.push(index);
-			walk(child[index], segments, depth + 1, trail, visit);
-			trail.pop();
-		}
-	}
-	trail.pop();
+/** One step of a path: a key, and whether it walks every entry of the array found there. */
+interface Step {
+	key: string;
+	eachEntry: boolean;
 }
 
 interface CompiledRule {
-	segments: string[];
+	steps: Step[];
 	label?: string;
 	rules: Rule[];
+}
+
+/** The path to a value in a request, e.g. messageVersions[0].to[1].email, made only for a problem. */
+function pathName(steps: Step[], indexes: number[]): string {
+	let name = '';
+	let entry = 0;
+	steps.forEach((step, i) => {
+		name += i === 0 ? step.key : `.${step.key}`;
+		if (step.eachEntry) name += `[${indexes[entry++]}]`;
+	});
+	return name;
+}
+
+/**
+ * Checks every value the rule's path reaches, `indexes` holding the array indexes on the way. This
+ * runs for every field of every item of a batch: the path is split once, and a name made only for a
+ * problem.
+ */
+function check(
+	value: unknown,
+	rule: CompiledRule,
+	depth: number,
+	indexes: number[],
+	problems: Problem[],
+) {
+	if (depth === rule.steps.length) {
+		for (const fieldRule of rule.rules) {
+			const problem = fieldRule(value);
+			if (problem) {
+				const apiPath = pathName(rule.steps, indexes);
+				problems.push({ text: `Field "${rule.label ?? apiPath}" ${problem}`, apiPath });
+				return;
+			}
+		}
+		return;
+	}
+	const { key, eachEntry } = rule.steps[depth];
+	const child =
+		value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
+	if (!eachEntry) check(child, rule, depth + 1, indexes, problems);
+	else if (Array.isArray(child)) {
+		for (let index = 0; index < child.length; index++) {
+			indexes.push(index);
+			check(child[index], rule, depth + 1, indexes, problems);
+			indexes.pop();
+		}
+	}
 }
 
 /** Field rules are constants checked for every item: their paths are split once. */
@@ -133,7 +174,10 @@ function compile(fieldRules: FieldRules): CompiledRule[] {
 	let list = compiled.get(fieldRules);
 	if (!list) {
 		list = Object.entries(fieldRules).map(([path, entry]) => ({
-			segments: path.split('.'),
+			steps: path.split('.').map((segment) => ({
+				key: segment.endsWith('[]') ? segment.slice(0, -2) : segment,
+				eachEntry: segment.endsWith('[]'),
+			})),
 			...(Array.isArray(entry) ? { rules: entry } : entry),
 		}));
 		compiled.set(fieldRules, list);
@@ -144,18 +188,7 @@ function compile(fieldRules: FieldRules): CompiledRule[] {
 /** Returns every problem of `body` against `fieldRules`. */
 export function findProblems(body: object, fieldRules: FieldRules): Problem[] {
 	const problems: Problem[] = [];
-	for (const { segments, label, rules: pathRules } of compile(fieldRules)) {
-		walk(body, segments, 0, [], (value, trail) => {
-			for (const rule of pathRules) {
-				const problem = rule(value);
-				if (problem) {
-					const apiPath = pathName(trail);
-					problems.push({ text: `Field "${label ?? apiPath}" ${problem}`, apiPath });
-					return;
-				}
-			}
-		});
-	}
+	for (const rule of compile(fieldRules)) check(body, rule, 0, [], problems);
 	return problems;
 }
 

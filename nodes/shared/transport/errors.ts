@@ -63,13 +63,32 @@ export function explainCode(path: string, code: number): string {
 const NOT_PROCESSED = new Set([400, 401, 403, 404, 429]);
 
 /**
- * Whether a failed request may still have had an effect, in one sentence: a refusal (4xx) did
- * nothing; an internal error, a time-out or a broken connection may have come after mail went out.
+ * What happened to the connection of a request that got no answer (set by the transport in the
+ * error's response): never made, so nothing reached the platform; or broken or not answered in time,
+ * after the request may have reached it.
  */
+export type ConnectionFailure = 'not made' | 'broken' | 'not answered';
+
+const connectionOf = (error: NodeApiError) =>
+	(error.errorResponse as { connection?: ConnectionFailure } | undefined)?.connection;
+
+/**
+ * Whether a failed request may still have had an effect: a refusal (4xx) or a connection never made
+ * did nothing; an internal error, a time-out or a broken connection may have come after mail went out.
+ */
+export function mayHaveBeenProcessed(error: unknown): boolean {
+	if (error instanceof NodeOperationError) return false;
+	if (error instanceof NodeApiError && connectionOf(error) === 'not made') return false;
+	const code = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
+	return !NOT_PROCESSED.has(code);
+}
+
+/** Whether a failed request may still have had an effect, in one sentence. */
 export function whatWasSent(error: unknown): string {
 	if (error instanceof NodeOperationError)
 		return 'Nothing was sent: the item was refused before any request.';
-	const code = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
-	if (NOT_PROCESSED.has(code)) return 'Nothing of that request was sent or changed.';
+	if (error instanceof NodeApiError && connectionOf(error) === 'not made')
+		return 'Nothing of that request reached the platform.';
+	if (!mayHaveBeenProcessed(error)) return 'Nothing of that request was sent or changed.';
 	return 'The platform may still have processed that request (mail may have gone out): check before sending it again.';
 }

@@ -9,7 +9,7 @@ import type {
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { type Authentication, credentialTypeOf } from './credentialTypes';
-import { explainCode } from './errors';
+import { type ConnectionFailure, explainCode } from './errors';
 import type { RequestPacer } from './pacing';
 
 type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
@@ -28,11 +28,20 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, maxWaitMs: 60_000 };
 const BACKOFF_BASE_MS = 500;
 
+/**
+ * How long one attempt waits for an answer unless the operation sets its own (Options → Timeout).
+ * n8n's own default is 300 s: a platform that never answers would hold a send for five minutes. One
+ * minute is ample for a request of 100 messages with an attachment on a slow uplink.
+ */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
 export interface RequestOptions {
 	itemIndex?: number;
 	retry?: RetryPolicy;
 	/** Shared by the requests of one run: paces every attempt, retries included, to what the platform accepts. */
 	pacer?: RequestPacer;
+	/** How long each attempt waits for an answer. */
+	timeoutMs?: number;
 }
 
 interface ApiResponse extends IDataObject {
@@ -102,8 +111,73 @@ function retryAfterMs(value: unknown, now = Date.now()): number | undefined {
 const backoffMs = (attempt: number) => Math.random() * BACKOFF_BASE_MS * 2 ** (attempt - 1);
 
 type HttpFailure = NodeApiError & {
-	cause?: { response?: { status?: number; data?: unknown; headers?: Record<string, unknown> } };
+	messages?: string[];
+	cause?: {
+		code?: string;
+		message?: string;
+		response?: { status?: number; data?: unknown; headers?: Record<string, unknown> };
+	};
 };
+
+/** Connection errors by which the request never reached the platform (no connection, no name, no trust). */
+const NEVER_CONNECTED =
+	/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_TLS_CERT_)/;
+
+/**
+ * A request that got no answer, in the node's own words (n8n's would tell the user to send it again at
+ * once). Its error response names what happened to the connection, which says whether the platform may
+ * have processed the request (errors.ts); it holds no code, or n8n would put its own text back.
+ */
+/**
+ * The error code of a failure of the connection itself (no answer came), with the client's own words;
+ * undefined for an answer or any other failure (a credential's). n8n 2.x keeps axios's error as the
+ * cause; n8n 1.x drops it and keeps only its code (as the HTTP code) and its message.
+ */
+function connectionFailureOf(failed: HttpFailure): { code: string; detail: string } | undefined {
+	if (failed.cause?.response) return undefined;
+	const code =
+		failed.cause?.code ??
+		(typeof failed.httpCode === 'string' && /^E[A-Z_]+$/.test(failed.httpCode)
+			? failed.httpCode
+			: undefined);
+	if (typeof code !== 'string') return undefined;
+	return { code, detail: failed.cause?.message ?? failed.messages?.[0] ?? failed.message };
+}
+
+function connectionError(
+	context: ApiContext,
+	path: string,
+	{ code, detail }: { code: string; detail: string },
+	timeoutMs: number,
+	itemIndex?: number,
+): NodeApiError {
+	const timedOut = (code === 'ECONNABORTED' && /timeout/i.test(detail)) || code === 'ETIMEDOUT';
+	const connection: ConnectionFailure = NEVER_CONNECTED.test(code)
+		? 'not made'
+		: timedOut
+			? 'not answered'
+			: 'broken';
+	const seconds = Math.round(timeoutMs / 100) / 10;
+	const [message, description] = {
+		'not made': [
+			'The platform could not be reached',
+			`No connection could be made (${detail}${code && !detail.includes(code) ? `, ${code}` : ''}): check the Base URL of the credential and the network (${path}).`,
+		],
+		'not answered': [
+			`The platform did not answer within ${seconds} s (Timeout)`,
+			`The request was sent and no answer came within ${seconds} s; Options → Timeout sets how long each request waits (${path}).`,
+		],
+		broken: [
+			'The connection to the platform broke before it answered',
+			`The connection was closed while the request was under way (${detail}) (${path}).`,
+		],
+	}[connection];
+	return new NodeApiError(context.getNode(), { connection, detail } as JsonObject, {
+		message,
+		description,
+		itemIndex,
+	});
+}
 
 /**
  * The one request function: POST JSON to the Base URL + path with the chosen credential.
@@ -123,10 +197,17 @@ export async function apiRequest(
 		itemIndex,
 		retry = DEFAULT_RETRY,
 		pacer,
+		timeoutMs = DEFAULT_TIMEOUT_MS,
 	} = typeof itemIndexOrOptions === 'number'
 		? { itemIndex: itemIndexOrOptions }
 		: (itemIndexOrOptions ?? {});
-	const options: IHttpRequestOptions = { method: 'POST', url: path, body, json: true };
+	const options: IHttpRequestOptions = {
+		method: 'POST',
+		url: path,
+		body,
+		json: true,
+		timeout: timeoutMs,
+	};
 	let response: unknown;
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
@@ -163,6 +244,9 @@ export async function apiRequest(
 				}
 				throw failure;
 			}
+			// No answer came (a connection failure, not an error of a credential): the node says what that means.
+			const connection = connectionFailureOf(failed);
+			if (connection) throw connectionError(this, path, connection, timeoutMs, itemIndex);
 			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
 		}
 	}

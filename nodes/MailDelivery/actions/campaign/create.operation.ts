@@ -16,9 +16,10 @@ import {
 } from '../common.descriptions';
 import {
 	applySandboxMode,
-	dateTimeParam,
+	sendDateParam,
 	locatorValue,
 	setIfPresent,
+	trimmed,
 } from '../../helpers/parameters';
 import { attachmentFromBinary } from '../../helpers/attachments';
 import { taggedParameter } from '../../helpers/platformTags';
@@ -147,12 +148,15 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+// Subject and sender name become mail headers: one line each.
 const fieldRules: FieldRules = {
-	mailName: [rules.required, rules.maxChars(LIMITS.campaignMailName)],
+	mailName: [rules.required, rules.text, rules.maxChars(LIMITS.campaignMailName)],
 	senderMail: [rules.required, rules.email],
-	subject: [rules.maxChars(LIMITS.campaignSubject)],
+	subject: [rules.text, rules.singleLine, rules.maxChars(LIMITS.campaignSubject)],
+	content: [rules.text],
+	senderName: [rules.text, rules.singleLine],
 	sendListNames: { label: 'Send to Lists', rules: [rules.nonEmptyList] },
-	replyTo: [rules.email],
+	replyTo: [rules.text, rules.email],
 };
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
@@ -171,7 +175,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const onlySave = this.getNodeParameter('onlySave', itemIndex, false) as boolean;
 	const body: IDataObject = {
-		mailName: (this.getNodeParameter('mailName', itemIndex) as string).trim(),
+		mailName: trimmed(this.getNodeParameter('mailName', itemIndex)),
 		senderMail: locatorValue.call(this, 'senderMail', itemIndex),
 	};
 	setIfPresent(body, 'subject', taggedParameter.call(this, 'subject', itemIndex, 'Subject'));
@@ -198,7 +202,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 			'repelListNames',
 			pickedLists(this, 'additionalFields.excludeLists', itemIndex),
 		);
-	setIfPresent(body, 'sendDate', dateTimeParam.call(this, 'Send Date', extra.sendDate, itemIndex));
+	setIfPresent(body, 'sendDate', sendDateParam.call(this, 'Send Date', extra.sendDate, itemIndex));
 	assertValid(
 		this.getNode(),
 		body,

@@ -12,13 +12,14 @@ import { apiRequest } from '../../../shared/transport';
 import { batchThroughputOptions, listLocator, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, locatorValue, setIfPresent } from '../../helpers/parameters';
 import { batchOptionsOf, wholeNumberOption } from '../../helpers/batchOptions';
+import { CUSTOM_OPTION } from '../../helpers/parameterKinds';
 
 const DEFAULT_ROWS_PER_REQUEST = 1000;
 const MAX_ROWS_PER_REQUEST = 10000;
 /** Properties the platform defines for every contact (2.3); mapped automatically, the others are custom. */
 const KNOWN_PROPERTIES = new Set(['email', 'phoneNumber', 'name']);
 /** The property list's choice for an identifier typed by the user. */
-const CUSTOM_PROPERTY = '__custom';
+const CUSTOM_PROPERTY = CUSTOM_OPTION;
 
 const properties: INodeProperties[] = [
 	{
@@ -298,6 +299,7 @@ export async function executeBatch(
 				return [{ itemIndex, values, request, key }];
 			},
 			fix: () => undefined,
+			remember: () => undefined,
 			send: async (chunk, _fixed, requestOptions) => {
 				const columns = chunk[0].request.contactDataMapping as Array<{ propertyName: string }>;
 				const body: IDataObject = {

@@ -5,6 +5,7 @@ import { type NamedRecord, namesIn } from '../../helpers/refusals';
 import { assertValid, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
 import { EDITOR_TYPE_OPTIONS, PLATFORM_TAGS_HINT } from '../common.descriptions';
+import { trimmed } from '../../helpers/parameters';
 import { taggedParameter } from '../../helpers/platformTags';
 import { writeResult } from '../../helpers/results';
 
@@ -55,7 +56,7 @@ export const named: NamedRecord[] = [
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = {
-		templateName: (this.getNodeParameter('templateName', itemIndex) as string).trim(),
+		templateName: trimmed(this.getNodeParameter('templateName', itemIndex)),
 		templateSubject: taggedParameter.call(this, 'templateSubject', itemIndex, 'Subject') as string,
 		templateContent: taggedParameter.call(
 			this,
@@ -69,9 +70,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		this.getNode(),
 		body,
 		{
-			templateName: [rules.required, rules.maxChars(LIMITS.templateName)],
-			templateSubject: [rules.required],
-			templateContent: [rules.required],
+			templateName: [rules.required, rules.text, rules.maxChars(LIMITS.templateName)],
+			// The subject becomes a mail header: one line.
+			templateSubject: [rules.required, rules.text, rules.singleLine],
+			templateContent: [rules.required, rules.text],
 		},
 		itemIndex,
 	);

@@ -26,7 +26,9 @@ import {
 	buildRequest,
 	contentSourceOf,
 	requestIdentity,
+	requestIdentityFields,
 	requestLevel,
+	sharedRefusalCause,
 } from '../../helpers/transactional/requests';
 
 // Inside a collection a root parameter is named with a leading slash.
@@ -461,6 +463,7 @@ export async function executeBatch(
 				level.uniqueMsgID ??= randomUUID();
 				return level;
 			},
+			remember: requestIdentityFields,
 			send: async (chunk, level, options) => {
 				const body = buildRequest(
 					level,
@@ -473,6 +476,12 @@ export async function executeBatch(
 			},
 			// 7.2: every 400 is a refusal of the whole request before anything is sent.
 			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
+			sharedCause: (chunk, level, error) =>
+				sharedRefusalCause(
+					chunk.map((entry) => entry.version),
+					level,
+					error,
+				),
 			diagnose: async (chunk, level, error) =>
 				await diagnoseSendFailure.call(
 					this,

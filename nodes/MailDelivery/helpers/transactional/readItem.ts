@@ -5,7 +5,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { type AttachmentReference, attachmentReference } from '../attachments';
 import {
 	applySandboxMode,
-	dateTimeParam,
+	sendDateParam,
 	jsonParam,
 	locatorValue,
 	setIfPresent,
@@ -99,7 +99,7 @@ function recipientsFromFields(this: IExecuteFunctions, itemIndex: number): unkno
 	}
 	const name = nameField ? fields[nameField] : undefined;
 	if (name === undefined || name === null || name === '') return address;
-	return [{ email: String(address).trim(), name: String(name) }];
+	return [{ email: String(address).trim(), name }];
 }
 
 function recipientsOf(this: IExecuteFunctions, value: unknown, field: string, itemIndex: number) {
@@ -189,7 +189,7 @@ export async function readSendItem(
 	setIfPresent(
 		shared,
 		'sendDate',
-		dateTimeParam.call(this, 'Send Date', fields.sendDate, itemIndex),
+		sendDateParam.call(this, 'Send Date', fields.sendDate, itemIndex),
 	);
 	if (fields.trackOpen !== undefined) shared.trackOpen = fields.trackOpen ? 1 : 0;
 	if (fields.trackClick !== undefined) shared.trackClick = fields.trackClick ? 1 : 0;

@@ -1,5 +1,5 @@
 /** Packing message versions into requests: what goes at the request level and what each version keeps. */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 /**
  * Where a version's body comes from. A request never mixes the two kinds: with a request-level
@@ -64,4 +64,30 @@ export function requestIdentity(level: IDataObject, version: IDataObject): IData
 		version.templateName ?? (version.content === undefined ? level.templateName : undefined);
 	if (templateName) identity.templateName = templateName;
 	return identity;
+}
+
+/** The request-level fields requestIdentity reads: what an output needs of a request, kept for a retry. */
+export function requestIdentityFields(level: IDataObject): IDataObject {
+	const fields: IDataObject = { uniqueMsgID: level.uniqueMsgID, senderMail: level.senderMail };
+	if (level.templateName !== undefined) fields.templateName = level.templateName;
+	return fields;
+}
+
+/**
+ * Whether a 400 that both halves of a request repeated can only be about a field their messages
+ * share. Of the refusals 7.2 lists, the node checks every one a single message can cause before
+ * sending, except a version's own template that does not exist: while no version names a template
+ * other than the request's, no message can cause it alone.
+ */
+export function sharedRefusalCause(
+	versions: IDataObject[],
+	level: IDataObject,
+	error: NodeApiError,
+): string | undefined {
+	if (error.httpCode !== '400') return undefined;
+	const ownTemplate = versions.some(
+		(version) => version.templateName !== undefined && version.templateName !== level.templateName,
+	);
+	if (ownTemplate) return undefined;
+	return `a field that all ${versions.length} messages of the request share was refused (Sender Email, Sender Name, Reply To, Category, Campaign Label, Unique Message ID, Send Date, Shared Tag Values, Subject, HTML Content or the attachment)`;
 }

@@ -1,0 +1,104 @@
+/**
+ * What a batch operation's requests did in this run of the node, kept where n8n keeps per-node state of
+ * an execution (`getContext('node')`, the execution's context data, as Loop Over Items does), so that
+ * a second try of the same run never sends again what a first try sent.
+ *
+ * n8n runs a node again, with the same input and the same run index, when Retry On Fail is set and the
+ * node threw (or, under On Error = Continue, its first output item holds an error); the context data
+ * is the same object across those tries, in the one process that runs the execution (queue mode
+ * included). It is saved with the execution, so retrying a failed execution from the executions list
+ * (which runs the failed node again with its saved input and run index) finds it too. A run index of
+ * its own per run keeps a node that runs again in a loop, with new input, apart. The record is deleted
+ * when a run ends with every item done, so executions that succeed carry nothing of it.
+ */
+import type { IContextObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+/** The outcome of one request of an earlier try. */
+export interface EarlierRequest<Fixed> {
+	number: number;
+	size: number;
+	/** The entries it carried: pairs of input item index and the entry's index within its item, flat. */
+	entries: number[];
+	/** Accepted: what the output of its entries needs. */
+	sent?: { answer: IDataObject; sandbox: boolean; fixed: Fixed };
+	/** Failed after it may have reached the platform (an internal error, a time-out, a dropped connection). */
+	failed?: { message: string; description?: string; httpCode?: string };
+}
+
+interface LedgerRecord<Fixed> {
+	/** The operation and the input size the record belongs to. */
+	scope: string;
+	itemCount: number;
+	/** The number of the last request made, so that a retry's requests are numbered after it. */
+	lastRequest: number;
+	requests: Array<EarlierRequest<Fixed>>;
+}
+
+export class SentLedger<Fixed> {
+	private readonly earlier = new Map<string, EarlierRequest<Fixed>>();
+
+	private constructor(
+		private readonly store: IContextObject,
+		private readonly key: string,
+		private readonly record: LedgerRecord<Fixed>,
+	) {
+		for (const request of record.requests)
+			for (let i = 0; i < request.entries.length; i += 2)
+				this.earlier.set(`${request.entries[i]}.${request.entries[i + 1]}`, request);
+	}
+
+	/** The record of this run of the node: left by an earlier try, or new. */
+	static open<Fixed>(
+		context: IExecuteFunctions,
+		scope: string,
+		itemCount: number,
+	): SentLedger<Fixed> {
+		let store: IContextObject;
+		let runIndex: number;
+		try {
+			store = context.getContext('node');
+			runIndex = context.getWorkflowDataProxy(0).$runIndex as number;
+		} catch {
+			// No execution context data (a node run outside a workflow execution): nothing to keep.
+			store = {};
+			runIndex = 0;
+		}
+		const key = `sentLedger:${runIndex}`;
+		const found = store[key] as LedgerRecord<Fixed> | undefined;
+		const record =
+			found?.scope === scope && found.itemCount === itemCount
+				? found
+				: { scope, itemCount, lastRequest: 0, requests: [] };
+		store[key] = record;
+		return new SentLedger(store, key, record);
+	}
+
+	/** Whether an earlier try made any request that counts. */
+	get isEmpty(): boolean {
+		return this.record.requests.length === 0;
+	}
+
+	get lastRequest(): number {
+		return this.record.lastRequest;
+	}
+
+	/** What an earlier try's request did with this entry, if it sent it or may have. */
+	earlierOutcome(itemIndex: number, entryIndex: number): EarlierRequest<Fixed> | undefined {
+		return this.earlier.size === 0 ? undefined : this.earlier.get(`${itemIndex}.${entryIndex}`);
+	}
+
+	/** Notes a request this try made; only its number counts when it was refused unprocessed. */
+	numbered(number: number) {
+		this.record.lastRequest = Math.max(this.record.lastRequest, number);
+	}
+
+	/** Keeps a request that was accepted, or that failed after it may have reached the platform. */
+	keep(request: EarlierRequest<Fixed>) {
+		this.record.requests.push(request);
+	}
+
+	/** The run ended with every item done: nothing is left for a retry to know. */
+	close() {
+		delete this.store[this.key];
+	}
+}

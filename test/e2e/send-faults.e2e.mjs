@@ -1,0 +1,182 @@
+// End-to-end, faults around a send in real n8n (line N8N_LINE): n8n's own Retry On Fail after a request
+// answered 500, a platform that never answers, and Sandbox Mode given by an expression. The emulator
+// fails the chosen request (POST /__control/fault); what each recipient received is read from its log.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+
+import {
+	actionWorkflow,
+	activate,
+	createCredential,
+	credentialData,
+	eventually,
+	startStack,
+} from './env.mjs';
+
+const line = process.env.N8N_LINE ?? '2';
+const TX = '/v5/transactional/mail/sends_customised';
+let stack;
+let credential;
+
+before(async () => {
+	stack = await startStack(line);
+	credential = await createCredential(
+		stack.session,
+		'mailDeliverySignatureApi',
+		credentialData(stack.emulator, 'mailDeliverySignatureApi'),
+	);
+});
+
+after(async () => {
+	await stack?.n8n.stop();
+	await stack?.emulator.stop();
+});
+
+const rl = (value) => ({ __rl: true, mode: 'name', value });
+const sendParameters = (extra = {}) => ({
+	resource: 'transactionalMail',
+	operation: 'send',
+	senderMail: rl('sender@example.com'),
+	to: '={{ $json.email }}',
+	contentSource: 'template',
+	templateName: rl('welcome'),
+	...extra,
+});
+const people = (count, prefix) =>
+	Array.from({ length: count }, (_, i) => ({ email: `${prefix}${i}@example.org` }));
+const requestsSince = async (from) =>
+	(await stack.emulator.control('GET', 'requests')).requests.slice(from);
+/** How often the platform accepted a message for each address with this prefix. */
+const acceptedCounts = async (prefix) => {
+	const counts = new Map();
+	for (const mail of (await stack.emulator.control('GET', 'mails')).mails)
+		if (mail.email.startsWith(prefix)) counts.set(mail.email, (counts.get(mail.email) ?? 0) + 1);
+	return counts;
+};
+
+/**
+ * Publishes Webhook → Split Out → Mail Delivery (with the given node settings), posts the people,
+ * and returns the webhook's answer and the finished execution.
+ */
+async function runSend({ name, parameters, settings = {}, body }) {
+	const { workflow, hookPath } = actionWorkflow({
+		name,
+		parameters,
+		credential,
+		splitField: 'body.people',
+	});
+	Object.assign(
+		workflow.nodes.find((node) => node.name === 'Mail Delivery'),
+		settings,
+	);
+	const id = await activate(stack.session, workflow);
+	try {
+		let answer;
+		// n8n 2 publishes in the background: until the webhook is registered it answers 404.
+		for (let attempt = 0; attempt < 100; attempt++) {
+			answer = await fetch(`${stack.n8n.baseUrl}/webhook/${hookPath}`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(body),
+			});
+			if (answer.status !== 404) break;
+			await answer.text();
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		const status = answer.status;
+		await answer.text();
+		const [execution] = await eventually(async () => {
+			const found =
+				(await stack.session.api('GET', `/executions?workflowId=${id}&includeData=true`)).data ??
+				[];
+			return found.length > 0 && found.every((e) => e.stoppedAt) ? found : false;
+		}, 'the execution to finish');
+		return { status, execution };
+	} finally {
+		await stack.session.api('POST', `/workflows/${id}/deactivate`);
+	}
+}
+
+test('Retry On Fail after one request of a 1,000-item send was answered 500: every recipient gets the mail at most once, and the error says what was sent', async () => {
+	const from = (await stack.emulator.control('GET', 'requests')).requests.length;
+	// The fifth request to the send path is processed, then answered 500 (its mail went out).
+	await stack.emulator.control('POST', 'fault', { path: TX, fault: 'internalError', skip: 4 });
+	const { execution } = await runSend({
+		name: 'e2e retry on fail',
+		parameters: sendParameters(),
+		settings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 100 },
+		body: { people: people(1000, 'retry') },
+	});
+	const counts = await acceptedCounts('retry');
+	assert.equal(Math.max(...counts.values()), 1, 'a recipient got the mail twice');
+	// The failed request was processed; the retry sent the requests the first try had not started.
+	assert.equal(counts.size, 1000);
+	const sends = (await requestsSince(from)).filter((r) => r.path === TX);
+	assert.equal(sends.length, 10, `requests: ${sends.map((r) => r.code).join(', ')}`);
+	const failed = sends
+		.find((r) => r.code === 500)
+		.body.messageVersions.map((v) => Number(/^retry(\d+)@/.exec(v.to[0].email)[1]));
+	const [first, last] = [failed[0], failed[failed.length - 1]];
+	assert.equal(execution.status, 'error');
+	const error = execution.data.resultData.error;
+	assert.equal(
+		error.message,
+		'100 of 1000 items not confirmed as sent: the platform failed to process the request (code 500)',
+	);
+	const sentRanges =
+		first === 0
+			? `Items ${last + 1}–999 were sent`
+			: last === 999
+				? `Items 0–${first - 1} were sent`
+				: `Items 0–${first - 1} and ${last + 1}–999 were sent`;
+	assert.ok(
+		error.description.includes(`${sentRanges}; items ${first}–${last} may have been sent.`),
+		error.description,
+	);
+	assert.match(
+		error.description,
+		/sent by an earlier try of this execution \(n8n's Retry On Fail\) and were not sent again/,
+	);
+	assert.match(error.description, /mail may have gone out/);
+});
+
+test('a send whose request is never answered fails after the Timeout set in Options, saying mail may have gone out', async () => {
+	await stack.emulator.control('POST', 'fault', { path: TX, fault: 'hang' });
+	const started = Date.now();
+	const { execution } = await runSend({
+		name: 'e2e timeout',
+		parameters: sendParameters({ options: { timeoutSeconds: 3 } }),
+		body: { people: people(3, 'hang') },
+	});
+	const elapsed = Date.now() - started;
+	assert.ok(elapsed >= 3000, `failed after ${elapsed} ms`);
+	assert.ok(elapsed < 60_000, `failed after ${elapsed} ms`);
+	const error = execution.data.resultData.error;
+	assert.equal(
+		error.message,
+		'3 of 3 items not confirmed as sent: the platform did not answer within 3 s (Timeout)',
+	);
+	assert.doesNotMatch(error.message, /retry the request immediately|perhaps/);
+	assert.doesNotMatch(error.description, /no item was sent/i);
+	assert.match(error.description, /Items 0–2 may have been sent\./);
+	assert.match(error.description, /mail may have gone out/);
+	// The platform processed it: the three messages went out, once.
+	assert.equal((await acceptedCounts('hang')).size, 3);
+});
+
+test('Sandbox Mode given by the expression {{ "true" }} sends nothing', async () => {
+	const from = (await stack.emulator.control('GET', 'requests')).requests.length;
+	const { status, execution } = await runSend({
+		name: 'e2e sandbox expression',
+		parameters: sendParameters({ sandboxMode: '={{ "true" }}' }),
+		body: { people: people(3, 'sandbox') },
+	});
+	assert.equal(status, 200);
+	assert.equal(execution.status, 'success');
+	const sends = (await requestsSince(from)).filter((r) => r.path === TX);
+	assert.equal(sends.length, 1);
+	assert.equal(sends[0].body.sandboxMode, true);
+	assert.equal((await acceptedCounts('sandbox')).size, 0);
+	const items = execution.data.resultData.runData['Mail Delivery'][0].data.main[0];
+	assert.ok(items.every((item) => item.json.sandboxMode === true));
+});
