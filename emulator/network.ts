@@ -71,19 +71,14 @@ export class Network {
 	}
 
 	/**
-	 * Takes the first fault planned for `path` (of kind `only`, when given) that is due. Every request to
-	 * the path counts one down from the skips of its planned faults (once per request, at its first look).
+	 * A request to `path` arrived: it takes the first fault planned for it (one whose `skip` is 0), and the
+	 * faults planned for later requests to the path come one closer. Each request has at most one fault.
 	 */
-	takeFault(path: string, only?: Fault): Fault | undefined {
-		const index = this.faults.findIndex(
-			(f) => f.path === path && f.skip === 0 && (only === undefined || f.fault === only),
-		);
-		return index === -1 ? undefined : this.faults.splice(index, 1)[0].fault;
-	}
-
-	/** A request to `path` arrived: planned faults waiting for later requests come one closer. */
-	countRequest(path: string) {
+	arrive(path: string): Fault | undefined {
+		const index = this.faults.findIndex((planned) => planned.path === path && planned.skip === 0);
+		const taken = index === -1 ? undefined : this.faults.splice(index, 1)[0].fault;
 		for (const planned of this.faults)
 			if (planned.path === path && planned.skip > 0) planned.skip--;
+		return taken;
 	}
 }

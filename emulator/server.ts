@@ -15,7 +15,13 @@ import { PushDispatcher } from './pushes';
 import { readBody, send } from './reply';
 import { checkSchema } from './schema';
 import { newState, stateSnapshot, type State, type StateSnapshot } from './state';
-import { ApiFailure, type EmulatorEvent, type MailRecord, type RequestRecord } from './types';
+import {
+	ApiFailure,
+	type EmulatorEvent,
+	type Fault,
+	type MailRecord,
+	type RequestRecord,
+} from './types';
 
 export type { NetworkSettings } from './network';
 export type { RequestRecord } from './types';
@@ -203,28 +209,27 @@ export class Emulator implements Controlled {
 			if (url.pathname === '/v5/auth/oauth/token' && req.method === 'GET')
 				return this.auth.token(url, res);
 			if (url.pathname.startsWith('/v5/') && (await this.network.throttle(res))) return;
-			if (url.pathname.startsWith('/v5/')) {
-				const before =
-					this.network.takeFault(url.pathname, 'network') ??
-					this.network.takeFault(url.pathname, 'badGateway') ??
-					this.network.takeFault(url.pathname, 'tooManyRequests');
-				// A planned fault waiting for a later request counts this one only after the check above.
-				this.network.countRequest(url.pathname);
-				if (before === 'network') {
-					req.socket.destroy();
-					return;
-				}
-				if (before === 'badGateway') return badGatewayPage(res);
-				// "Too many requests", before any processing: the request may be sent again.
-				if (before === 'tooManyRequests') {
-					this.record(url.pathname, 'none', undefined, { code: 429 });
-					return send(
-						res,
-						429,
-						{ code: 429, message: this.text('请求过于频繁', 'too many requests') },
-						{ 'Retry-After': '1' },
-					);
-				}
+			// The fault planned for this very request, if any: before, during or after processing.
+			let fault = url.pathname.startsWith('/v5/') ? this.network.arrive(url.pathname) : undefined;
+			const take = (kind: Fault) => {
+				if (fault !== kind) return false;
+				fault = undefined;
+				return true;
+			};
+			if (take('network')) {
+				req.socket.destroy();
+				return;
+			}
+			if (take('badGateway')) return badGatewayPage(res);
+			// "Too many requests", before any processing: the request may be sent again.
+			if (take('tooManyRequests')) {
+				this.record(url.pathname, 'none', undefined, { code: 429 });
+				return send(
+					res,
+					429,
+					{ code: 429, message: this.text('请求过于频繁', 'too many requests') },
+					{ 'Retry-After': '1' },
+				);
 			}
 			const operation = OPERATIONS[url.pathname];
 			if (!operation)
@@ -275,23 +280,33 @@ export class Emulator implements Controlled {
 			try {
 				// What became due since the last request happens before this one is handled.
 				this.delivery.processDue();
-				const { state, delivery, network } = this;
+				const { state, delivery } = this;
 				const answer = operation.handle(
-					{ state, delivery, takeFault: (path, only) => network.takeFault(path, only) },
+					{
+						state,
+						delivery,
+						// An operation's own faults (campaign creation's), when this request was planned one.
+						takeFault: (path, only) => {
+							if (path !== url.pathname || (only !== undefined && fault !== only)) return undefined;
+							const taken = fault;
+							fault = undefined;
+							return taken;
+						},
+					},
 					body as Record<string, unknown>,
 					sandbox,
 				);
-				if (this.network.takeFault(url.pathname, 'resetAfter')) {
+				if (take('resetAfter')) {
 					this.record(url.pathname, auth.scheme, body, answer);
 					req.socket.destroy();
 					return;
 				}
-				if (this.network.takeFault(url.pathname, 'hang')) {
+				if (take('hang')) {
 					this.record(url.pathname, auth.scheme, body, answer);
 					this.network.held.add(req.socket);
 					return;
 				}
-				if (this.network.takeFault(url.pathname, 'internalError')) {
+				if (take('internalError')) {
 					return this.answer(
 						res,
 						url.pathname,

@@ -234,6 +234,14 @@ describe('transient faults planned for a chosen request to a path', () => {
 		expect(lists()).toContain('hung');
 	});
 
+	test('skip counts the same for faults after processing: internalError with skip 1 answers the 2nd request 500', async () => {
+		await env.control('POST', 'fault', { path: '/v5/lists/add', fault: 'internalError', skip: 1 });
+		const statuses = [];
+		for (const name of ['i0', 'i1', 'i2']) statuses.push((await raw(name)).status);
+		expect(statuses).toEqual([200, 500, 200]);
+		expect(lists()).toEqual(expect.arrayContaining(['i0', 'i1', 'i2']));
+	});
+
 	test('skip: the fault waits for the chosen request; the ones before it go through', async () => {
 		await env.control('POST', 'fault', { path: '/v5/lists/add', fault: 'network', skip: 2 });
 		const statuses = [];
