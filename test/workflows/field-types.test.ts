@@ -115,7 +115,7 @@ describe('wrong types in text fields', () => {
 			credentials: env.credentials(),
 		});
 		expect(campaign.error()?.message).toBe(
-			'Field "mailName" must be text (it is 2026), in item 0 (the 1st input item)',
+			'Field "Campaign Name" must be text (it is 2026), in item 0 (the 1st input item)',
 		);
 		const template = await runWorkflow({
 			...actionWorkflow({
@@ -128,7 +128,7 @@ describe('wrong types in text fields', () => {
 			credentials: env.credentials(),
 		});
 		expect(template.error()?.message).toBe(
-			'Field "templateContent" must be text (it is an object), in item 0 (the 1st input item)',
+			'Field "HTML Content" must be text (it is an object), in item 0 (the 1st input item)',
 		);
 		expect(env.view().requests).toHaveLength(0);
 	});
@@ -169,7 +169,7 @@ describe('line breaks in fields that become mail headers', () => {
 			credentials: env.credentials(),
 		});
 		expect(campaign.error()?.message).toBe(
-			'Field "subject" must be on one line (a line break in it could add mail headers), in item 0 (the 1st input item)',
+			'Field "Subject" must be on one line (a line break in it could add mail headers), in item 0 (the 1st input item)',
 		);
 		const sender = await runWorkflow({
 			...actionWorkflow({
@@ -182,7 +182,7 @@ describe('line breaks in fields that become mail headers', () => {
 			}),
 			credentials: env.credentials(),
 		});
-		expect(sender.error()?.message).toMatch(/^Field "senderName" must be on one line/);
+		expect(sender.error()?.message).toMatch(/^Field "Sender Name" must be on one line/);
 		const template = await runWorkflow({
 			...actionWorkflow({
 				resource: 'template',
@@ -193,7 +193,7 @@ describe('line breaks in fields that become mail headers', () => {
 			}),
 			credentials: env.credentials(),
 		});
-		expect(template.error()?.message).toMatch(/^Field "templateSubject" must be on one line/);
+		expect(template.error()?.message).toMatch(/^Field "Subject" must be on one line/);
 		expect(env.view().requests).toHaveLength(0);
 	});
 });

@@ -562,7 +562,7 @@ describe('section 8 limits fail before any request', () => {
 				senderMail: rl('news@example.com'),
 				sendLists: { list: [{ listName: rl('newsletter') }] },
 			},
-			'Field "mailName" is 201 characters long; the limit is 200 characters, in item 0 (the 1st input item)',
+			'Field "Campaign Name" is 201 characters long; the limit is 200 characters, in item 0 (the 1st input item)',
 		],
 		[
 			'campaign subject',
@@ -574,7 +574,7 @@ describe('section 8 limits fail before any request', () => {
 				sendLists: { list: [{ listName: rl('newsletter') }] },
 				subject: 's'.repeat(401),
 			},
-			'Field "subject" is 401 characters long; the limit is 400 characters, in item 0 (the 1st input item)',
+			'Field "Subject" is 401 characters long; the limit is 400 characters, in item 0 (the 1st input item)',
 		],
 		[
 			'template name',
@@ -585,7 +585,7 @@ describe('section 8 limits fail before any request', () => {
 				templateSubject: 's',
 				templateContent: 'c',
 			},
-			'Field "templateName" is 251 characters long; the limit is 250 characters, in item 0 (the 1st input item)',
+			'Field "Template Name" is 251 characters long; the limit is 250 characters, in item 0 (the 1st input item)',
 		],
 		[
 			'sender name',
@@ -841,7 +841,7 @@ describe('section 8 limits fail before any request', () => {
 			[{ item: 0 }, true],
 			[
 				{ item: 1 },
-				'Field "templateName" is 300 characters long; the limit is 250 characters, in item 1 (the 2nd input item)',
+				'Field "Template Name" is 300 characters long; the limit is 250 characters, in item 1 (the 2nd input item)',
 			],
 			[{ item: 2 }, true],
 			[

@@ -1,9 +1,9 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { apiRequest } from '../../shared/transport';
 import { applySandboxMode, locatorValue } from './parameters';
 import { writeResult } from './results';
-import { assertValid, rules } from './validation';
+import { assertValid, labelledBy, rules } from './validation';
 
 /**
  * The operations that act on one platform object named by a picker (delete a list, cancel a campaign…):
@@ -15,13 +15,26 @@ export async function actOnNamed(
 	itemIndex: number,
 	{
 		field,
+		properties,
 		path,
 		outcome,
 		sandbox = true,
-	}: { field: string; path: string; outcome: string; sandbox?: boolean },
+	}: {
+		field: string;
+		/** The operation's fields: an error names the field as its panel labels it. */
+		properties: INodeProperties[];
+		path: string;
+		outcome: string;
+		sandbox?: boolean;
+	},
 ): Promise<IDataObject> {
 	const body: IDataObject = { [field]: locatorValue.call(this, field, itemIndex) };
-	assertValid(this.getNode(), body, { [field]: [rules.required] }, itemIndex);
+	assertValid(
+		this.getNode(),
+		body,
+		labelledBy(properties, { [field]: [rules.required] }),
+		itemIndex,
+	);
 	if (sandbox) applySandboxMode.call(this, body, itemIndex);
 	const answer = await apiRequest.call(this, path, body, itemIndex);
 	return writeResult(body, answer, { [field]: body[field], [outcome]: body.sandboxMode !== true });

@@ -1,4 +1,4 @@
-import type { INode } from 'n8n-workflow';
+import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { describeItems } from './itemNames';
@@ -100,6 +100,27 @@ export const rules = {
  * ("To"): errors then name the field as the user sees it, and the API path goes to the description.
  */
 export type FieldRules = Record<string, Rule[] | { label: string; rules: Rule[] }>;
+
+/**
+ * The rules with each field named as the operation's panel labels it: a path whose first key is the name of
+ * one of `properties` (or of an option of one of its collections) gets that field's display name, unless
+ * the rule names its field itself. Errors then say "Campaign Name", not the request's "mailName".
+ */
+export function labelledBy(properties: INodeProperties[], fieldRules: FieldRules): FieldRules {
+	const labels = new Map<string, string>();
+	for (const property of properties) {
+		labels.set(property.name, property.displayName);
+		for (const option of property.type === 'collection' ? (property.options ?? []) : [])
+			if ('displayName' in option && !labels.has(option.name))
+				labels.set(option.name, option.displayName);
+	}
+	return Object.fromEntries(
+		Object.entries(fieldRules).map(([path, entry]) => {
+			const label = labels.get(path.split('.')[0].replace(/\[\]$/, ''));
+			return [path, Array.isArray(entry) && label ? { label, rules: entry } : entry];
+		}),
+	);
+}
 
 interface Problem {
 	/** "Field "To" "x" is not a valid email address" */

@@ -24,6 +24,7 @@ export const named: NamedRecord[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return await actOnNamed.call(this, itemIndex, {
 		field: 'mailName',
+		properties,
 		path: '/v5/campaign/mail/cancel',
 		outcome: 'cancelled',
 	});

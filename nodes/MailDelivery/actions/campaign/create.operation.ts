@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
-import { assertValid, type FieldRules, LIMITS, rules } from '../../helpers/validation';
+import { assertValid, type FieldRules, labelledBy, LIMITS, rules } from '../../helpers/validation';
 import { pickedLists } from '../../helpers/locators';
 import { apiRequest } from '../../../shared/transport';
 import {
@@ -149,7 +149,7 @@ export const description = updateDisplayOptions(
 );
 
 // Subject and sender name become mail headers: one line each.
-const fieldRules: FieldRules = {
+const fieldRules: FieldRules = labelledBy(properties, {
 	mailName: [rules.required, rules.text, rules.maxChars(LIMITS.campaignMailName)],
 	senderMail: [rules.required, rules.email],
 	subject: [rules.text, rules.singleLine, rules.maxChars(LIMITS.campaignSubject)],
@@ -157,7 +157,7 @@ const fieldRules: FieldRules = {
 	senderName: [rules.text, rules.singleLine],
 	sendListNames: { label: 'Send to Lists', rules: [rules.nonEmptyList] },
 	replyTo: [rules.text, rules.email],
-};
+});
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
 export const named: NamedRecord[] = [

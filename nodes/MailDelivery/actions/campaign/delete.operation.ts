@@ -21,6 +21,7 @@ export const named: NamedRecord[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return await actOnNamed.call(this, itemIndex, {
 		field: 'mailName',
+		properties,
 		path: '/v5/campaign/mail/delete',
 		outcome: 'deleted',
 	});

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertValid, rules } from '../../helpers/validation';
+import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
 import { sandboxModeField } from '../common.descriptions';
 import { applySandboxMode } from '../../helpers/parameters';
@@ -19,6 +19,8 @@ const properties: INodeProperties[] = [
 	sandboxModeField,
 ];
 
+const FIELD_RULES = labelledBy(properties, { email: [rules.required, rules.email] });
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['contact'], operation: ['delete'] } },
 	properties,
@@ -26,7 +28,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = { email: String(this.getNodeParameter('email', itemIndex)).trim() };
-	assertValid(this.getNode(), body, { email: [rules.required, rules.email] }, itemIndex);
+	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
 	applySandboxMode.call(this, body, itemIndex);
 	const answer = await apiRequest.call(this, '/v5/contacts/delete', body, itemIndex);
 	return writeResult(body, answer, { email: body.email, deleted: !('sandboxMode' in body) });

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertValid, rules } from '../../helpers/validation';
+import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
 
 const properties: INodeProperties[] = [
@@ -15,6 +15,8 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+const FIELD_RULES = labelledBy(properties, { email: [rules.required, rules.email] });
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['contact'], operation: ['get'] } },
 	properties,
@@ -22,7 +24,7 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = { email: String(this.getNodeParameter('email', itemIndex)).trim() };
-	assertValid(this.getNode(), body, { email: [rules.required, rules.email] }, itemIndex);
+	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
 	const answer = await apiRequest.call(this, '/v5/contacts/get', body, itemIndex);
 	return (answer.contact as IDataObject | undefined) ?? {};
 }

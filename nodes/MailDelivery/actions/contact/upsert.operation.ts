@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
-import { assertValid, inputError, rules } from '../../helpers/validation';
+import { assertValid, inputError, labelledBy, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
 import { listLocator, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, locatorValue, setIfPresent } from '../../helpers/parameters';
@@ -44,6 +44,8 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+const FIELD_RULES = labelledBy(properties, { email: [rules.email] });
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['contact'], operation: ['upsert'] } },
 	properties,
@@ -69,7 +71,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 			itemIndex,
 		);
 	}
-	assertValid(this.getNode(), body, { email: [rules.email] }, itemIndex);
+	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
 	applySandboxMode.call(this, body, itemIndex);
 	const answer = await apiRequest.call(this, '/v5/contacts/upsert', body, itemIndex);
 	return writeResult(body, answer, {

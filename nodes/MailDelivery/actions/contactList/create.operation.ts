@@ -2,10 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
-import { assertValid, rules } from '../../helpers/validation';
+import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
 import { sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, setIfPresent } from '../../helpers/parameters';
+import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
@@ -13,6 +13,8 @@ const properties: INodeProperties[] = [
 	{ displayName: 'Description', name: 'listDescription', type: 'string', default: '' },
 	sandboxModeField,
 ];
+
+const FIELD_RULES = labelledBy(properties, { listName: [rules.required] });
 
 export const description = updateDisplayOptions(
 	{ show: { resource: ['contactList'], operation: ['create'] } },
@@ -24,10 +26,10 @@ export const named: NamedRecord[] = [{ kind: 'list', must: 'new', names: namesIn
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body: IDataObject = {
-		listName: (this.getNodeParameter('listName', itemIndex) as string).trim(),
+		listName: trimmed(this.getNodeParameter('listName', itemIndex)),
 	};
 	setIfPresent(body, 'listDescription', this.getNodeParameter('listDescription', itemIndex, ''));
-	assertValid(this.getNode(), body, { listName: [rules.required] }, itemIndex);
+	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
 	applySandboxMode.call(this, body, itemIndex);
 	const answer = await apiRequest.call(this, '/v5/lists/add', body, itemIndex);
 	return writeResult(body, answer, { listName: body.listName });

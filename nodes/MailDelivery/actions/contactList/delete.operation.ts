@@ -20,6 +20,7 @@ export const named: NamedRecord[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return await actOnNamed.call(this, itemIndex, {
 		field: 'listName',
+		properties,
 		path: '/v5/lists/delete',
 		outcome: 'deleted',
 	});

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
-import { assertValid, LIMITS, rules } from '../../helpers/validation';
+import { assertValid, labelledBy, LIMITS, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
 import { EDITOR_TYPE_OPTIONS, PLATFORM_TAGS_HINT } from '../common.descriptions';
 import { trimmed } from '../../helpers/parameters';
@@ -50,6 +50,13 @@ export const description = updateDisplayOptions(
 );
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+const FIELD_RULES = labelledBy(properties, {
+	templateName: [rules.required, rules.text, rules.maxChars(LIMITS.templateName)],
+	// The subject becomes a mail header: one line.
+	templateSubject: [rules.required, rules.text, rules.singleLine],
+	templateContent: [rules.required, rules.text],
+});
+
 export const named: NamedRecord[] = [
 	{ kind: 'template', must: 'new', names: namesIn('templateName') },
 ];
@@ -66,17 +73,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		) as string,
 		editorType: this.getNodeParameter('editorType', itemIndex, 'DRAG') as string,
 	};
-	assertValid(
-		this.getNode(),
-		body,
-		{
-			templateName: [rules.required, rules.text, rules.maxChars(LIMITS.templateName)],
-			// The subject becomes a mail header: one line.
-			templateSubject: [rules.required, rules.text, rules.singleLine],
-			templateContent: [rules.required, rules.text],
-		},
-		itemIndex,
-	);
+	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
 	const answer = await apiRequest.call(this, '/v5/campaign/mail/template/add', body, itemIndex);
 	return writeResult(body, answer, { templateName: body.templateName });
 }

@@ -20,6 +20,7 @@ export const named: NamedRecord[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return await actOnNamed.call(this, itemIndex, {
 		field: 'templateName',
+		properties,
 		path: '/v5/campaign/mail/template/delete',
 		outcome: 'deleted',
 		sandbox: false,

@@ -2,10 +2,10 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 import { type NamedRecord, namesIn } from '../../helpers/refusals';
 
-import { assertValid, rules } from '../../helpers/validation';
+import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
 import { sandboxModeField } from '../common.descriptions';
-import { applySandboxMode } from '../../helpers/parameters';
+import { applySandboxMode, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../helpers/results';
 
 const properties: INodeProperties[] = [
@@ -37,21 +37,21 @@ export const description = updateDisplayOptions(
 );
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+const FIELD_RULES = labelledBy(properties, {
+	senderEmail: [rules.required, rules.text, rules.email],
+	senderType: [rules.oneOf(['1', '2'])],
+});
+
 export const named: NamedRecord[] = [
 	{ kind: 'sender', must: 'new', names: namesIn('senderEmail') },
 ];
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = {
-		senderEmail: (this.getNodeParameter('senderEmail', itemIndex) as string).trim(),
+		senderEmail: trimmed(this.getNodeParameter('senderEmail', itemIndex)),
 		senderType: String(this.getNodeParameter('senderType', itemIndex)),
 	};
-	assertValid(
-		this.getNode(),
-		body,
-		{ senderEmail: [rules.required, rules.email], senderType: [rules.oneOf(['1', '2'])] },
-		itemIndex,
-	);
+	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
 	applySandboxMode.call(this, body, itemIndex);
 	const answer = await apiRequest.call(this, '/v5/verified_senders/add', body, itemIndex);
 	return writeResult(body, answer, { senderEmail: body.senderEmail });

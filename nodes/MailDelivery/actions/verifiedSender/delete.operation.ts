@@ -20,6 +20,7 @@ export const named: NamedRecord[] = [
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return await actOnNamed.call(this, itemIndex, {
 		field: 'senderEmail',
+		properties,
 		path: '/v5/verified_senders/delete',
 		outcome: 'deleted',
 	});

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { assertValid, rules } from '../../helpers/validation';
+import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
 import { senderLocator } from '../common.descriptions';
-import { locatorValue } from '../../helpers/parameters';
+import { locatorValue, trimmed } from '../../helpers/parameters';
 
 const properties: INodeProperties[] = [
 	senderLocator('fromDomain', 'Sender'),
@@ -18,6 +18,11 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+const FIELD_RULES = labelledBy(properties, {
+	fromDomain: [rules.required],
+	selector: [rules.required, rules.text],
+});
+
 export const description = updateDisplayOptions(
 	{ show: { resource: ['verifiedSender'], operation: ['verify'] } },
 	properties,
@@ -26,14 +31,9 @@ export const description = updateDisplayOptions(
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = {
 		fromDomain: locatorValue.call(this, 'fromDomain', itemIndex),
-		selector: (this.getNodeParameter('selector', itemIndex) as string).trim(),
+		selector: trimmed(this.getNodeParameter('selector', itemIndex)),
 	};
-	assertValid(
-		this.getNode(),
-		body,
-		{ fromDomain: [rules.required], selector: [rules.required] },
-		itemIndex,
-	);
+	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
 	const answer = await apiRequest.call(this, '/v5/verified_senders/verify', body, itemIndex);
 	return {
 		fromDomain: body.fromDomain,
