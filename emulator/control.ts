@@ -98,6 +98,8 @@ export async function control(
 			}
 			if (input.refusedValues !== undefined)
 				state.refusedValues = input.refusedValues as Record<string, unknown[]>;
+			if (input.duplicateMailNames !== undefined)
+				state.duplicateMailNames = input.duplicateMailNames === 'accept' ? 'accept' : 'refuse';
 			if (input.webhookNull !== undefined)
 				state.webhookNull = input.webhookNull === 'refuse' ? 'refuse' : 'accept';
 			if (input.webhookUrlMaxLength !== undefined)

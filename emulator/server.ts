@@ -285,9 +285,12 @@ export class Emulator implements Controlled {
 					{
 						state,
 						delivery,
-						// An operation's own faults (campaign creation's), when this request was planned one.
+						// An operation's own faults (campaign creation's), when this request was planned one; the
+						// transient faults stay with the server, which plays them around the operation.
 						takeFault: (path, only) => {
-							if (path !== url.pathname || (only !== undefined && fault !== only)) return undefined;
+							if (path !== url.pathname || !fault || TRANSIENT_FAULTS.includes(fault))
+								return undefined;
+							if (only !== undefined && fault !== only) return undefined;
 							const taken = fault;
 							fault = undefined;
 							return taken;
@@ -374,6 +377,16 @@ function refusedValue(
 	}
 	return undefined;
 }
+
+/** Faults of the network and the server around any operation, as opposed to an operation's own. */
+const TRANSIENT_FAULTS: Fault[] = [
+	'network',
+	'badGateway',
+	'tooManyRequests',
+	'internalError',
+	'resetAfter',
+	'hang',
+];
 
 /** What a reverse proxy answers when the platform behind it is down: an HTML page, not JSON. */
 function badGatewayPage(res: http.ServerResponse) {

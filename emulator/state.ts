@@ -45,6 +45,11 @@ export class State {
 	pageSizeCap = 0;
 	/** webhook/save with a null field: saved as "nothing configured" (default) or refused with 400. */
 	webhookNull: 'accept' | 'refuse' = 'accept';
+	/**
+	 * A campaign task whose mailName another task has: refused with 400 (default), or created, as a platform
+	 * that does not keep names unique would (the API does not say).
+	 */
+	duplicateMailNames: 'refuse' | 'accept' = 'refuse';
 	/** webhook/save keeps at most this many characters of each push address, silently (0: all). */
 	webhookUrlMaxLength = 0;
 	/**

@@ -135,7 +135,7 @@ export const campaign: Record<string, Operation> = {
 					fail(403, '排除列表不存在', `no list named ${name} (repelListNames)`);
 			if (!state.senders.has(lower(b.senderMail)))
 				fail(403, '发件人不存在', 'senderMail is not a sender of the account');
-			if (byName(state, b.mailName))
+			if (state.duplicateMailNames === 'refuse' && byName(state, b.mailName))
 				fail(400, '任务名称已存在', 'a task with this mailName exists');
 			if (sandbox) return sandboxed();
 			const fault = takeFault(SENDS);

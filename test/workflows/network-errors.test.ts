@@ -104,3 +104,38 @@ test('an address where nothing answers: the node says the platform could not be 
 	expect(error.description).toContain('Nothing of that request reached the platform');
 	expect(error.description).not.toContain('may have');
 });
+
+test('a campaign created but not answered (the connection dropped): the error of a per-item operation says what may have happened, in its own terms', async () => {
+	await env.control('POST', 'fault', { path: '/v5/campaign/mail/sends', fault: 'resetAfter' });
+	const result = await runWorkflow({
+		...actionWorkflow({
+			resource: 'campaign',
+			operation: 'create',
+			mailName: 'spring',
+			senderMail: rl('news@example.com'),
+			sendLists: { list: [{ listName: rl('newsletter') }] },
+			subject: 'Hi',
+		}),
+		credentials: env.credentials(),
+	});
+	const error = result.error() as Failure;
+	expect(error.message).toBe('The connection to the platform broke before it answered');
+	// The campaign was in fact created: the user must check before creating it again.
+	expect(error.description).toContain(
+		'The platform may still have processed that request (the campaign may have been created, and its mail sent): check before sending it again.',
+	);
+	expect(env.view().state.tasks.map((task) => task.mailName)).toContain('spring');
+});
+
+test('"try later" to every attempt: the text says the request was not processed, and nowhere that it may have been', async () => {
+	await env.control('POST', 'settings', { unavailableEvery: 1 });
+	const result = await runWorkflow({
+		...actionWorkflow(send({ retryAttempts: 2, retryMaxWaitSeconds: 5 })),
+		credentials: env.credentials(),
+		items: people(2),
+	});
+	const error = result.error() as Failure;
+	expect(error.description).toContain('Nothing of that request was sent or changed.');
+	expect(error.description).not.toMatch(/may (still )?have (been )?(processed|sent)/i);
+	expect(env.view().mails).toHaveLength(0);
+});

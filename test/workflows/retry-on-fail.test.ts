@@ -227,3 +227,45 @@ describe('a node that runs again in a loop', () => {
 		);
 	});
 });
+
+test('operations run item by item keep the same record: under Retry On Fail a campaign the first try created is not created (and sent) again, and the error names the real cause', async () => {
+	// A platform that does not keep campaign names unique: nothing but the node stops a second campaign.
+	await env.control('POST', 'settings', { duplicateMailNames: 'accept' });
+	const campaigns = [
+		{ json: { name: 'c0', list: 'newsletter' } },
+		{ json: { name: 'c1', list: 'newsletter' } },
+		{ json: { name: 'c2', list: 'missing' } },
+	];
+	const result = await runWorkflow({
+		...actionWorkflow(
+			{
+				resource: 'campaign',
+				operation: 'create',
+				mailName: '={{ $json.name }}',
+				senderMail: rl('news@example.com'),
+				sendLists: { list: [{ listName: rl('={{ $json.list }}') }] },
+				subject: 'Hi',
+			},
+			retry,
+		),
+		credentials: env.credentials(),
+		items: campaigns,
+	});
+	const creations = env.view().requests.filter((r) => r.path === '/v5/campaign/mail/sends');
+	// First try: c0, c1 created, c2 refused; each retry sends only c2 again.
+	expect(creations.map((r) => `${(r.body as IDataObject).mailName}:${r.code}`)).toEqual([
+		'c0:200',
+		'c1:200',
+		'c2:403',
+		'c2:403',
+		'c2:403',
+	]);
+	expect(
+		env
+			.view()
+			.state.tasks.map((task) => task.mailName)
+			.sort(),
+	).toEqual(['c0', 'c1']);
+	expect(result.error()?.message).toContain('The platform refused the request (code 403)');
+	expect(result.error()?.message).not.toContain('already exists');
+});

@@ -121,7 +121,7 @@ test('with the retry budget exhausted, the items of the refused requests fail wi
 	expect(failed.length + sent.length).toBe(600);
 	expect(failed[0].json).toMatchObject({ details: { code: 429 } });
 	expect((failed[0].json.details as IDataObject).description).toContain(
-		'answered 429 ("try later") to 1 attempt; the node waited 0.0 s in all and gave up. This request was not processed.',
+		'answered 429 ("try later") to 1 attempt; the node waited 0.0 s in all and gave up. Nothing of that request was sent or changed.',
 	);
 	expect(accepted()).toEqual(
 		sent

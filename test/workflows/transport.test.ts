@@ -25,7 +25,8 @@ describe('error mapping', () => {
 			const error = result.error() as NodeApiError;
 			expect(error.message).toBe('The platform refused the request (code 403)');
 			expect(error.description).toBe(
-				'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits. (/v5/contacts/delete) Platform message: 联系人不存在',
+				// A refusal changed nothing: an operation that changes something says so last.
+				'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits. (/v5/contacts/delete) Platform message: 联系人不存在 Nothing of that request was sent or changed.',
 			);
 			expect(error.httpCode).toBe('403');
 		},

@@ -1,10 +1,12 @@
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { errorForItem, errorItem } from '../helpers/itemErrors';
+import { errorForItem, errorItem, withWhatHappened } from '../helpers/itemErrors';
 import { explainRefusal } from '../helpers/refusals';
 import { readingParametersAsMeant } from '../helpers/parameterKinds';
+import { earlierFailure, SentLedger } from '../helpers/sentLedger';
 import { readingStaticParametersOnce } from '../helpers/staticParameters';
+import { mayHaveBeenProcessed } from '../../shared/transport/errors';
 import * as campaign from './campaign';
 import type { MailDeliveryMap, OperationModule, Operations, Resource } from './types';
 import * as contact from './contact';
@@ -53,20 +55,56 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (module.executeBatch)
 		return [await module.executeBatch.call(readingStaticParametersOnce(context), items)];
 
+	// An operation that changes something keeps what each item's request did in this run, so that n8n's
+	// Retry On Fail never makes it again (a campaign sent twice): as the batch operations do.
+	const ledger = module.effect
+		? SentLedger.open<IDataObject | IDataObject[]>(this, `${resource}.${operation}`, items.length)
+		: undefined;
+	let everyItemDone = true;
 	const output: INodeExecutionData[] = [];
+	const outputOf = (data: IDataObject | IDataObject[], itemIndex: number) =>
+		this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(data), {
+			itemData: { item: itemIndex },
+		});
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const earlier = ledger?.earlierOutcome(itemIndex, 0);
+		if (earlier?.sent) {
+			output.push(...outputOf(earlier.sent.fixed, itemIndex));
+			continue;
+		}
 		try {
+			if (earlier) throw earlierFailure(this, earlier.failed);
 			const data = await module.execute!.call(context, itemIndex);
-			output.push(
-				...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(data), {
-					itemData: { item: itemIndex },
-				}),
-			);
+			ledger?.keep({
+				number: itemIndex + 1,
+				size: 1,
+				entries: [itemIndex, 0],
+				sent: { answer: {}, sandbox: false, fixed: data },
+			});
+			output.push(...outputOf(data, itemIndex));
 		} catch (caught) {
-			const error = await explainRefusal.call(this, module.named, caught, itemIndex);
+			everyItemDone = false;
+			if (ledger && !earlier && caught instanceof NodeApiError && mayHaveBeenProcessed(caught)) {
+				ledger.keep({
+					number: itemIndex + 1,
+					size: 1,
+					entries: [itemIndex, 0],
+					failed: {
+						message: caught.message,
+						description: caught.description ?? undefined,
+						httpCode: caught.httpCode ?? undefined,
+					},
+				});
+			}
+			const error = withWhatHappened(
+				this,
+				await explainRefusal.call(this, module.named, caught, itemIndex),
+				module.effect,
+			);
 			if (!this.continueOnFail()) throw errorForItem(this, error, itemIndex);
 			output.push(errorItem(error, itemIndex));
 		}
 	}
+	if (everyItemDone) ledger?.close();
 	return [output];
 }

@@ -13,6 +13,8 @@ export interface OperationModule {
 	execute?: (this: IExecuteFunctions, itemIndex: number) => Promise<IDataObject | IDataObject[]>;
 	/** The platform records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
 	named?: NamedRecord[];
+	/** What a request of this operation would have done, for an error after which it may have ("mail may have gone out"). */
+	effect?: string;
 	executeBatch?: (
 		this: IExecuteFunctions,
 		items: INodeExecutionData[],

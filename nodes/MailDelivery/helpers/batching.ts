@@ -4,11 +4,11 @@ import { NodeApiError } from 'n8n-workflow';
 
 import type { RequestOptions, RetryPolicy } from '../../shared/transport';
 import { mayHaveBeenProcessed, whatWasSent } from '../../shared/transport/errors';
-import { capitalized, describeItems } from './itemNames';
+import { asSentence, capitalized, describeItems } from './itemNames';
 import { RequestPacer } from '../../shared/transport/pacing';
 import { errorForItem, errorItem } from './itemErrors';
 import { writeResult } from './results';
-import { type EarlierRequest, SentLedger } from './sentLedger';
+import { earlierFailure, SentLedger } from './sentLedger';
 
 /** Stable text key of a value, for grouping items whose request-level fields are identical. */
 export function groupKey(value: unknown): string {
@@ -74,6 +74,8 @@ interface BatchPlan<T extends BatchEntry, Fixed> {
 	diagnose?: (chunk: T[], fixed: Fixed, error: NodeApiError) => Promise<string | undefined>;
 	/** What entries add to their item's output, e.g. their recipients and what identifies their request. */
 	describe: (entries: T[], fixed?: Fixed) => IDataObject;
+	/** What a request would have done, for a failure after which it may have ("mail may have gone out"). */
+	effect: string;
 }
 
 interface BatchOptions {
@@ -120,9 +122,6 @@ interface ItemResult<T, Fixed> {
 	earlier: { sent: boolean; failed: boolean };
 }
 
-/** Ends a text with a full stop unless it has one, so that parts joined into one paragraph still read apart. */
-const asSentence = (text: string) =>
-	/[.!?:]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
 const were = (indexes: number[]) => (indexes.length === 1 ? 'was' : 'were');
 const indexesWhere = <R>(results: R[], test: (result: R) => boolean) =>
 	results.map((result, index) => (test(result) ? index : -1)).filter((index) => index >= 0);
@@ -149,21 +148,6 @@ function earlierSummary(sent: number[], uncertain: number[]): string | undefined
 			`${capitalized(describeItems(uncertain))} ${were(uncertain)} not sent again either: ${uncertain.length === 1 ? 'its' : 'their'} request in an earlier try failed after it may have reached the platform.`,
 		);
 	return parts.length > 0 ? parts.join(' ') : undefined;
-}
-
-/** The failure an earlier try's request left, as this try reports it (not sent again). */
-function earlierFailure(context: IExecuteFunctions, failed: EarlierRequest<unknown>['failed']) {
-	return new NodeApiError(context.getNode(), {} as JsonObject, {
-		message: failed!.message,
-		description: [
-			"An earlier try of this execution (n8n's Retry On Fail) sent the request of this item, which failed after it may have reached the platform, so it was not sent again.",
-			failed!.description,
-		]
-			.filter(Boolean)
-			.map((part) => asSentence(part!))
-			.join(' '),
-		httpCode: failed!.httpCode,
-	});
 }
 
 /**
@@ -405,7 +389,7 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 				failedItems.length > 1
 					? `${capitalized(describeItems([itemIndex]))} failed first. ${own ? asSentence(own) : ''}`.trim()
 					: own && asSentence(own),
-				whatWasSent(error),
+				whatWasSent(error, plan.effect),
 			]
 				.filter(Boolean)
 				.join('\n'),
@@ -442,7 +426,7 @@ export async function runBatched<T extends BatchEntry, Fixed>(
 					: {};
 			const failure = errorItem(result.error, itemIndex, { ...where, ...partial });
 			const details = failure.json.details as IDataObject;
-			details.description = [details.description, whatWasSent(result.error)]
+			details.description = [details.description, whatWasSent(result.error, plan.effect)]
 				.filter(Boolean)
 				.map((part) => asSentence(String(part)))
 				.join(' ');

@@ -2,6 +2,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { whatWasSent } from '../../shared/transport/errors';
+
 /**
  * A failed item as n8n expects it: `error` (the message) and `details`, and no other key, so that with
  * On Error = "Continue (using error output)" n8n moves it to the error output and puts the input
@@ -22,6 +24,23 @@ export function errorItem(
 		json: { error: failed.message, details: { ...details, ...extra } },
 		pairedItem: { item: itemIndex },
 	};
+}
+
+/**
+ * A platform error of an operation that changes something, with its last sentence saying whether the request may still have had an effect (a time-out,
+ * a broken connection, a 500) or did nothing (a refusal): what a user must know before trying again.
+ */
+export function withWhatHappened(
+	context: IExecuteFunctions,
+	error: unknown,
+	effect?: string,
+): unknown {
+	if (!(error instanceof NodeApiError)) return error;
+	return new NodeApiError(context.getNode(), (error.errorResponse ?? {}) as JsonObject, {
+		message: error.message,
+		description: [error.description, whatWasSent(error, effect)].filter(Boolean).join(' '),
+		httpCode: error.httpCode ?? undefined,
+	});
 }
 
 /** Re-throws `error` for the given item, keeping its kind, so n8n points at the right item. */

@@ -18,3 +18,7 @@ export function describeItems(indexes: number[]): string {
 }
 
 export const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** Ends a text with a full stop unless it has one, so that parts joined into one paragraph still read apart. */
+export const asSentence = (text: string) =>
+	/[.!?:]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;

@@ -11,10 +11,13 @@
  * its own per run keeps a node that runs again in a loop, with new input, apart. The record is deleted
  * when a run ends with every item done, so executions that succeed carry nothing of it.
  */
-import type { IContextObject, IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IContextObject, IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { asSentence } from './itemNames';
 
 /** The outcome of one request of an earlier try. */
-export interface EarlierRequest<Fixed> {
+interface EarlierRequest<Fixed> {
 	number: number;
 	size: number;
 	/** The entries it carried: pairs of input item index and the entry's index within its item, flat. */
@@ -101,4 +104,22 @@ export class SentLedger<Fixed> {
 	close() {
 		delete this.store[this.key];
 	}
+}
+
+/** The failure an earlier try's request left, as this try reports it (not sent again). */
+export function earlierFailure(
+	context: IExecuteFunctions,
+	failed: EarlierRequest<unknown>['failed'],
+) {
+	return new NodeApiError(context.getNode(), {} as JsonObject, {
+		message: failed!.message,
+		description: [
+			"An earlier try of this execution (n8n's Retry On Fail) sent the request of this item, which failed after it may have reached the platform, so it was not sent again.",
+			failed!.description,
+		]
+			.filter(Boolean)
+			.map((part) => asSentence(part!))
+			.join(' '),
+		httpCode: failed!.httpCode,
+	});
 }

@@ -73,22 +73,37 @@ const connectionOf = (error: NodeApiError) =>
 	(error.errorResponse as { connection?: ConnectionFailure } | undefined)?.connection;
 
 /**
+ * The platform's answer said "not processed, try later" (429, or 503 with Retry-After) to every attempt:
+ * the transport marks the error's response, which survives when the error is explained or re-thrown.
+ */
+export const NOT_PROCESSED_MARK = 'notProcessed';
+const markedNotProcessed = (error: NodeApiError) =>
+	(error.errorResponse as Record<string, unknown> | undefined)?.[NOT_PROCESSED_MARK] === true;
+
+/**
  * Whether a failed request may still have had an effect: a refusal (4xx) or a connection never made
  * did nothing; an internal error, a time-out or a broken connection may have come after mail went out.
  */
 export function mayHaveBeenProcessed(error: unknown): boolean {
 	if (error instanceof NodeOperationError) return false;
-	if (error instanceof NodeApiError && connectionOf(error) === 'not made') return false;
+	if (
+		error instanceof NodeApiError &&
+		(connectionOf(error) === 'not made' || markedNotProcessed(error))
+	)
+		return false;
 	const code = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
 	return !NOT_PROCESSED.has(code);
 }
 
-/** Whether a failed request may still have had an effect, in one sentence. */
-export function whatWasSent(error: unknown): string {
+/**
+ * Whether a failed request may still have had an effect, in one sentence; `effect` says what that effect
+ * would be ("mail may have gone out").
+ */
+export function whatWasSent(error: unknown, effect = 'it may have taken effect'): string {
 	if (error instanceof NodeOperationError)
 		return 'Nothing was sent: the item was refused before any request.';
 	if (error instanceof NodeApiError && connectionOf(error) === 'not made')
 		return 'Nothing of that request reached the platform.';
 	if (!mayHaveBeenProcessed(error)) return 'Nothing of that request was sent or changed.';
-	return 'The platform may still have processed that request (mail may have gone out): check before sending it again.';
+	return `The platform may still have processed that request (${effect}): check before sending it again.`;
 }

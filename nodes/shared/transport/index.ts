@@ -9,7 +9,7 @@ import type {
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { type Authentication, credentialTypeOf } from './credentialTypes';
-import { type ConnectionFailure, explainCode } from './errors';
+import { type ConnectionFailure, explainCode, NOT_PROCESSED_MARK } from './errors';
 import type { RequestPacer } from './pacing';
 
 type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
@@ -165,7 +165,7 @@ function connectionError(
 		],
 		'not answered': [
 			`The platform did not answer within ${seconds} s (Timeout)`,
-			`The request was sent and no answer came within ${seconds} s; Options → Timeout sets how long each request waits (${path}).`,
+			`The request was sent and no answer came within ${seconds} s (${path}).`,
 		],
 		broken: [
 			'The connection to the platform broke before it answered',
@@ -237,10 +237,14 @@ export async function apiRequest(
 				continue;
 			}
 			if (Number.isFinite(code) && code > 0) {
-				const failure = platformError(this, path, code, answer, itemIndex);
+				// "Try later" to every attempt: the platform said each time that it did not process the request.
+				const response = tryLater
+					? { ...(answer ?? { code }), [NOT_PROCESSED_MARK]: true }
+					: answer;
+				const failure = platformError(this, path, code, response, itemIndex);
 				if (tryLater) {
 					failure.description =
-						`${failure.description ?? ''} The platform answered ${status} ("try later") to ${attempt} attempt${attempt === 1 ? '' : 's'}; the node waited ${(waitedMs / 1000).toFixed(1)} s in all and gave up. This request was not processed.`.trim();
+						`${failure.description ?? ''} The platform answered ${status} ("try later") to ${attempt} attempt${attempt === 1 ? '' : 's'}; the node waited ${(waitedMs / 1000).toFixed(1)} s in all and gave up.`.trim();
 				}
 				throw failure;
 			}

@@ -171,6 +171,9 @@ export const named: NamedRecord[] = [
 	},
 ];
 
+/** What a request that may have reached the platform would have done (a time-out, a 500). */
+export const effect = 'the campaign may have been created, and its mail sent';
+
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const onlySave = this.getNodeParameter('onlySave', itemIndex, false) as boolean;

@@ -18,6 +18,9 @@ export const named: NamedRecord[] = [
 	{ kind: 'campaign', must: 'existing', names: namesIn('mailName') },
 ];
 
+/** What a request that may have reached the platform would have done (a time-out, a 500). */
+export const effect = 'the campaign may have been deleted';
+
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return await actOnNamed.call(this, itemIndex, {
 		field: 'mailName',

@@ -26,6 +26,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** What a request that may have reached the platform would have done (a time-out, a 500). */
+export const effect = 'the contact may have been deleted';
+
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = { email: String(this.getNodeParameter('email', itemIndex)).trim() };
 	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);

@@ -314,6 +314,7 @@ export async function executeBatch(
 				};
 			},
 			// The API does not say; the emulator's choice, as a careful integrator's: a 400 refuses the whole import.
+			effect: 'its contacts may have been imported',
 			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
 			describe: (rows) =>
 				rows.length === 1 ? { ...rows[0].values } : { rows: rows.map((row) => row.values) },

@@ -56,6 +56,9 @@ export const named: NamedRecord[] = [
 	{ kind: 'list', must: 'existing', names: namesIn('additionalFields.listName') },
 ];
 
+/** What a request that may have reached the platform would have done (a time-out, a 500). */
+export const effect = 'the contact may have been saved';
+
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};

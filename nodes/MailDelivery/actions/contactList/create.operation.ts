@@ -24,6 +24,9 @@ export const description = updateDisplayOptions(
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
 export const named: NamedRecord[] = [{ kind: 'list', must: 'new', names: namesIn('listName') }];
 
+/** What a request that may have reached the platform would have done (a time-out, a 500). */
+export const effect = 'the list may have been created';
+
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body: IDataObject = {
 		listName: trimmed(this.getNodeParameter('listName', itemIndex)),

@@ -61,6 +61,9 @@ export const named: NamedRecord[] = [
 	{ kind: 'template', must: 'new', names: namesIn('templateName') },
 ];
 
+/** What a request that may have reached the platform would have done (a time-out, a 500). */
+export const effect = 'the template may have been created';
+
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = {
 		templateName: trimmed(this.getNodeParameter('templateName', itemIndex)),

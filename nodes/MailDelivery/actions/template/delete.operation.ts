@@ -17,6 +17,9 @@ export const named: NamedRecord[] = [
 	{ kind: 'template', must: 'existing', names: namesIn('templateName') },
 ];
 
+/** What a request that may have reached the platform would have done (a time-out, a 500). */
+export const effect = 'the template may have been deleted';
+
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return await actOnNamed.call(this, itemIndex, {
 		field: 'templateName',

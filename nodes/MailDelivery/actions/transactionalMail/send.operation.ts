@@ -475,6 +475,7 @@ export async function executeBatch(
 				return { body, answer: await apiRequest.call(this, path, body, options) };
 			},
 			// 7.2: every 400 is a refusal of the whole request before anything is sent.
+			effect: 'mail may have gone out',
 			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
 			sharedCause: (chunk, level, error) =>
 				sharedRefusalCause(

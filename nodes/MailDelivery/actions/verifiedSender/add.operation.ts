@@ -46,6 +46,9 @@ export const named: NamedRecord[] = [
 	{ kind: 'sender', must: 'new', names: namesIn('senderEmail') },
 ];
 
+/** What a request that may have reached the platform would have done (a time-out, a 500). */
+export const effect = 'the sender may have been added';
+
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const body = {
 		senderEmail: trimmed(this.getNodeParameter('senderEmail', itemIndex)),

@@ -17,6 +17,9 @@ export const named: NamedRecord[] = [
 	{ kind: 'sender', must: 'existing', names: namesIn('senderEmail') },
 ];
 
+/** What a request that may have reached the platform would have done (a time-out, a 500). */
+export const effect = 'the sender may have been deleted';
+
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	return await actOnNamed.call(this, itemIndex, {
 		field: 'senderEmail',

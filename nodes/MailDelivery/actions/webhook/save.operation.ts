@@ -124,6 +124,9 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
+/** What a request that may have reached the platform would have done (a time-out, a 500). */
+export const effect = 'the webhook configuration may have been saved';
+
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
