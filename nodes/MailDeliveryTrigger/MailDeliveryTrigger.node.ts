@@ -3,6 +3,7 @@ import type {
 	IDataObject,
 	IHookFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IWebhookFunctions,
@@ -13,6 +14,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { authenticationProperty, nodeCredentials } from '../shared/authentication';
 import { ANY_KIND, chosenKinds, EVENT_KINDS } from '../shared/eventKinds';
 import { getSenderAddresses } from '../shared/methods/loadOptions';
+import { readAsMeant } from '../shared/parameterKinds';
 import { enrichEvent, parsePush } from './pushParsing';
 import { SECRET_PARAMETER } from '../shared/triggerAddresses';
 import {
@@ -51,6 +53,168 @@ function configuredOutputs(parameter: { outputMode?: unknown; events?: unknown }
 	}));
 }
 
+/** The trigger's fields; hooks and webhook() read them by their kinds (readParameter). */
+const properties: INodeProperties[] = [
+	{
+		displayName:
+			'The platform keeps one push address per account, plus one per sender. With Automatic registration this trigger saves its URL there on activation and puts back what was there before on deactivation; a second trigger workflow on the same address is refused. Use One Output per Event Kind to handle all events in one workflow, or register for chosen senders.',
+		name: 'oneAddressNotice',
+		type: 'notice',
+		default: '',
+	},
+	// No displayOptions here: n8n's editor hides from the panel whatever an authentication field depends on,
+	// so Authentication depending on Registration would make Registration vanish.
+	authenticationProperty,
+	{
+		displayName: 'Registration',
+		name: 'registration',
+		type: 'options',
+		options: [
+			{
+				name: 'Automatic',
+				value: 'automatic',
+				description:
+					"Save this workflow's URL in the account's webhook configuration on activation, and restore it on deactivation",
+			},
+			{
+				name: 'Manual',
+				value: 'manual',
+				description: 'You enter the URL on the platform yourself',
+			},
+		],
+		default: 'automatic',
+	},
+	{
+		displayName: 'Register For',
+		name: 'registerFor',
+		type: 'options',
+		options: [
+			{ name: 'All Senders (Default Push URL)', value: 'default' },
+			{ name: 'Chosen Senders Only', value: 'senders' },
+		],
+		default: 'default',
+		displayOptions: { show: { registration: ['automatic'] } },
+	},
+	{
+		displayName: 'Sender Names or IDs',
+		name: 'senders',
+		type: 'multiOptions',
+		typeOptions: { loadOptionsMethod: 'getSenderAddresses' },
+		default: [],
+		description:
+			'Senders whose events come to this workflow. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		displayOptions: { show: { registration: ['automatic'], registerFor: ['senders'] } },
+	},
+	{
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		// n8n's node creator offers one trigger entry per option, named by its action.
+		options: [
+			{
+				name: 'Any Event',
+				value: ANY_KIND,
+				action: 'On any event',
+				description: 'Every kind, also kinds the platform adds later (to the Other output)',
+			},
+			...EVENT_KINDS.map((kind) => ({
+				name: kind.code,
+				value: kind.code,
+				description: kind.description,
+			})),
+		],
+		default: [...ALL_KINDS],
+		description: 'Event kinds that start the workflow; others are left out',
+	},
+	{
+		displayName: 'Output',
+		name: 'outputMode',
+		type: 'options',
+		options: [
+			{ name: 'One Output', value: 'single', description: 'All chosen kinds in one output' },
+			{
+				name: 'One Output per Event Kind',
+				value: 'perKind',
+				description: 'Branch on EventCode without a Switch node',
+			},
+		],
+		default: 'single',
+	},
+	{
+		displayName: 'Require Secret',
+		name: 'requireSecret',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to answer 401 to pushes without the secret "token" query parameter. Pushes carry no signature, so the secret in the URL is what tells them apart.',
+		displayOptions: { show: { registration: ['manual'] } },
+	},
+	{
+		displayName: 'Secret',
+		name: 'secret',
+		type: 'string',
+		typeOptions: { password: true },
+		default: '',
+		// n8n draws no required mark beside a node parameter, and flags an empty one only once it was left.
+		required: true,
+		placeholder: 'Required',
+		hint: 'Required while Require Secret is on: publishing and listening for test events are refused while it is empty',
+		description:
+			'Add ?token=&lt;this secret&gt; to the URL you register on the platform; activation is refused while it is empty',
+		displayOptions: { show: { registration: ['manual'], requireSecret: [true] } },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [
+			{
+				displayName: 'Add ISO Times',
+				name: 'addIsoTimes',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to add TriggeredDateTimeV2Iso (and the other time fields) as ISO 8601, read in the time zone below',
+			},
+			{
+				displayName: 'Decode Failure Cause',
+				name: 'decodeFailedCause',
+				type: 'boolean',
+				default: true,
+				description:
+					'Whether to add FailedCauseText, the decoded text of the base64 FailedCause of bounces',
+			},
+			{
+				displayName: 'Event Time Zone',
+				name: 'eventTimeZone',
+				type: 'string',
+				default: 'UTC',
+				placeholder: 'Asia/Shanghai',
+				description:
+					'Time zone the platform writes event times in (it does not say); used for the ISO times',
+			},
+		],
+	},
+];
+
+/**
+ * A parameter read as its field's kind: Require Secret given as `{{ "true" }}` is true, never off. One that
+ * cannot be read so stops the hook (activation is refused naming the field) or the push (answered 500,
+ * no execution): the trigger never runs on a setting it could not read.
+ */
+function readParameter(
+	context: IHookFunctions | IWebhookFunctions,
+	name: string,
+	fallback: unknown,
+): unknown {
+	const value = context.getNodeParameter(name, fallback);
+	const read = readAsMeant(properties, context.getNode().parameters, name, value);
+	if ('value' in read) return read.value;
+	throw new NodeOperationError(context.getNode(), read.problem);
+}
+
 export class MailDeliveryTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Mail Delivery Trigger',
@@ -81,150 +245,7 @@ export class MailDeliveryTrigger implements INodeType {
 			'Pushes of the chosen event kinds now come to this workflow. The account has one push address (and one per sender): another trigger workflow on the same address is refused until this one is deactivated.',
 		eventTriggerDescription:
 			'Waiting for the platform to push an event: send a mail, or cause an event, to see one here',
-		properties: [
-			{
-				displayName:
-					'The platform keeps one push address per account, plus one per sender. With Automatic registration this trigger saves its URL there on activation and puts back what was there before on deactivation; a second trigger workflow on the same address is refused. Use One Output per Event Kind to handle all events in one workflow, or register for chosen senders.',
-				name: 'oneAddressNotice',
-				type: 'notice',
-				default: '',
-			},
-			// No displayOptions here: n8n's editor hides from the panel whatever an authentication field depends on,
-			// so Authentication depending on Registration would make Registration vanish.
-			authenticationProperty,
-			{
-				displayName: 'Registration',
-				name: 'registration',
-				type: 'options',
-				options: [
-					{
-						name: 'Automatic',
-						value: 'automatic',
-						description:
-							"Save this workflow's URL in the account's webhook configuration on activation, and restore it on deactivation",
-					},
-					{
-						name: 'Manual',
-						value: 'manual',
-						description: 'You enter the URL on the platform yourself',
-					},
-				],
-				default: 'automatic',
-			},
-			{
-				displayName: 'Register For',
-				name: 'registerFor',
-				type: 'options',
-				options: [
-					{ name: 'All Senders (Default Push URL)', value: 'default' },
-					{ name: 'Chosen Senders Only', value: 'senders' },
-				],
-				default: 'default',
-				displayOptions: { show: { registration: ['automatic'] } },
-			},
-			{
-				displayName: 'Sender Names or IDs',
-				name: 'senders',
-				type: 'multiOptions',
-				typeOptions: { loadOptionsMethod: 'getSenderAddresses' },
-				default: [],
-				description:
-					'Senders whose events come to this workflow. Choose from the list, or specify IDs using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-				displayOptions: { show: { registration: ['automatic'], registerFor: ['senders'] } },
-			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				// n8n's node creator offers one trigger entry per option, named by its action.
-				options: [
-					{
-						name: 'Any Event',
-						value: ANY_KIND,
-						action: 'On any event',
-						description: 'Every kind, also kinds the platform adds later (to the Other output)',
-					},
-					...EVENT_KINDS.map((kind) => ({
-						name: kind.code,
-						value: kind.code,
-						description: kind.description,
-					})),
-				],
-				default: [...ALL_KINDS],
-				description: 'Event kinds that start the workflow; others are left out',
-			},
-			{
-				displayName: 'Output',
-				name: 'outputMode',
-				type: 'options',
-				options: [
-					{ name: 'One Output', value: 'single', description: 'All chosen kinds in one output' },
-					{
-						name: 'One Output per Event Kind',
-						value: 'perKind',
-						description: 'Branch on EventCode without a Switch node',
-					},
-				],
-				default: 'single',
-			},
-			{
-				displayName: 'Require Secret',
-				name: 'requireSecret',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to answer 401 to pushes without the secret "token" query parameter. Pushes carry no signature, so the secret in the URL is what tells them apart.',
-				displayOptions: { show: { registration: ['manual'] } },
-			},
-			{
-				displayName: 'Secret',
-				name: 'secret',
-				type: 'string',
-				typeOptions: { password: true },
-				default: '',
-				// n8n draws no required mark beside a node parameter, and flags an empty one only once it was left.
-				required: true,
-				placeholder: 'Required',
-				hint: 'Required while Require Secret is on: publishing and listening for test events are refused while it is empty',
-				description:
-					'Add ?token=&lt;this secret&gt; to the URL you register on the platform; activation is refused while it is empty',
-				displayOptions: { show: { registration: ['manual'], requireSecret: [true] } },
-			},
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Add ISO Times',
-						name: 'addIsoTimes',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to add TriggeredDateTimeV2Iso (and the other time fields) as ISO 8601, read in the time zone below',
-					},
-					{
-						displayName: 'Decode Failure Cause',
-						name: 'decodeFailedCause',
-						type: 'boolean',
-						default: true,
-						description:
-							'Whether to add FailedCauseText, the decoded text of the base64 FailedCause of bounces',
-					},
-					{
-						displayName: 'Event Time Zone',
-						name: 'eventTimeZone',
-						type: 'string',
-						default: 'UTC',
-						placeholder: 'Asia/Shanghai',
-						description:
-							'Time zone the platform writes event times in (it does not say); used for the ISO times',
-					},
-				],
-			},
-		],
+		properties,
 	};
 
 	// Only the search this node's panel uses (Sender Names or IDs).
@@ -233,11 +254,11 @@ export class MailDeliveryTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				if (this.getNodeParameter('registration') === 'automatic')
+				if (readParameter(this, 'registration', 'automatic') === 'automatic')
 					return await isRegistered(this, registrationSettings(this));
 				// Manual: nothing to register; n8n calls checkExists first, so the secret is checked here.
 				if (
-					this.getNodeParameter('requireSecret', true) === true &&
+					readParameter(this, 'requireSecret', true) === true &&
 					!String(this.getNodeParameter('secret', '')).trim()
 				) {
 					throw new NodeOperationError(
@@ -252,12 +273,12 @@ export class MailDeliveryTrigger implements INodeType {
 				return true;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				if (this.getNodeParameter('registration') !== 'automatic') return true;
+				if (readParameter(this, 'registration', 'automatic') !== 'automatic') return true;
 				await register(this, registrationSettings(this));
 				return true;
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				if (this.getNodeParameter('registration') !== 'automatic') return true;
+				if (readParameter(this, 'registration', 'automatic') !== 'automatic') return true;
 				await unregister(this);
 				return true;
 			},
@@ -289,9 +310,9 @@ export class MailDeliveryTrigger implements INodeType {
 		const push = parsePush(raw, isJson ? request.body : undefined);
 		if (!push.ok) return reject(this, 400, push.problem);
 
-		const events = chosenKinds(this.getNodeParameter('events', ALL_KINDS));
-		const outputMode = this.getNodeParameter('outputMode', 'single') as string;
-		const options = this.getNodeParameter('options', {}) as IDataObject;
+		const events = chosenKinds(readParameter(this, 'events', ALL_KINDS));
+		const outputMode = readParameter(this, 'outputMode', 'single') as string;
+		const options = readParameter(this, 'options', {}) as IDataObject;
 		const enrich = {
 			decodeFailedCause: options.decodeFailedCause !== false,
 			isoTimeZone:
@@ -324,11 +345,11 @@ export class MailDeliveryTrigger implements INodeType {
 
 function registrationSettings(context: IHookFunctions): RegistrationSettings {
 	return {
-		mode: context.getNodeParameter('registerFor', 'default') as 'default' | 'senders',
-		senders: (context.getNodeParameter('senders', []) as string[])
+		mode: readParameter(context, 'registerFor', 'default') as 'default' | 'senders',
+		senders: (readParameter(context, 'senders', []) as string[])
 			.map((sender) => sender.trim())
 			.filter(Boolean),
-		events: chosenKinds(context.getNodeParameter('events', ALL_KINDS)),
+		events: chosenKinds(readParameter(context, 'events', ALL_KINDS)),
 	};
 }
 
@@ -338,9 +359,9 @@ function registrationSettings(context: IHookFunctions): RegistrationSettings {
  * check off.
  */
 function expectedSecretDigest(context: IWebhookFunctions): Buffer | undefined {
-	if (context.getNodeParameter('registration', 'automatic') === 'automatic')
+	if (readParameter(context, 'registration', 'automatic') === 'automatic')
 		return registeredSecretDigest(context) ?? Buffer.alloc(0);
-	if (context.getNodeParameter('requireSecret', true) !== true) return undefined;
+	if (readParameter(context, 'requireSecret', true) !== true) return undefined;
 	const secret = String(context.getNodeParameter('secret', '')).trim();
 	return secret ? secretDigest(secret) : Buffer.alloc(0);
 }

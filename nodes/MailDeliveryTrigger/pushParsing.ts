@@ -54,8 +54,30 @@ const isEvent = (value: unknown): value is IDataObject =>
 const MAIL_SEQ_ID =
 	/"MailSeqId"\s*:\s*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*"|true|false|null)/g;
 
-/** A key written with an escape (`"MailSeq\u0049d"`): the MailSeqId scan would not see it. */
-const ESCAPED_KEY = /"[^"]*\\[^"]*"\s*:/;
+/**
+ * Whether a key is written with an escape (`"MailSeq\u0049d"`), which the MailSeqId scan would not see.
+ * One pass over the string literals: a regular expression for it backtracks on long runs of backslashes,
+ * and this runs in webhook() on bodies anyone with the URL can send.
+ */
+function hasEscapedKey(text: string): boolean {
+	let at = text.indexOf('"');
+	while (at !== -1) {
+		let end = at + 1;
+		let escaped = false;
+		while (end < text.length && text.charCodeAt(end) !== 34 /* " */) {
+			if (text.charCodeAt(end) === 92 /* \ */) {
+				escaped = true;
+				end++;
+			}
+			end++;
+		}
+		let next = end + 1;
+		while (next < text.length && ' \t\r\n'.includes(text[next])) next++;
+		if (escaped && text[next] === ':') return true;
+		at = text.indexOf('"', end + 1);
+	}
+	return false;
+}
 
 /**
  * The fast path: n8n has already parsed the JSON body (losing the last digits of MailSeqId), so the
@@ -67,7 +89,7 @@ const ESCAPED_KEY = /"[^"]*\\[^"]*"\s*:/;
 export function eventsFromParsedBody(body: unknown, rawBody: string): IDataObject[] | undefined {
 	const events = isEvent(body) ? [body] : Array.isArray(body) ? body : undefined;
 	if (!events) return undefined;
-	if (rawBody.includes('\\') && ESCAPED_KEY.test(rawBody)) return undefined;
+	if (rawBody.includes('\\') && hasEscapedKey(rawBody)) return undefined;
 	let withSeqId = 0;
 	for (const event of events) {
 		if (!isEvent(event)) return undefined;

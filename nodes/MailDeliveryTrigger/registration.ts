@@ -594,10 +594,25 @@ function notKeptError(
 // ---- lifecycle -----------------------------------------------------------------------------------
 
 /** checkExists: true when the configuration is already as this trigger needs it (nothing to save). */
+/**
+ * Settings no registration can serve, refused before any request (and without n8n's retries): Chosen
+ * Senders Only with no sender would hold no address, so nothing would carry the record of the switches
+ * it turned on, and deactivation could not put them back.
+ */
+function refuseUnusable(context: IHookFunctions, settings: RegistrationSettings) {
+	if (settings.mode === 'senders' && settings.senders.length === 0)
+		throw new RegistrationRefused(
+			context.getNode(),
+			'Cannot publish this workflow: Register For is Chosen Senders Only, but Sender Names or IDs is empty',
+			'Choose at least one sender whose events come to this workflow, or set Register For to All Senders (Default Push URL).',
+		);
+}
+
 export async function isRegistered(
 	context: IHookFunctions,
 	settings: RegistrationSettings,
 ): Promise<boolean> {
+	refuseUnusable(context, settings);
 	const config = await readConfig(context);
 	const plan = registrationPlan(config, identity(context, config), settings);
 	return 'target' in plan && Object.keys(changes(config, plan.target)).length === 0;
@@ -607,6 +622,7 @@ export async function register(
 	context: IHookFunctions,
 	settings: RegistrationSettings,
 ): Promise<void> {
+	refuseUnusable(context, settings);
 	// Test listening runs on static data of its own; its delete hook must know it (see unregister).
 	if (context.getMode() === 'manual') staticData(context).listeningForTest = true;
 	const config = await readConfig(context);

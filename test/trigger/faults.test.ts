@@ -422,3 +422,38 @@ describe('a second trigger on a taken address', () => {
 		);
 	});
 });
+
+describe('settings the trigger cannot register', () => {
+	test("Chosen Senders Only with no sender is refused before any request: the user's switches stay as they were", async () => {
+		await expectCode(env.emulator, SAVE, userConfig, 200);
+		const before = await config();
+		const saves = requests(SAVE);
+		const host = await workflow('wf-a', { registerFor: 'senders', senders: [] });
+		const error = await host.activate().catch((caught: Error) => caught);
+		expect(error).toBeInstanceOf(WebhookPathTakenError);
+		expect((error as Error).message).toBe(
+			'Cannot publish this workflow: Register For is Chosen Senders Only, but Sender Names or IDs is empty',
+		);
+		expect(requests(SAVE)).toBe(saves);
+		await host.deactivate();
+		expect(await config()).toEqual(before);
+	});
+
+	test('Require Secret given by an expression is read as meant: "true" with an empty Secret is refused, never every push accepted', async () => {
+		const host = await workflow('wf-m', {
+			registration: 'manual',
+			requireSecret: '={{ "true" }}',
+			secret: '',
+		});
+		await expect(host.activate()).rejects.toThrow('Require Secret is on but the Secret is empty');
+		const answer = await axios.post(
+			host.webhookUrl(),
+			[{ EventCode: 'Bounced', Email: 'x@example.org' }],
+			{
+				validateStatus: () => true,
+			},
+		);
+		expect(answer.status).not.toBe(200);
+		expect(host.executions).toHaveLength(0);
+	});
+});

@@ -1,244 +1,18 @@
-/**
- * Booleans, numbers and options read as users mean them. A value given by an expression arrives as
- * whatever the expression returns (`{{ "true" }}` is the text "true"), and n8n does not convert it to
- * the field's kind. Every parameter an operation reads goes through here: by the kind its description
- * declares, "true"/"false"/"1"/"0" become booleans, numeric text a number, the text of an option's
- * value that option; anything else is refused before any request, naming the field and the item. So
- * a Sandbox Mode that is neither true nor false never falls back to sending.
- */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeProperties,
-	INodePropertyCollection,
-	INodePropertyOptions,
-} from 'n8n-workflow';
+/** The action node's parameters read as users mean them (nodes/shared/parameterKinds.ts), per item. */
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { describeValue, inputError } from './validation';
-
-/** Checks and converts a value read for a field; on failure, the field, what it takes and what it got. */
-type Reader = (
-	value: unknown,
-) => { value: unknown } | { label: string; expected: string; seen: unknown };
-
-function asBoolean(value: unknown): boolean | undefined {
-	if (typeof value === 'boolean') return value;
-	if (value === 1 || value === 0) return value === 1;
-	if (typeof value !== 'string') return undefined;
-	const text = value.trim().toLowerCase();
-	if (text === 'true' || text === '1') return true;
-	if (text === 'false' || text === '0') return false;
-	return undefined;
-}
-
-function asNumber(value: unknown): number | undefined {
-	const number =
-		typeof value === 'number'
-			? value
-			: typeof value === 'string' && value.trim()
-				? Number(value)
-				: NaN;
-	return Number.isFinite(number) ? number : undefined;
-}
-
-/** The option a value names: its value itself, or its value written as text ("2" for 2). */
-function asOption(value: unknown, options: INodePropertyOptions[]): unknown {
-	for (const option of options) if (option.value === value) return option.value;
-	if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean')
-		return undefined;
-	const text = String(value).trim();
-	return options.find((option) => String(option.value) === text)?.value;
-}
+import { readAsMeant } from '../../shared/parameterKinds';
+import { inputError } from './validation';
 
 /**
- * The value of a list's "Custom …" entry, which shows a field for any other name. A list that offers
- * it takes any other text too: its operation reads such a value as that custom name.
- */
-export const CUSTOM_OPTION = '__custom';
-
-const staticOptions = (property: INodeProperties) =>
-	property.typeOptions?.loadOptionsMethod || !Array.isArray(property.options)
-		? undefined
-		: (property.options as INodePropertyOptions[]);
-
-/** The reader of an object whose keys are fields (a collection, or one entry of a fixed collection's group). */
-function objectReader(fields: INodeProperties[]): Reader | undefined {
-	const readers = new Map<string, Reader>();
-	for (const field of fields) {
-		const reader = readerOf(field);
-		if (reader) readers.set(field.name, reader);
-	}
-	if (readers.size === 0) return undefined;
-	return (value) => {
-		if (value === null || typeof value !== 'object' || Array.isArray(value)) return { value };
-		let read: IDataObject | undefined;
-		for (const [key, reader] of readers) {
-			if (!(key in value)) continue;
-			const outcome = reader((value as IDataObject)[key]);
-			if (!('value' in outcome)) return outcome;
-			if (outcome.value !== (value as IDataObject)[key]) {
-				read ??= { ...(value as IDataObject) };
-				read[key] = outcome.value as IDataObject[string];
-			}
-		}
-		return { value: read ?? value };
-	};
-}
-
-/** A fixed collection's group: one entry, or a list of them. */
-function groupReader(group: INodePropertyCollection, multiple: boolean): Reader | undefined {
-	const entry = objectReader(group.values);
-	if (!entry || !multiple) return entry;
-	return (value) => {
-		if (!Array.isArray(value)) return entry(value);
-		const read: unknown[] = [];
-		for (const item of value) {
-			const outcome = entry(item);
-			if (!('value' in outcome)) return outcome;
-			read.push(outcome.value);
-		}
-		return { value: read };
-	};
-}
-
-/** The reader of a field by the kind its description declares; undefined for kinds read as they come. */
-function readerOf(property: INodeProperties): Reader | undefined {
-	const label = property.displayName;
-	switch (property.type) {
-		case 'boolean':
-			return (value) => {
-				const read = asBoolean(value);
-				return read === undefined
-					? { expected: 'true or false', label, seen: value }
-					: { value: read };
-			};
-		case 'number':
-			// The kind only: operations check the range they accept, with their own words.
-			return (value) => {
-				const read = asNumber(value);
-				return read === undefined ? { expected: 'a number', label, seen: value } : { value: read };
-			};
-		case 'options': {
-			const options = staticOptions(property);
-			if (!options) return undefined;
-			if (options.some((option) => option.value === CUSTOM_OPTION))
-				return (value) =>
-					typeof value === 'string' && value.trim()
-						? { value }
-						: { expected: 'a name', label, seen: value };
-			const expected = `one of ${options.map((option) => String(option.value)).join(', ')}`;
-			return (value) => {
-				const read = asOption(value, options);
-				return read === undefined ? { expected, label, seen: value } : { value: read };
-			};
-		}
-		case 'multiOptions': {
-			const options = staticOptions(property);
-			return (value) => {
-				// One name given as text is a list of one.
-				const list = typeof value === 'string' ? (value.trim() ? [value] : []) : value;
-				if (!Array.isArray(list)) return { expected: 'a list', label, seen: value };
-				const read: unknown[] = [];
-				for (const entry of list) {
-					const one = options
-						? asOption(entry, options)
-						: typeof entry === 'string' || typeof entry === 'number'
-							? String(entry)
-							: undefined;
-					if (one === undefined)
-						return {
-							expected: options
-								? `a list of ${options.map((option) => String(option.value)).join(', ')}`
-								: 'a list of names',
-							label,
-							seen: entry,
-						};
-					read.push(one);
-				}
-				return { value: read };
-			};
-		}
-		case 'collection':
-			return objectReader((property.options ?? []) as INodeProperties[]);
-		case 'fixedCollection': {
-			const multiple = property.typeOptions?.multipleValues === true;
-			const groups = new Map<string, Reader>();
-			for (const group of (property.options ?? []) as INodePropertyCollection[]) {
-				const reader = groupReader(group, multiple);
-				if (reader) groups.set(group.name, reader);
-			}
-			if (groups.size === 0) return undefined;
-			return (value) => {
-				if (value === null || typeof value !== 'object' || Array.isArray(value)) return { value };
-				let read: IDataObject | undefined;
-				for (const [name, reader] of groups) {
-					if (!(name in value)) continue;
-					const outcome = reader((value as IDataObject)[name]);
-					if (!('value' in outcome)) return outcome;
-					read ??= { ...(value as IDataObject) };
-					read[name] = outcome.value as IDataObject[string];
-				}
-				return { value: read ?? value };
-			};
-		}
-		default:
-			return undefined;
-	}
-}
-
-/**
- * The reader for a parameter path as operations read it: "sandboxMode", "additionalFields",
- * "options.combineItems", "contactDataMapping.fields" (a fixed collection's group).
- */
-function readerAt(properties: INodeProperties[], path: string): Reader | undefined {
-	const [first, ...rest] = path.split('.');
-	let property = properties.find((candidate) => candidate.name === first);
-	if (!property) return undefined;
-	for (const name of rest) {
-		if (property.type === 'collection') {
-			property = (property.options as INodeProperties[] | undefined)?.find(
-				(option) => option.name === name,
-			);
-			if (!property) return undefined;
-		} else if (property.type === 'fixedCollection') {
-			const group = (property.options as INodePropertyCollection[] | undefined)?.find(
-				(option) => option.name === name,
-			);
-			return group && rest[rest.length - 1] === name
-				? groupReader(group, property.typeOptions?.multipleValues === true)
-				: undefined;
-		} else return undefined;
-	}
-	return readerOf(property);
-}
-
-/** Readers by description and path, built once: they are asked for every parameter of every item. */
-const readers = new WeakMap<INodeProperties[], Map<string, Reader | undefined>>();
-
-function isStored(parameters: object, path: string): boolean {
-	let value: unknown = parameters;
-	for (const key of path.split('.')) {
-		if (value === null || typeof value !== 'object') return false;
-		value = (value as Record<string, unknown>)[key];
-	}
-	return value !== undefined;
-}
-
-/**
- * The execute context with getNodeParameter reading values as users mean them, by the kinds the
- * operation's description declares. Only values the node holds are read so: a fallback given where
- * the node has no value is the caller's own. Raw expressions are passed through as they are.
+ * The execute context with getNodeParameter reading values by the kinds the operation's description
+ * declares; a value that cannot be read so is refused before any request, naming the field and the item.
+ * Raw expressions are passed through as they are.
  */
 export function readingParametersAsMeant(
 	context: IExecuteFunctions,
 	properties: INodeProperties[],
 ): IExecuteFunctions {
-	let byPath = readers.get(properties);
-	if (!byPath) {
-		byPath = new Map();
-		readers.set(properties, byPath);
-	}
-	const known = byPath;
 	const stored = context.getNode().parameters;
 	const getNodeParameter = (
 		name: string,
@@ -248,16 +22,9 @@ export function readingParametersAsMeant(
 	) => {
 		const value: unknown = context.getNodeParameter(name, itemIndex, fallback, options);
 		if (options?.rawExpressions) return value;
-		if (!known.has(name)) known.set(name, readerAt(properties, name));
-		const reader = known.get(name);
-		if (!reader || !isStored(stored, name)) return value;
-		const outcome = reader(value);
-		if ('value' in outcome) return outcome.value;
-		throw inputError(
-			context.getNode(),
-			`Field "${outcome.label}" must be ${outcome.expected} (it is ${describeValue(outcome.seen)})`,
-			itemIndex,
-		);
+		const read = readAsMeant(properties, stored, name, value);
+		if ('value' in read) return read.value;
+		throw inputError(context.getNode(), read.problem, itemIndex);
 	};
 	return Object.create(context, {
 		getNodeParameter: { value: getNodeParameter },

@@ -1,4 +1,4 @@
-import { describeValue } from './validation';
+import { describeValue } from '../../shared/parameterKinds';
 
 /** A recipient as the API takes it in to, cc and bcc. */
 interface Recipient {

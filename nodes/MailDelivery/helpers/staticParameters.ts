@@ -1,4 +1,6 @@
-import type { IExecuteFunctions, INodeParameters, NodeParameterValueType } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { storedValue } from '../../shared/parameterKinds';
 
 /** Whether a stored parameter value (defaults included, as n8n keeps them) holds an expression anywhere. */
 function holdsExpression(value: unknown): boolean {
@@ -7,19 +9,6 @@ function holdsExpression(value: unknown): boolean {
 	if (value !== null && typeof value === 'object')
 		return Object.values(value).some(holdsExpression);
 	return false;
-}
-
-function storedValue(
-	parameters: INodeParameters,
-	path: string,
-): NodeParameterValueType | undefined {
-	let value: unknown = parameters;
-	// Paths as n8n's getNodeParameter takes them: "options.retry", "messageVersionsUi.versions[0].to".
-	for (const key of path.replace(/\[(\d+)\]/g, '.$1').split('.')) {
-		if (value === null || typeof value !== 'object') return undefined;
-		value = (value as Record<string, unknown>)[key];
-	}
-	return value as NodeParameterValueType | undefined;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { describeValue } from '../../shared/parameterKinds';
 import { describeItems } from './itemNames';
 
 /** Section 8 of the platform API: the one place for limits. */
@@ -25,17 +26,6 @@ const isMissing = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
 
 const byteLength = (text: string) => new TextEncoder().encode(text).length;
-
-/** A value in an error, briefly: "yes", 12, empty, an object. */
-export function describeValue(value: unknown): string {
-	if (value === undefined || value === null || (typeof value === 'string' && !value.trim()))
-		return 'empty';
-	if (Array.isArray(value)) return 'a list';
-	if (typeof value === 'object') return 'an object';
-	if (typeof value === 'string')
-		return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
-	return String(value);
-}
 
 const LINE_BREAK = /[\r\n]/;
 

@@ -12,7 +12,7 @@ import { apiRequest } from '../../../shared/transport';
 import { batchThroughputOptions, listLocator, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, locatorValue, setIfPresent } from '../../helpers/parameters';
 import { batchOptionsOf, wholeNumberOption } from '../../helpers/batchOptions';
-import { CUSTOM_OPTION } from '../../helpers/parameterKinds';
+import { CUSTOM_OPTION } from '../../../shared/parameterKinds';
 
 const DEFAULT_ROWS_PER_REQUEST = 1000;
 const MAX_ROWS_PER_REQUEST = 10000;
