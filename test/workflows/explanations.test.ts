@@ -121,3 +121,24 @@ describe('other operations and undocumented codes', () => {
 		);
 	});
 });
+
+test('a look-up is made once per run: 300 items refused 403 for one unverified sender ask about it once', async () => {
+	const result = await runWorkflow({
+		...actionWorkflow(send({ senderMail: rl('nobody@example.com'), to: '={{ $json.email }}' }), {
+			continueOnFail: true,
+		}),
+		credentials: env.credentials(),
+		items: Array.from({ length: 300 }, (_, i) => ({ json: { email: `p${i}@example.org` } })),
+	});
+	const items = result.output('Mail Delivery');
+	expect(items).toHaveLength(300);
+	expect(
+		items.every((item) =>
+			String(item.json.error).includes('nobody@example.com is not a verified sender'),
+		),
+	).toBe(true);
+	const lookups = env
+		.view()
+		.requests.filter((request) => request.path === '/v5/verified_senders/get');
+	expect(lookups).toHaveLength(1);
+});

@@ -189,3 +189,24 @@ test('a refusal the look-up does not explain keeps the explanation of its code',
 	// A 500 is not a refusal: no look-up is made.
 	expect(lookupsAfter('/v5/lists/add')).toEqual([]);
 });
+
+test('a look-up follows the pages of a search: an existing list on a later page is never called missing', async () => {
+	// The platform answers one record per page, newest first, and the search for "newsletter" also finds
+	// two newer lists: the seeded "newsletter" stands on the third page.
+	for (const listName of ['newsletter-2025', 'newsletter-2026'])
+		await runWorkflow({
+			...actionWorkflow({ resource: 'contactList', operation: 'create', listName }),
+			credentials: env.credentials(),
+		});
+	// Refused for a cause that is none of the records it names (a stricter platform refusing the subject).
+	await env.control('POST', 'settings', { pageSizeCap: 1, refusedValues: { subject: ['Hi'] } });
+	const { message } = await failure({
+		resource: 'campaign',
+		operation: 'create',
+		mailName: 'spring',
+		senderMail: rl('news@example.com'),
+		sendLists: { list: [{ listName: rl('newsletter') }] },
+		subject: 'Hi',
+	});
+	expect(message).toBe('The platform refused the request as invalid (code 400)');
+});

@@ -5,37 +5,60 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { listNameOf } from '../../shared/records';
-import { apiRequest } from '../../shared/transport';
+import { apiRequest, apiRequestPages } from '../../shared/transport';
 
-/** The largest page asked for; a search by name rarely finds more. */
-const PAGE = { pageSize: 100, pageIndex: 1 };
-
-const found = (records: unknown, nameOf: (record: IDataObject) => string, name: string) =>
-	((records as IDataObject[] | undefined) ?? []).some((record) => nameOf(record) === name);
+/**
+ * Whether a search finds a record of exactly this name. Searches match parts of names, so the record may
+ * stand on any page: pages are followed (as Get Many follows them) until it is found or none are left.
+ */
+async function exists(
+	context: IExecuteFunctions,
+	path: string,
+	body: IDataObject,
+	listKey: string,
+	isIt: (record: IDataObject) => boolean,
+): Promise<boolean> {
+	const records = await apiRequestPages.call(context, path, body, listKey, {
+		returnAll: true,
+		limit: 0,
+		until: isIt,
+	});
+	return records.some(isIt);
+}
 
 export async function templateExists(this: IExecuteFunctions, name: string): Promise<boolean> {
-	const answer = await apiRequest.call(this, '/v5/campaign/mail/template/get', {
-		templateName: name,
-		...PAGE,
-	});
-	return found(answer.templateList, (template) => String(template.templateName), name);
+	return await exists(
+		this,
+		'/v5/campaign/mail/template/get',
+		{ templateName: name },
+		'templateList',
+		(template) => String(template.templateName) === name,
+	);
 }
 
 export async function listExists(this: IExecuteFunctions, name: string): Promise<boolean> {
-	const answer = await apiRequest.call(this, '/v5/lists/get', { search: name, ...PAGE });
-	return found(answer.lists, listNameOf, name);
+	return await exists(
+		this,
+		'/v5/lists/get',
+		{ search: name },
+		'lists',
+		(list) => listNameOf(list) === name,
+	);
 }
 
 export async function campaignExists(this: IExecuteFunctions, name: string): Promise<boolean> {
-	const answer = await apiRequest.call(this, '/v5/campaign/mail/get', { mailName: name, ...PAGE });
-	return found(answer.mailList, (task) => String(task.mailName), name);
+	return await exists(
+		this,
+		'/v5/campaign/mail/get',
+		{ mailName: name },
+		'mailList',
+		(task) => String(task.mailName) === name,
+	);
 }
 
 export async function isVerifiedSender(this: IExecuteFunctions, address: string): Promise<boolean> {
 	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
-	return found(
-		answer.mailFromDomains,
-		(sender) => String(sender.fromDomain).toLowerCase(),
-		address.toLowerCase(),
+	return ((answer.mailFromDomains as IDataObject[] | undefined) ?? []).some(
+		(sender) => String(sender.fromDomain).toLowerCase() === address.toLowerCase(),
 	);
 }

@@ -273,20 +273,22 @@ interface PagingOptions {
 	returnAll: boolean;
 	limit: number;
 	itemIndex?: number;
+	/** Stops at the page that holds a record for which this is true (a look-up by name). */
+	until?: (record: IDataObject) => boolean;
 }
 
 /**
  * Follows pageSize/pageIndex pages, each once. When the answer has totalRecords, paging goes on until
  * that many records came (a platform may answer fewer than pageSize per page: its maximum is not
- * documented); without it, until an empty page. Paging stops on an empty page in any case, and Limit
- * stops as soon as it has enough.
+ * documented); without it, until an empty page. Paging stops on an empty page in any case, Limit as
+ * soon as it has enough, and `until` at the page that holds what it looks for.
  */
 export async function apiRequestPages(
 	this: ApiContext,
 	path: string,
 	body: IDataObject,
 	listKey: string,
-	{ returnAll, limit, itemIndex }: PagingOptions,
+	{ returnAll, limit, itemIndex, until }: PagingOptions,
 ): Promise<IDataObject[]> {
 	const wanted = returnAll ? Infinity : Math.max(0, limit);
 	const pageSize = returnAll ? PAGE_SIZE : Math.min(PAGE_SIZE, Math.max(1, limit));
@@ -296,7 +298,7 @@ export async function apiRequestPages(
 		const list = Array.isArray(page[listKey]) ? (page[listKey] as IDataObject[]) : [];
 		records.push(...list);
 		const total = typeof page.totalRecords === 'number' ? page.totalRecords : Infinity;
-		if (list.length === 0 || records.length >= total) break;
+		if (list.length === 0 || records.length >= total || (until && list.some(until))) break;
 	}
 	return returnAll ? records : records.slice(0, wanted);
 }

@@ -20,7 +20,7 @@ import {
 } from '../common.descriptions';
 import { type AttachmentReference, readAttachment } from '../../helpers/attachments';
 import { batchOptionsOf } from '../../helpers/batchOptions';
-import { diagnoseSendFailure } from '../../helpers/transactional/diagnosis';
+import { diagnoseSendFailure, type LookupMemo } from '../../helpers/transactional/diagnosis';
 import { readSendItem } from '../../helpers/transactional/readItem';
 import {
 	buildRequest,
@@ -437,6 +437,7 @@ export async function executeBatch(
 	const path = '/v5/transactional/mail/sends_customised';
 	// Throughput options are read once, for item 0: they shape the whole run.
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+	const lookups: LookupMemo = new Map();
 	return await runBatched<VersionEntry, IDataObject>(
 		this,
 		items.length,
@@ -489,6 +490,7 @@ export async function executeBatch(
 					chunk.map((entry) => entry.version),
 					level,
 					error,
+					lookups,
 				),
 			describe: (entries, level) => ({
 				recipients: entries.flatMap((entry) =>
