@@ -44,7 +44,7 @@ const MAX_REMEMBERED_EXCHANGES = 100;
 
 /**
  * The key of an exchange: everything that identifies the credential, the client secret included, and
- * the code, hashed (the map holds no secret). A credential that differs in any of them (a wrong secret)
+ * the code, hashed (the key holds no secret; the map's values are the tokens). A credential that differs in any of them (a wrong secret)
  * never shares a token it could not have obtained itself.
  */
 function exchangeKey(credentials: ICredentialDataDecryptedObject, code: string): string {

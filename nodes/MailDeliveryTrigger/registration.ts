@@ -219,8 +219,11 @@ function encodePrior({ transEvent, transEnable, noSenderList }: Prior): string {
 	return `${kinds}-${flag(transEnable)}-${noSenderList ? 'n' : 'l'}`;
 }
 
+/** `prior` as encodePrior writes it: a flag per switch (or n), the enable flag, the sender list's presence. */
+const PRIOR_PATTERN = new RegExp(`^(n|[01n]{${SWITCH_KEYS.length}})-([01n])-([nl])$`);
+
 function decodePrior(text: string | null | undefined): Prior | undefined {
-	const match = /^(n|[01n]{7})-([01n])-([nl])$/.exec(text ?? '');
+	const match = PRIOR_PATTERN.exec(text ?? '');
 	if (!match) return undefined;
 	const transEvent =
 		match[1] === 'n'

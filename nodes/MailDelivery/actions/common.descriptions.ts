@@ -8,6 +8,24 @@ import {
 	MAX_TIMEOUT_SECONDS,
 } from '../helpers/batchOptions';
 
+export const replyToField: INodeProperties = {
+	displayName: 'Reply To',
+	name: 'replyTo',
+	type: 'string',
+	placeholder: 'name@email.com',
+	default: '',
+};
+
+/** When a send or a campaign goes out; read by sendDateParam (helpers/parameters.ts, shared/dates.ts). */
+export const sendDateField: INodeProperties = {
+	displayName: 'Send Date',
+	name: 'sendDate',
+	type: 'dateTime',
+	default: '',
+	description:
+		"When to send; empty sends at once. Read in the workflow's time zone and sent in UTC; a number is seconds (or milliseconds) since 1970. Up to 10 minutes in the past sends at once; earlier is refused.",
+};
+
 /** The sandbox toggle, placed only on the operations whose table lists `sandboxMode`. */
 export const sandboxModeField: INodeProperties = {
 	displayName: 'Sandbox Mode',

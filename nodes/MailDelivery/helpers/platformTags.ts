@@ -25,11 +25,18 @@ const PLACEHOLDER_ID = randomUUID().replace(/-/g, '');
 const placeholder = (index: number) => `__mailDeliveryTag${PLACEHOLDER_ID}x${index}__`;
 const PLACEHOLDERS = new RegExp(`__mailDeliveryTag${PLACEHOLDER_ID}x(\\d+)__`, 'g');
 
-const readings = new Map<string, Reading>();
-/** Distinct stored texts remembered; a workflow has a handful, so this bound is never reached in practice. */
-const MAX_READINGS = 500;
+/**
+ * Readings by run (the context n8n, or the node's read-once wrapper, gives every item of a run) and text:
+ * a field is worked out once per run, and nothing outlives the run.
+ */
+const readingsByRun = new WeakMap<object, Map<string, Reading>>();
 
-function readingOf(expression: string): Reading {
+function readingOf(run: object, expression: string): Reading {
+	let readings = readingsByRun.get(run);
+	if (!readings) {
+		readings = new Map();
+		readingsByRun.set(run, readings);
+	}
 	let reading = readings.get(expression);
 	if (reading) return reading;
 	const blocks = blocksOf(expression);
@@ -50,44 +57,14 @@ function readingOf(expression: string): Reading {
 			? { kind: 'fixed', value: text }
 			: { kind: 'mixed', expression: text, tags: tags.map((tag) => tag.inside.trim()) };
 	}
-	if (readings.size >= MAX_READINGS) readings.clear();
 	readings.set(expression, reading);
 	return reading;
 }
 
 /**
- * The value of a text the platform reads tags in, given as n8n stores it (an expression starts with "="):
+ * A parameter the platform reads tags in, for the item, as n8n stores it (an expression starts with "="):
  * tags kept, n8n's expressions evaluated for the item. `label` names the field in errors.
  */
-function withPlatformTags(
-	this: IExecuteFunctions,
-	stored: unknown,
-	itemIndex: number,
-	label: string,
-): unknown {
-	if (typeof stored !== 'string' || !stored.startsWith('=')) return stored;
-	const reading = readingOf(stored.slice(1));
-	if (reading.kind === 'fixed') return reading.value;
-	const expression = reading.kind === 'mixed' ? reading.expression : stored.slice(1);
-	let value: unknown;
-	try {
-		value = this.evaluateExpression(expression, itemIndex);
-	} catch (error) {
-		throw new NodeOperationError(this.getNode(), error as Error, {
-			itemIndex,
-			message: `Field "${label}" holds an expression n8n could not evaluate: ${(error as Error).message}`,
-			description:
-				'Nothing was sent. Tags of the platform ({{name}}) are kept as they are; the rest of the field is an n8n expression.',
-		});
-	}
-	if (reading.kind === 'n8n') return value;
-	return String(value ?? '').replace(
-		PLACEHOLDERS,
-		(_, index) => `{{${reading.tags[Number(index)]}}}`,
-	);
-}
-
-/** A parameter the platform reads tags in, for the item: see withPlatformTags. */
 export function taggedParameter(
 	this: IExecuteFunctions,
 	name: string,
@@ -97,7 +74,22 @@ export function taggedParameter(
 ): unknown {
 	const stored = this.getNodeParameter(name, itemIndex, fallback, { rawExpressions: true });
 	if (typeof stored !== 'string' || !stored.startsWith('=')) return stored;
-	if (readingOf(stored.slice(1)).kind === 'n8n')
-		return this.getNodeParameter(name, itemIndex, fallback);
-	return withPlatformTags.call(this, stored, itemIndex, label);
+	const reading = readingOf(this, stored.slice(1));
+	if (reading.kind === 'n8n') return this.getNodeParameter(name, itemIndex, fallback);
+	if (reading.kind === 'fixed') return reading.value;
+	let value: unknown;
+	try {
+		value = this.evaluateExpression(reading.expression, itemIndex);
+	} catch (error) {
+		throw new NodeOperationError(this.getNode(), error as Error, {
+			itemIndex,
+			message: `Field "${label}" holds an expression n8n could not evaluate: ${(error as Error).message}`,
+			description:
+				'Nothing was sent. Tags of the platform ({{name}}) are kept as they are; the rest of the field is an n8n expression.',
+		});
+	}
+	return String(value ?? '').replace(
+		PLACEHOLDERS,
+		(_, index) => `{{${reading.tags[Number(index)]}}}`,
+	);
 }

@@ -76,11 +76,6 @@ export class SentLedger<Fixed> {
 		return new SentLedger(store, key, record);
 	}
 
-	/** Whether an earlier try made any request that counts. */
-	get isEmpty(): boolean {
-		return this.record.requests.length === 0;
-	}
-
 	get lastRequest(): number {
 		return this.record.lastRequest;
 	}

@@ -124,11 +124,6 @@ const NEVER_CONNECTED =
 	/^(ECONNREFUSED|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EADDRNOTAVAIL|CERT_|DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|UNABLE_TO_|ERR_TLS_CERT_)/;
 
 /**
- * A request that got no answer, in the node's own words (n8n's would tell the user to send it again at
- * once). Its error response names what happened to the connection, which says whether the platform may
- * have processed the request (errors.ts); it holds no code, or n8n would put its own text back.
- */
-/**
  * The error code of a failure of the connection itself (no answer came), with the client's own words;
  * undefined for an answer or any other failure (a credential's). n8n 2.x keeps axios's error as the
  * cause; n8n 1.x drops it and keeps only its code (as the HTTP code) and its message.
@@ -144,6 +139,11 @@ function connectionFailureOf(failed: HttpFailure): { code: string; detail: strin
 	return { code, detail: failed.cause?.message ?? failed.messages?.[0] ?? failed.message };
 }
 
+/**
+ * A request that got no answer, in the node's own words (n8n's would tell the user to send it again at
+ * once). Its error response names what happened to the connection, which says whether the platform may
+ * have processed the request (errors.ts); it holds no code, or n8n would put its own text back.
+ */
 function connectionError(
 	context: ApiContext,
 	path: string,

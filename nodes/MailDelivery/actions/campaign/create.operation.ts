@@ -11,7 +11,9 @@ import {
 	LANGUAGE_OPTIONS,
 	listsField,
 	PLATFORM_TAGS_HINT,
+	replyToField,
 	sandboxModeField,
+	sendDateField,
 	senderLocator,
 } from '../common.descriptions';
 import {
@@ -111,20 +113,8 @@ const properties: INodeProperties[] = [
 				default: '',
 				description: 'Created on the platform when it does not exist',
 			},
-			{
-				displayName: 'Reply To',
-				name: 'replyTo',
-				type: 'string',
-				placeholder: 'name@email.com',
-				default: '',
-			},
-			{
-				displayName: 'Send Date',
-				name: 'sendDate',
-				type: 'dateTime',
-				default: '',
-				description: 'When to send; empty sends now. Sent to the platform in UTC.',
-			},
+			replyToField,
+			sendDateField,
 			{
 				displayName: 'Sender Name',
 				name: 'senderName',

@@ -19,7 +19,6 @@ const MAX_ROWS_PER_REQUEST = 10000;
 /** Properties the platform defines for every contact (2.3); mapped automatically, the others are custom. */
 const KNOWN_PROPERTIES = new Set(['email', 'phoneNumber', 'name']);
 /** The property list's choice for an identifier typed by the user. */
-const CUSTOM_PROPERTY = CUSTOM_OPTION;
 
 const properties: INodeProperties[] = [
 	{
@@ -89,7 +88,7 @@ const properties: INodeProperties[] = [
 						options: [
 							{
 								name: 'Custom Property',
-								value: CUSTOM_PROPERTY,
+								value: CUSTOM_OPTION,
 								description: 'A property defined on the platform, by its identifier',
 							},
 							{ name: 'Email', value: 'email' },
@@ -105,7 +104,7 @@ const properties: INodeProperties[] = [
 						default: '',
 						placeholder: 'city',
 						description: 'The identifier of the property on the platform',
-						displayOptions: { show: { propertyName: [CUSTOM_PROPERTY] } },
+						displayOptions: { show: { propertyName: [CUSTOM_OPTION] } },
 					},
 					{
 						displayName: 'Value',
@@ -206,8 +205,7 @@ function rowValues(this: IExecuteFunctions, itemIndex: number): IDataObject {
 		this.getNodeParameter('contactDataMapping.fields', itemIndex, []) as IDataObject[]
 	).map((field) => ({
 		propertyName: String(
-			(field.propertyName === CUSTOM_PROPERTY ? field.customPropertyName : field.propertyName) ??
-				'',
+			(field.propertyName === CUSTOM_OPTION ? field.customPropertyName : field.propertyName) ?? '',
 		).trim(),
 		value: cellValue(field.value),
 	}));

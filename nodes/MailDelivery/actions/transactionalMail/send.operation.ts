@@ -14,7 +14,9 @@ import {
 	attachmentField,
 	batchThroughputOptions,
 	PLATFORM_TAGS_HINT,
+	replyToField,
 	sandboxModeField,
+	sendDateField,
 	senderLocator,
 	templateLocator,
 } from '../common.descriptions';
@@ -339,20 +341,8 @@ const properties: INodeProperties[] = [
 				description: 'Copy recipients, separated by commas',
 				displayOptions: showInCollection('perItem'),
 			},
-			{
-				displayName: 'Reply To',
-				name: 'replyTo',
-				type: 'string',
-				placeholder: 'name@email.com',
-				default: '',
-			},
-			{
-				displayName: 'Send Date',
-				name: 'sendDate',
-				type: 'dateTime',
-				default: '',
-				description: 'When to send; empty sends at once. Sent in UTC.',
-			},
+			replyToField,
+			sendDateField,
 			{
 				displayName: 'Sender Name',
 				name: 'senderName',

@@ -210,7 +210,7 @@ export async function readSendItem(
 		versions = [
 			readVersion.call(this, { to, cc: fields.cc, bcc: fields.bcc, ...content, params }, itemIndex),
 		];
-		// __item is part of the grouping key only (buildRequest drops it): this item gets its own request.
+		// __item is part of the grouping key only (requestLevel drops it): this item gets its own request.
 		if (options.combineItems === false) shared.__item = itemIndex;
 	} else {
 		// Versions defined here: content and tags given above are the request-level defaults.
