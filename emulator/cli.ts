@@ -20,7 +20,7 @@ async function main() {
   OAuth2 authorization code:     Base URL ${emulator.url}  Client ID ${a.clientId}  Client Secret ${a.clientSecret}
                                  Redirect URI ${emulator.redirectUri}
   Get a code: ${emulator.url}/v5/auth/oauth/authorize?client_id=${a.clientId}&response_type=code&redirect_uri=${encodeURIComponent(emulator.redirectUri)}&scope=All
-  Control interface: ${emulator.url}/__control/state (see README, "Emulator")
+  Control interface: ${emulator.url}/__control/state (see CONTRIBUTING.md, "The emulator")
 Press Ctrl-C to stop.`);
 	}
 	const stop = async () => {

@@ -104,6 +104,8 @@ export interface MailRecord {
 	subject: string;
 	templateName?: string;
 	content?: string;
+	/** The tag values this message was sent with: the request's, with the version's winning (4.6). */
+	params?: Record<string, unknown>;
 	uniqueMsgID: string;
 }
 

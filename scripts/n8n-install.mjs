@@ -11,7 +11,8 @@ export const LINES = {
 	2: {
 		n8n: '2.41.1',
 		node: '24.9.0',
-		// The registry here lacks a few versions n8n 2.41.1 asks for.
+		// Pinned where n8n 2.41.1's ranges reach releases that not every npm registry mirror holds, so the install
+		// resolves to the same tree everywhere.
 		overrides: {
 			linkedom: '0.18.13',
 			langchain: { '@langchain/langgraph': '1.4.18', '@langchain/langgraph-sdk': '1.12.4' },

@@ -1,7 +1,7 @@
 // n8n's own lint configuration for community nodes (`@n8n/node-cli`'s eslint config, the one `n8n-node lint`
 // applies) over the published code, beside the project's stricter eslint.config.mjs. @n8n/node-cli is installed
 // once under .n8n-local/node-cli with `npm install`, not in the project's lock file: its import resolver lists
-// native packages for every platform, some of which the npm registry here does not have, and `npm ci` refuses a
+// native packages for every platform, some of which not every npm registry mirror holds, and `npm ci` refuses a
 // lock file without them.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';

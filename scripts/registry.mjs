@@ -17,7 +17,7 @@ export function installRegistry() {
 	if (existsSync(path.join(base, '.installed'))) return;
 	console.log(`Installing verdaccio ${VERDACCIO} (once)...`);
 	mkdirSync(base, { recursive: true });
-	// The registry here lacks node-fetch's "cjs" dist-tag, which verdaccio-audit asks for.
+	// Some registry mirrors lack node-fetch's "cjs" dist-tag, which verdaccio-audit asks for.
 	writeFileSync(
 		path.join(base, 'package.json'),
 		JSON.stringify(

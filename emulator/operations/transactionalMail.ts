@@ -109,9 +109,16 @@ const send: Handler = ({ state, delivery }, b, sandbox) => {
 			(templateName ? state.templates.get(templateName)?.templateSubject : undefined) ??
 			'';
 		const source = templateName ? { templateName } : { content: v.content ?? b.content };
+		const params = b.params || v.params ? { ...(b.params ?? {}), ...(v.params ?? {}) } : undefined;
 		for (const field of ['to', 'cc', 'bcc']) {
 			for (const r of v[field] ?? [])
-				state.mails.push({ email: r.email, subject, ...source, uniqueMsgID: b.uniqueMsgID ?? '' });
+				state.mails.push({
+					email: r.email,
+					subject,
+					...source,
+					...(params ? { params } : {}),
+					uniqueMsgID: b.uniqueMsgID ?? '',
+				});
 		}
 	});
 	const sendAt = b.sendDate ? Math.max(parseApiDateTime(b.sendDate)!, state.now()) : state.now();

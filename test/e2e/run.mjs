@@ -18,6 +18,13 @@ const lines = (process.env.E2E_LINES ?? '2,1')
 	.map((line) => line.trim())
 	.filter(Boolean);
 const chosen = process.env.E2E_SUITES?.split(',').map((suite) => suite.trim());
+const unknown = chosen?.filter((suite) => !Object.values(SUITES).flat().includes(suite)) ?? [];
+if (unknown.length > 0) {
+	console.error(
+		`No end-to-end suite named ${unknown.join(', ')}; the suites: ${[...new Set(Object.values(SUITES).flat())].join(', ')}`,
+	);
+	process.exit(2);
+}
 const totals = { passed: 0, failed: 0, skipped: 0, skips: [] };
 const failedSuites = [];
 mkdirSync(path.join(root, '.tmp'), { recursive: true });

@@ -627,3 +627,24 @@ describe('sandbox mode', () => {
 		);
 	});
 });
+
+test("every accepted message is logged with the tag values it was sent with, a version's winning over the request's", async () => {
+	await expectCode(
+		env.emulator,
+		'/v5/transactional/mail/sends_customised',
+		{
+			senderMail: 'sender@example.com',
+			templateName: 'welcome',
+			params: { shop: 'Example', name: 'Everyone' },
+			messageVersions: [
+				{ to: [{ email: 'ada@example.org' }], params: { name: 'Ada' } },
+				{ to: [{ email: 'grace@example.org' }] },
+			],
+		},
+		200,
+	);
+	expect(env.view().mails.map((mail) => [mail.email, mail.params])).toEqual([
+		['ada@example.org', { shop: 'Example', name: 'Ada' }],
+		['grace@example.org', { shop: 'Example', name: 'Everyone' }],
+	]);
+});
