@@ -199,6 +199,8 @@ const properties: INodeProperties[] = [
 	},
 ];
 
+const storedParameters = new WeakMap<object, object>();
+
 /**
  * A parameter read as its field's kind: Require Secret given as `{{ "true" }}` is true, never off. One that
  * cannot be read so stops the hook (activation is refused naming the field) or the push (answered 500,
@@ -210,7 +212,13 @@ function readParameter(
 	fallback: unknown,
 ): unknown {
 	const value = context.getNodeParameter(name, fallback);
-	const read = readAsMeant(properties, context.getNode().parameters, name, value);
+	// n8n copies the whole node at every getNode(): a push reads its stored parameters once.
+	let stored = storedParameters.get(context);
+	if (!stored) {
+		stored = context.getNode().parameters;
+		storedParameters.set(context, stored);
+	}
+	const read = readAsMeant(properties, stored, name, value);
 	if ('value' in read) return read.value;
 	throw new NodeOperationError(context.getNode(), read.problem);
 }

@@ -1,5 +1,21 @@
-/** How the pickers of both nodes name the platform's records. */
+/** The platform's records as both nodes read them, and how their pickers name them. */
 import type { IDataObject } from 'n8n-workflow';
+
+import { type ApiContext, apiRequest } from './transport';
+
+/**
+ * The account's verified senders (2.5), all at once (the API does not page them); with `senderEmail`, only
+ * that one.
+ */
+export async function verifiedSenders(
+	this: ApiContext,
+	senderEmail?: string,
+	itemIndex?: number,
+): Promise<IDataObject[]> {
+	const body = senderEmail ? { senderEmail } : {};
+	const answer = await apiRequest.call(this, '/v5/verified_senders/get', body, itemIndex);
+	return (answer.mailFromDomains as IDataObject[] | undefined) ?? [];
+}
 
 /** senderType of a verified sender (2.5): 1 marketing (campaigns), 2 transactional. */
 const SENDER_KINDS: Record<string, { kind: string; meantFor: string }> = {

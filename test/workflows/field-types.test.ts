@@ -6,22 +6,11 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator';
+import { people, rl, sendToEachItem, TX } from '../harness/fixtures';
 import { actionWorkflow, runWorkflow } from '../harness/n8n';
 
 const env = useEmulator();
-const TX = '/v5/transactional/mail/sends_customised';
-const rl = (value: string) => ({ __rl: true, mode: 'name', value });
-const send = (extra: IDataObject = {}) => ({
-	resource: 'transactionalMail',
-	operation: 'send',
-	senderMail: rl('sender@example.com'),
-	to: '={{ $json.email }}',
-	contentSource: 'template',
-	templateName: rl('welcome'),
-	...extra,
-});
-const people = (count: number): INodeExecutionData[] =>
-	Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org` } }));
+const send = sendToEachItem;
 const txRequests = () => env.view().requests.filter((r) => r.path === TX);
 const details = (item: INodeExecutionData) => item.json.details as IDataObject;
 

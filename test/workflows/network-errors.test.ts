@@ -3,25 +3,14 @@
  * cannot be reached) fails in the node's own words, after the Timeout the user can set, and says
  * plainly whether mail may have gone out; its text never contradicts itself.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator';
+import { people, rl, sendToEachItem, TX } from '../harness/fixtures';
 import { actionWorkflow, runWorkflow } from '../harness/n8n';
 
 const env = useEmulator();
-const TX = '/v5/transactional/mail/sends_customised';
-const rl = (value: string) => ({ __rl: true, mode: 'name', value });
-const send = (options: IDataObject = {}) => ({
-	resource: 'transactionalMail',
-	operation: 'send',
-	senderMail: rl('sender@example.com'),
-	to: '={{ $json.email }}',
-	contentSource: 'template',
-	templateName: rl('welcome'),
-	options,
-});
-const people = (count: number): INodeExecutionData[] =>
-	Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org` } }));
+const send = (options: IDataObject = {}) => sendToEachItem({ options });
 type Failure = Error & { description?: string };
 /** n8n's own words for a dropped connection, which tell the user to send again at once. */
 const N8N_WORDS =

@@ -3,25 +3,14 @@
  * (`{{ "true" }}` is the text "true"). The node reads them as users mean them, or refuses them naming
  * the field and the item before any request; Sandbox Mode never falls back to sending.
  */
-import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator';
+import { people, rl, sendToEachItem, TX } from '../harness/fixtures';
 import { actionWorkflow, runWorkflow } from '../harness/n8n';
 
 const env = useEmulator();
-const TX = '/v5/transactional/mail/sends_customised';
-const rl = (value: string) => ({ __rl: true, mode: 'name', value });
-const send = (extra: IDataObject = {}) => ({
-	resource: 'transactionalMail',
-	operation: 'send',
-	senderMail: rl('sender@example.com'),
-	to: '={{ $json.email }}',
-	contentSource: 'template',
-	templateName: rl('welcome'),
-	...extra,
-});
-const people = (count: number): INodeExecutionData[] =>
-	Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org` } }));
+const send = sendToEachItem;
 const txRequests = () => env.view().requests.filter((r) => r.path === TX);
 type Failure = Error & { description?: string };
 

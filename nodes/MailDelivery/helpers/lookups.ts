@@ -4,8 +4,8 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { listNameOf } from '../../shared/records';
-import { apiRequest, apiRequestPages } from '../../shared/transport';
+import { listNameOf, verifiedSenders } from '../../shared/records';
+import { apiRequestPages } from '../../shared/transport';
 
 /**
  * Whether a search finds a record of exactly this name. Searches match parts of names, so the record may
@@ -57,8 +57,7 @@ export async function campaignExists(this: IExecuteFunctions, name: string): Pro
 }
 
 export async function isVerifiedSender(this: IExecuteFunctions, address: string): Promise<boolean> {
-	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
-	return ((answer.mailFromDomains as IDataObject[] | undefined) ?? []).some(
+	return (await verifiedSenders.call(this)).some(
 		(sender) => String(sender.fromDomain).toLowerCase() === address.toLowerCase(),
 	);
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listNameOf, senderLabel, senderTypeOf } from '../records';
+import { listNameOf, senderLabel, senderTypeOf, verifiedSenders } from '../records';
 import { tagsIn } from '../tags';
 import { apiRequest } from '../transport';
 
@@ -93,8 +93,7 @@ export async function searchSenders(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
-	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
-	const senders = (answer.mailFromDomains as IDataObject[] | undefined) ?? [];
+	const senders = await verifiedSenders.call(this);
 	const needle = (filter ?? '').toLowerCase();
 	const wanted =
 		SENDER_TYPE_OF_OPERATION[

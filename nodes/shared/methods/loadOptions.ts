@@ -1,14 +1,12 @@
-import type { IDataObject, ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
+import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { senderLabel } from '../records';
-import { apiRequest } from '../transport';
+import { senderLabel, verifiedSenders } from '../records';
 
 /** Sender addresses of the account, for the trigger's per-sender registration. */
 export async function getSenderAddresses(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	const answer = await apiRequest.call(this, '/v5/verified_senders/get', {});
-	return ((answer.mailFromDomains as IDataObject[] | undefined) ?? [])
+	return (await verifiedSenders.call(this))
 		.filter((sender) => String(sender.fromDomain ?? ''))
 		.map((sender) => ({
 			name: senderLabel(String(sender.fromDomain), sender),

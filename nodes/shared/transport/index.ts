@@ -12,7 +12,7 @@ import { type Authentication, credentialTypeOf } from './credentialTypes';
 import { type ConnectionFailure, explainCode, NOT_PROCESSED_MARK } from './errors';
 import type { RequestPacer } from './pacing';
 
-type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
 
 /**
  * Retries of answers that mean "not processed, try later": HTTP 429, and 503 with Retry-After.

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
+import { verifiedSenders } from '../../../shared/records';
 import { returnAllOrLimit } from '../common.descriptions';
 import { pagingOf } from '../../helpers/parameters';
 
@@ -33,11 +33,8 @@ export const description = updateDisplayOptions(
 
 export async function execute(this: IExecuteFunctions, itemIndex: number) {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const body: IDataObject = filters.senderEmail
-		? { senderEmail: String(filters.senderEmail).trim() }
-		: {};
-	const answer = await apiRequest.call(this, '/v5/verified_senders/get', body, itemIndex);
-	const senders = (answer.mailFromDomains as IDataObject[] | undefined) ?? [];
+	const senderEmail = filters.senderEmail ? String(filters.senderEmail).trim() : undefined;
+	const senders = await verifiedSenders.call(this, senderEmail, itemIndex);
 	// The platform answers all senders at once; Limit is applied here.
 	const { returnAll, limit } = pagingOf.call(this, itemIndex);
 	return returnAll ? senders : senders.slice(0, limit);

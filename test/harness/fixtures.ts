@@ -1,0 +1,22 @@
+/** Parameters and items the workflow tests share. */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+export const TX = '/v5/transactional/mail/sends_customised';
+
+/** A resource locator value given by name, as a user types it. */
+export const rl = (value: string) => ({ __rl: true, mode: 'name', value });
+
+/** A transactional send of the seeded template to each item's `email`; `extra` adds or replaces parameters. */
+export const sendToEachItem = (extra: IDataObject = {}) => ({
+	resource: 'transactionalMail',
+	operation: 'send',
+	senderMail: rl('sender@example.com'),
+	to: '={{ $json.email }}',
+	contentSource: 'template',
+	templateName: rl('welcome'),
+	...extra,
+});
+
+/** `count` items, each with its own address p<i>@example.org. */
+export const people = (count: number): INodeExecutionData[] =>
+	Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org` } }));
