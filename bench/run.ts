@@ -18,7 +18,7 @@ import { Workflow } from 'n8n-workflow';
 import { signatureHeaders } from '../credentials/common';
 import { serializeEvents, type EmulatorEvent } from '../emulator/pushes';
 import { startEmulator } from '../emulator/server';
-import { DEFAULT_PARALLEL_REQUESTS } from '../nodes/MailDelivery/helpers/batchOptions';
+import { DEFAULT_PARALLEL_REQUESTS } from '../nodes/MailDelivery/run/throughput';
 import { MailDeliveryTrigger } from '../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node';
 import {
 	actionWorkflow,

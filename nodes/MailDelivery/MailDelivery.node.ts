@@ -2,37 +2,15 @@ import type {
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
-	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import * as campaign from './actions/campaign';
-import * as contact from './actions/contact';
-import * as contactList from './actions/contactList';
-import { router } from './actions/router';
-import { toolDescriptionProperties } from './actions/toolDescriptions';
-import * as template from './actions/template';
-import * as transactionalMail from './actions/transactionalMail';
-import * as verifiedSender from './actions/verifiedSender';
-import * as webhook from './actions/webhook';
+import { resourceOptions, resources } from './actions';
+import { route } from './run/router';
 import { authenticationProperty, nodeCredentials } from '../shared/authentication';
 import { listSearch, loadOptions } from '../shared/methods';
-
-/**
- * Transactional Mail first, the rest alphabetically: n8n's node creator lists actions in this order, and the
- * send is what users come for (as n8n's Gmail node lists Message first).
- */
-const RESOURCE_OPTIONS: INodePropertyOptions[] = [
-	{ name: 'Transactional Mail', value: 'transactionalMail' },
-	{ name: 'Campaign', value: 'campaign' },
-	{ name: 'Contact', value: 'contact' },
-	{ name: 'Contact List', value: 'contactList' },
-	{ name: 'Template', value: 'template' },
-	{ name: 'Verified Sender', value: 'verifiedSender' },
-	{ name: 'Webhook', value: 'webhook' },
-];
 
 const properties: INodeProperties[] = [
 	authenticationProperty,
@@ -41,17 +19,18 @@ const properties: INodeProperties[] = [
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: RESOURCE_OPTIONS,
+		options: resourceOptions({
+			transactionalMail: 'Transactional Mail',
+			campaign: 'Campaign',
+			contact: 'Contact',
+			contactList: 'Contact List',
+			template: 'Template',
+			verifiedSender: 'Verified Sender',
+			webhook: 'Webhook',
+		}),
 		default: 'transactionalMail',
 	},
-	...campaign.description,
-	...contact.description,
-	...contactList.description,
-	...template.description,
-	...transactionalMail.description,
-	...verifiedSender.description,
-	...webhook.description,
-	...toolDescriptionProperties,
+	...Object.values(resources).flatMap((resource) => resource.description),
 ];
 
 export class MailDelivery implements INodeType {
@@ -76,6 +55,6 @@ export class MailDelivery implements INodeType {
 	methods = { listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
+		return await route(this, resources);
 	}
 }

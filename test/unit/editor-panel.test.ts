@@ -111,10 +111,10 @@ test("the trigger's outputs, as the editor evaluates their expression: one per c
 
 test('the retry options show the defaults the run uses, and the maximum wait it accepts', async () => {
 	const { DEFAULT_RETRY } = await import('../../nodes/shared/transport');
-	const { MAX_RETRY_WAIT_SECONDS } = await import('../../nodes/MailDelivery/helpers/batchOptions');
-	const { batchThroughputOptions } =
+	const { MAX_RETRY_WAIT_SECONDS } = await import('../../nodes/MailDelivery/run/throughput');
+	const { throughputOptions } =
 		await import('../../nodes/MailDelivery/actions/common.descriptions');
-	const field = (name: string) => batchThroughputOptions.find((option) => option.name === name)!;
+	const field = (name: string) => throughputOptions().find((option) => option.name === name)!;
 	expect(field('retryAttempts').default).toBe(DEFAULT_RETRY.maxAttempts);
 	expect(field('retryMaxWaitSeconds').default).toBe(DEFAULT_RETRY.maxWaitMs / 1000);
 	expect(field('retryMaxWaitSeconds').typeOptions?.maxValue).toBe(MAX_RETRY_WAIT_SECONDS);
@@ -122,10 +122,10 @@ test('the retry options show the defaults the run uses, and the maximum wait it 
 
 test('the Timeout option shows the time-out every request uses unless it is set', async () => {
 	const { DEFAULT_TIMEOUT_MS } = await import('../../nodes/shared/transport');
-	const { MAX_TIMEOUT_SECONDS } = await import('../../nodes/MailDelivery/helpers/batchOptions');
-	const { batchThroughputOptions } =
+	const { MAX_TIMEOUT_SECONDS } = await import('../../nodes/MailDelivery/run/throughput');
+	const { throughputOptions } =
 		await import('../../nodes/MailDelivery/actions/common.descriptions');
-	const timeout = batchThroughputOptions.find((option) => option.name === 'timeoutSeconds')!;
+	const timeout = throughputOptions().find((option) => option.name === 'timeoutSeconds')!;
 	expect(timeout.default).toBe(DEFAULT_TIMEOUT_MS / 1000);
 	expect(timeout.typeOptions?.maxValue).toBe(MAX_TIMEOUT_SECONDS);
 	// Well under n8n's own 300 s.

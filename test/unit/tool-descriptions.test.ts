@@ -5,7 +5,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
-import { toolDescriptionOf } from '../../nodes/MailDelivery/actions/toolDescriptions';
+import { toolDescriptionOf } from '../../nodes/MailDelivery/actions';
 
 const { description } = new MailDelivery();
 const operations = description.properties

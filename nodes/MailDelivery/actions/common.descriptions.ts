@@ -6,7 +6,7 @@ import {
 	MAX_PARALLEL_REQUESTS,
 	MAX_RETRY_WAIT_SECONDS,
 	MAX_TIMEOUT_SECONDS,
-} from '../helpers/batchOptions';
+} from '../run/throughput';
 
 export const replyToField: INodeProperties = {
 	displayName: 'Reply To',
@@ -237,14 +237,18 @@ export const dayRangeFields: INodeProperties[] = [
 	},
 ];
 
-/** Options of the batch operations (Send, Import): how many requests at once, how long to wait out "try later", and for an answer. */
-export const batchThroughputOptions: INodeProperties[] = [
+/**
+ * How a run sends its requests (run/throughput.ts reads them): how many at once, how "try later" is waited
+ * out, how long an answer may take. In the Options of every operation; `parallel` is Requests in Parallel's
+ * default.
+ */
+export const throughputOptions = (parallel = DEFAULT_PARALLEL_REQUESTS): INodeProperties[] => [
 	{
 		displayName: 'Requests in Parallel',
 		name: 'parallelRequests',
 		type: 'number',
 		typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-		default: DEFAULT_PARALLEL_REQUESTS,
+		default: parallel,
 		description: `How many requests to send at once (1 to ${MAX_PARALLEL_REQUESTS}). Output order and pairing stay the same; each time the platform answers "too many requests" the node sends one fewer at once for the rest of the run.`,
 	},
 	{
@@ -275,3 +279,16 @@ export const batchThroughputOptions: INodeProperties[] = [
 			'How long each request waits for the platform to answer. A request not answered in time fails; the platform may still process it, so it is never sent again.',
 	},
 ];
+
+/**
+ * The Options of an operation run item by item: its own options, then how its requests are sent. Items that
+ * act on the same record (run/operation.ts, recordOf) run one after another whatever the parallelism.
+ */
+export const itemOptions = (parallel: number, own: INodeProperties[] = []): INodeProperties => ({
+	displayName: 'Options',
+	name: 'options',
+	type: 'collection',
+	placeholder: 'Add Option',
+	default: {},
+	options: [...own, ...throughputOptions(parallel)],
+});

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { ItemParameters } from '../run/parameters';
 
 import { inputError } from './validation';
 
@@ -14,16 +16,17 @@ export interface AttachmentReference {
 
 /** The platform takes one attachment, from a binary property of the input item. */
 export function attachmentReference(
-	this: IExecuteFunctions,
-	itemIndex: number,
+	item: ItemParameters,
+	input: INodeExecutionData | undefined,
 	propertyName: string,
 ): AttachmentReference | undefined {
+	const itemIndex = item.index;
 	const property = propertyName.trim();
 	if (!property) return undefined;
-	const binary = this.getInputData()[itemIndex]?.binary?.[property];
+	const binary = input?.binary?.[property];
 	if (!binary) {
 		throw inputError(
-			this.getNode(),
+			item.node,
 			`Field "Attachment Field": the input item has no binary property "${property}"`,
 			itemIndex,
 		);
@@ -44,9 +47,9 @@ export async function readAttachment(this: IExecuteFunctions, reference: Attachm
 
 export async function attachmentFromBinary(
 	this: IExecuteFunctions,
-	itemIndex: number,
+	item: ItemParameters,
 	propertyName: string,
 ) {
-	const reference = attachmentReference.call(this, itemIndex, propertyName);
+	const reference = attachmentReference(item, this.getInputData()[item.index], propertyName);
 	return reference ? await readAttachment.call(this, reference) : undefined;
 }

@@ -1,5 +1,7 @@
 /** Names picked in searchable lists (resource locators), also several of them in a "lists" field. */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
+
+import type { ItemParameters } from '../run/parameters';
 
 /**
  * The names a locator's value holds: the picked or typed name, or the list of names an expression gave
@@ -16,11 +18,7 @@ export function namesOfLocator(value: unknown): string[] {
 }
 
 /** The contact lists of a "lists" field (Send to Lists, Exclude Lists) for the item, each once, in order. */
-export function pickedLists(
-	context: IExecuteFunctions,
-	field: string,
-	itemIndex: number,
-): string[] {
-	const entries = (context.getNodeParameter(`${field}.list`, itemIndex, []) ?? []) as IDataObject[];
+export function pickedLists(item: ItemParameters, field: string): string[] {
+	const entries = item.get<IDataObject[] | null>(`${field}.list`, []) ?? [];
 	return [...new Set(entries.flatMap((entry) => namesOfLocator(entry?.listName)))];
 }

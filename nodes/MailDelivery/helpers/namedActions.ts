@@ -1,8 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { apiRequest } from '../../shared/transport';
-import { applySandboxMode, locatorValue } from './parameters';
-import { writeResult } from './results';
+import type { ItemRun } from '../run/operation';
+import { writeResult } from '../run/results';
+import { applySandboxMode } from './parameters';
 import { assertValid, labelledBy, rules } from './validation';
 
 /**
@@ -11,8 +11,7 @@ import { assertValid, labelledBy, rules } from './validation';
  * (`deleted: true`, or false when sandboxed, since nothing changed).
  */
 export async function actOnNamed(
-	this: IExecuteFunctions,
-	itemIndex: number,
+	item: ItemRun,
 	{
 		field,
 		properties,
@@ -28,14 +27,9 @@ export async function actOnNamed(
 		sandbox?: boolean;
 	},
 ): Promise<IDataObject> {
-	const body: IDataObject = { [field]: locatorValue.call(this, field, itemIndex) };
-	assertValid(
-		this.getNode(),
-		body,
-		labelledBy(properties, { [field]: [rules.required] }),
-		itemIndex,
-	);
-	if (sandbox) applySandboxMode.call(this, body, itemIndex);
-	const answer = await apiRequest.call(this, path, body, itemIndex);
+	const body: IDataObject = { [field]: item.locator(field) };
+	assertValid(item.node, body, labelledBy(properties, { [field]: [rules.required] }), item.index);
+	if (sandbox) applySandboxMode(body, item);
+	const answer = await item.request(path, body);
 	return writeResult(body, answer, { [field]: body[field], [outcome]: body.sandboxMode !== true });
 }

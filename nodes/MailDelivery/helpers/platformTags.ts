@@ -6,10 +6,10 @@
  * evaluates it (shared/tags.ts finds the blocks as n8n does); nothing here evaluates anything.
  */
 import { randomUUID } from 'node:crypto';
-import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { blocksOf, TAG_NAME } from '../../shared/tags';
+import type { ItemParameters } from '../run/parameters';
 
 /** What a field's stored expression holds, worked out once per text. */
 type Reading =
@@ -26,8 +26,8 @@ const placeholder = (index: number) => `__mailDeliveryTag${PLACEHOLDER_ID}x${ind
 const PLACEHOLDERS = new RegExp(`__mailDeliveryTag${PLACEHOLDER_ID}x(\\d+)__`, 'g');
 
 /**
- * Readings by run (the context n8n, or the node's read-once wrapper, gives every item of a run) and text:
- * a field is worked out once per run, and nothing outlives the run.
+ * Readings by run (the node as the run read it, one object per run) and text: a field is worked out once
+ * per run, and nothing outlives the run.
  */
 const readingsByRun = new WeakMap<object, Map<string, Reading>>();
 
@@ -66,23 +66,22 @@ function readingOf(run: object, expression: string): Reading {
  * tags kept, n8n's expressions evaluated for the item. `label` names the field in errors.
  */
 export function taggedParameter(
-	this: IExecuteFunctions,
+	item: ItemParameters,
 	name: string,
-	itemIndex: number,
 	label: string,
 	fallback: unknown = '',
 ): unknown {
-	const stored = this.getNodeParameter(name, itemIndex, fallback, { rawExpressions: true });
+	const stored = item.raw(name, fallback);
 	if (typeof stored !== 'string' || !stored.startsWith('=')) return stored;
-	const reading = readingOf(this, stored.slice(1));
-	if (reading.kind === 'n8n') return this.getNodeParameter(name, itemIndex, fallback);
+	const reading = readingOf(item.node, stored.slice(1));
+	if (reading.kind === 'n8n') return item.get(name, fallback);
 	if (reading.kind === 'fixed') return reading.value;
 	let value: unknown;
 	try {
-		value = this.evaluateExpression(reading.expression, itemIndex);
+		value = item.evaluate(reading.expression);
 	} catch (error) {
-		throw new NodeOperationError(this.getNode(), error as Error, {
-			itemIndex,
+		throw new NodeOperationError(item.node, error as Error, {
+			itemIndex: item.index,
 			message: `Field "${label}" holds an expression n8n could not evaluate: ${(error as Error).message}`,
 			description:
 				'Nothing was sent. Tags of the platform ({{name}}) are kept as they are; the rest of the field is an n8n expression.',

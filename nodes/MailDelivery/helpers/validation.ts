@@ -2,7 +2,10 @@ import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { describeValue } from '../../shared/parameterKinds';
-import { describeItems } from './itemNames';
+import { inputError } from '../run/itemErrors';
+import { describeItems } from '../run/itemNames';
+
+export { inputError };
 
 /** Section 8 of the platform API: the one place for limits. */
 export const LIMITS = {
@@ -217,13 +220,5 @@ export function assertValid(node: INode, body: object, fieldRules: FieldRules, i
 			problems.length > 1
 				? `Nothing was sent to the platform. All problems found before sending:\n${problems.map((problem) => `${problem.text} (request field ${problem.apiPath})`).join('\n')}`
 				: `Nothing was sent to the platform${where}.`,
-	});
-}
-
-/** An input error found while building a request (not a field rule), e.g. a date that cannot be read. */
-export function inputError(node: INode, message: string, itemIndex: number) {
-	return new NodeOperationError(node, `${message}, in ${describeItems([itemIndex])}`, {
-		itemIndex,
-		description: 'Nothing was sent to the platform.',
 	});
 }

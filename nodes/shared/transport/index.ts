@@ -9,7 +9,8 @@ import type {
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { type Authentication, credentialTypeOf } from './credentialTypes';
-import { type ConnectionFailure, explainCode, NOT_PROCESSED_MARK } from './errors';
+import { explainCode } from './explanations';
+import { type ConnectionFailure, PlatformError, processingOf } from './failures';
 import type { RequestPacer } from './pacing';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
@@ -44,7 +45,7 @@ export interface RequestOptions {
 	timeoutMs?: number;
 }
 
-interface ApiResponse extends IDataObject {
+export interface ApiResponse extends IDataObject {
 	code?: number;
 	message?: string | null;
 }
@@ -84,18 +85,30 @@ function platformError(
 	path: string,
 	code: number,
 	body: ApiResponse | undefined,
-	itemIndex?: number,
-): NodeApiError {
-	const platformMessage = body?.message ? String(body.message) : '';
+	{ itemIndex, tryLater }: { itemIndex?: number; tryLater?: string } = {},
+): PlatformError {
+	const platformMessage = body?.message ? String(body.message) : undefined;
 	const explanation = `${explainCode(path, code)} (${path})`;
-	return new NodeApiError(context.getNode(), (body ?? { code }) as JsonObject, {
-		message: `${whatCodeMeans(code)} (code ${code})`,
-		description: platformMessage
-			? `${explanation} Platform message: ${platformMessage}`
-			: explanation,
-		httpCode: String(code),
-		itemIndex,
-	});
+	return new PlatformError(
+		context.getNode(),
+		{
+			path,
+			code,
+			...(platformMessage ? { platformMessage } : {}),
+			mayHaveBeenProcessed: processingOf({ code, gaveUpTryingLater: tryLater !== undefined }),
+		},
+		{
+			message: `${whatCodeMeans(code)} (code ${code})`,
+			description: [
+				explanation,
+				platformMessage && `Platform message: ${platformMessage}`,
+				tryLater,
+			]
+				.filter(Boolean)
+				.join(' '),
+			itemIndex,
+		},
+	);
 }
 
 /** Seconds or an HTTP date, as Retry-After may be written; undefined when absent or unreadable. */
@@ -150,7 +163,7 @@ function connectionError(
 	{ code, detail }: { code: string; detail: string },
 	timeoutMs: number,
 	itemIndex?: number,
-): NodeApiError {
+): PlatformError {
 	const timedOut = (code === 'ECONNABORTED' && /timeout/i.test(detail)) || code === 'ETIMEDOUT';
 	const connection: ConnectionFailure = NEVER_CONNECTED.test(code)
 		? 'not made'
@@ -172,11 +185,11 @@ function connectionError(
 			`The connection was closed while the request was under way (${detail}) (${path}).`,
 		],
 	}[connection];
-	return new NodeApiError(context.getNode(), { connection, detail } as JsonObject, {
-		message,
-		description,
-		itemIndex,
-	});
+	return new PlatformError(
+		context.getNode(),
+		{ path, connection, mayHaveBeenProcessed: processingOf({ connection }) },
+		{ message, description, itemIndex },
+	);
 }
 
 /**
@@ -238,41 +251,44 @@ export async function apiRequest(
 			}
 			if (Number.isFinite(code) && code > 0) {
 				// "Try later" to every attempt: the platform said each time that it did not process the request.
-				const response = tryLater
-					? { ...(answer ?? { code }), [NOT_PROCESSED_MARK]: true }
-					: answer;
-				const failure = platformError(this, path, code, response, itemIndex);
-				if (tryLater) {
-					failure.description =
-						`${failure.description ?? ''} The platform answered ${status} ("try later") to ${attempt} attempt${attempt === 1 ? '' : 's'}; the node waited ${(waitedMs / 1000).toFixed(1)} s in all and gave up.`.trim();
-				}
-				throw failure;
+				const gaveUp = tryLater
+					? `The platform answered ${status} ("try later") to ${attempt} attempt${attempt === 1 ? '' : 's'}; the node waited ${(waitedMs / 1000).toFixed(1)} s in all and gave up.`
+					: undefined;
+				throw platformError(this, path, code, answer, { itemIndex, tryLater: gaveUp });
 			}
 			// No answer came (a connection failure, not an error of a credential): the node says what that means.
 			const connection = connectionFailureOf(failed);
 			if (connection) throw connectionError(this, path, connection, timeoutMs, itemIndex);
+			// Neither an answer nor a connection failure (a credential's own error): n8n's words, kept as they are.
 			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
 		}
 	}
 	const answer = asObject(response);
 	if (!answer) {
-		throw new NodeApiError(this.getNode(), { response: String(response) } as JsonObject, {
-			message: `Mail Delivery API answered ${path} with something that is not JSON`,
-			itemIndex,
-		});
+		throw new PlatformError(
+			this.getNode(),
+			{ path, mayHaveBeenProcessed: true },
+			{
+				message: `Mail Delivery API answered ${path} with something that is not JSON`,
+				description: `The answer began: ${String(response).slice(0, 200)}`,
+				itemIndex,
+			},
+		);
 	}
 	if (answer.code !== 200)
-		throw platformError(this, path, Number(answer.code ?? 0), answer, itemIndex);
+		throw platformError(this, path, Number(answer.code ?? 0), answer, { itemIndex });
 	return answer;
 }
 
 /** The largest page the node asks for; the platform's own maximum is not documented. */
 const PAGE_SIZE = 100;
 
-interface PagingOptions {
+export interface PagingOptions {
 	returnAll: boolean;
 	limit: number;
 	itemIndex?: number;
+	/** How each page's request is sent (pacing, retries, time-out); by default as any single request. */
+	request?: RequestOptions;
 	/** Stops at the page that holds a record for which this is true (a look-up by name). */
 	until?: (record: IDataObject) => boolean;
 }
@@ -288,13 +304,18 @@ export async function apiRequestPages(
 	path: string,
 	body: IDataObject,
 	listKey: string,
-	{ returnAll, limit, itemIndex, until }: PagingOptions,
+	{ returnAll, limit, itemIndex, until, request }: PagingOptions,
 ): Promise<IDataObject[]> {
 	const wanted = returnAll ? Infinity : Math.max(0, limit);
 	const pageSize = returnAll ? PAGE_SIZE : Math.min(PAGE_SIZE, Math.max(1, limit));
 	const records: IDataObject[] = [];
 	for (let pageIndex = 1; records.length < wanted; pageIndex++) {
-		const page = await apiRequest.call(this, path, { ...body, pageSize, pageIndex }, itemIndex);
+		const page = await apiRequest.call(
+			this,
+			path,
+			{ ...body, pageSize, pageIndex },
+			request ?? { itemIndex },
+		);
 		const list = Array.isArray(page[listKey]) ? (page[listKey] as IDataObject[]) : [];
 		records.push(...list);
 		const total = typeof page.totalRecords === 'number' ? page.totalRecords : Infinity;

@@ -1,22 +1,29 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import { type NamedRecord, namesIn } from '../../helpers/refusals';
+import { namesIn } from '../../run/refusals';
+import type { ItemParameters } from '../../run/parameters';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 
 import { actOnNamed } from '../../helpers/namedActions';
-import { sandboxModeField } from '../common.descriptions';
+import { sandboxModeField, itemOptions } from '../common.descriptions';
 import { campaignNameLocator } from './shared';
+import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Cancel',
+	description: 'Cancel a scheduled campaign task',
+	action: 'Cancel a campaign',
+};
+
+export const toolDescription =
+	'Cancels a scheduled campaign by its name; one whose send time has passed cannot be cancelled. Returns success, or an error saying why not.';
+
+export const properties: INodeProperties[] = [
 	campaignNameLocator('A scheduled task; one whose send time has passed cannot be cancelled'),
 	sandboxModeField,
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['campaign'], operation: ['cancel'] } },
-	properties,
-);
-
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 export const named: NamedRecord[] = [
 	{ kind: 'campaign', must: 'existing', names: namesIn('mailName') },
 ];
@@ -24,8 +31,11 @@ export const named: NamedRecord[] = [
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
 export const effect = 'the campaign may have been cancelled';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	return await actOnNamed.call(this, itemIndex, {
+/** Items naming the same mailName run in input order. */
+export const recordOf = (item: ItemParameters) => item.locator('mailName');
+
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	return await actOnNamed(item, {
 		field: 'mailName',
 		properties,
 		path: '/v5/campaign/mail/cancel',

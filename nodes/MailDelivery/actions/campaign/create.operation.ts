@@ -1,12 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import { type NamedRecord, namesIn } from '../../helpers/refusals';
+import { namesIn } from '../../run/refusals';
 
 import { assertValid, type FieldRules, labelledBy, LIMITS, rules } from '../../helpers/validation';
 import { pickedLists } from '../../helpers/locators';
-import { apiRequest } from '../../../shared/transport';
 import {
 	attachmentField,
+	itemOptions,
 	EDITOR_TYPE_OPTIONS,
 	LANGUAGE_OPTIONS,
 	listsField,
@@ -16,18 +15,24 @@ import {
 	sendDateField,
 	senderLocator,
 } from '../common.descriptions';
-import {
-	applySandboxMode,
-	sendDateParam,
-	locatorValue,
-	setIfPresent,
-	trimmed,
-} from '../../helpers/parameters';
+import { applySandboxMode, sendDateParam, setIfPresent, trimmed } from '../../helpers/parameters';
 import { attachmentFromBinary } from '../../helpers/attachments';
 import { taggedParameter } from '../../helpers/platformTags';
-import { writeResult } from '../../helpers/results';
+import { writeResult } from '../../run/results';
+import type { ItemParameters } from '../../run/parameters';
+import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Create',
+	description: 'Create a campaign task, and send or schedule it',
+	action: 'Create a campaign',
+};
+
+export const toolDescription =
+	'Creates a marketing campaign that sends HTML content to whole contact lists (minus exclusion lists), now or at a scheduled time, or saves it as a draft (Only Save). ' +
+	'Real mail goes out to every contact of the lists unless Only Save or Sandbox Mode is on. Returns the task id and guid.';
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Campaign Name',
 		name: 'mailName',
@@ -131,12 +136,9 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	// One campaign after another by default: each sends to whole lists.
+	itemOptions(1),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['campaign'], operation: ['create'] } },
-	properties,
-);
 
 // Subject and sender name become mail headers: one line each.
 const fieldRules: FieldRules = labelledBy(properties, {
@@ -153,29 +155,32 @@ const fieldRules: FieldRules = labelledBy(properties, {
 export const named: NamedRecord[] = [
 	{ kind: 'campaign', must: 'new', names: namesIn('mailName') },
 	{ kind: 'sender', must: 'existing', names: namesIn('senderMail') },
-	{ kind: 'list', must: 'existing', names: (context, i) => pickedLists(context, 'sendLists', i) },
+	{ kind: 'list', must: 'existing', names: (item) => pickedLists(item, 'sendLists') },
 	{
 		kind: 'list',
 		must: 'existing',
-		names: (context, i) => pickedLists(context, 'additionalFields.excludeLists', i),
+		names: (item) => pickedLists(item, 'additionalFields.excludeLists'),
 	},
 ];
 
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
 export const effect = 'the campaign may have been created, and its mail sent';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const onlySave = this.getNodeParameter('onlySave', itemIndex, false) as boolean;
+/** Items naming the same campaign run in input order. */
+export const recordOf = (item: ItemParameters) => String(item.get('mailName', '')).trim();
+
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	const extra = item.get('additionalFields', {}) as IDataObject;
+	const onlySave = item.get('onlySave', false) as boolean;
 	const body: IDataObject = {
-		mailName: trimmed(this.getNodeParameter('mailName', itemIndex)),
-		senderMail: locatorValue.call(this, 'senderMail', itemIndex),
+		mailName: trimmed(item.get('mailName')),
+		senderMail: item.locator('senderMail'),
 	};
-	setIfPresent(body, 'subject', taggedParameter.call(this, 'subject', itemIndex, 'Subject'));
-	setIfPresent(body, 'content', taggedParameter.call(this, 'content', itemIndex, 'HTML Content'));
+	setIfPresent(body, 'subject', taggedParameter(item, 'subject', 'Subject'));
+	setIfPresent(body, 'content', taggedParameter(item, 'content', 'HTML Content'));
 	if (onlySave) body.onlySave = true;
 	// 4.1: sendListNames is required unless onlySave; a draft may already name its lists.
-	const sendListNames = pickedLists(this, 'sendLists', itemIndex);
+	const sendListNames = pickedLists(item, 'sendLists');
 	if (onlySave) setIfPresent(body, 'sendListNames', sendListNames);
 	else body.sendListNames = sendListNames;
 	for (const key of [
@@ -190,24 +195,20 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		setIfPresent(body, key, extra[key]);
 	}
 	if (extra.excludeLists !== undefined)
-		setIfPresent(
-			body,
-			'repelListNames',
-			pickedLists(this, 'additionalFields.excludeLists', itemIndex),
-		);
-	setIfPresent(body, 'sendDate', sendDateParam.call(this, 'Send Date', extra.sendDate, itemIndex));
+		setIfPresent(body, 'repelListNames', pickedLists(item, 'additionalFields.excludeLists'));
+	setIfPresent(body, 'sendDate', sendDateParam(item, 'Send Date', extra.sendDate));
 	assertValid(
-		this.getNode(),
+		item.node,
 		body,
 		onlySave ? { ...fieldRules, sendListNames: [] } : fieldRules,
-		itemIndex,
+		item.index,
 	);
 	setIfPresent(
 		body,
 		'attachment',
-		await attachmentFromBinary.call(this, itemIndex, String(extra.attachmentBinaryProperty ?? '')),
+		await attachmentFromBinary.call(this, item, String(extra.attachmentBinaryProperty ?? '')),
 	);
-	applySandboxMode.call(this, body, itemIndex);
-	const answer = await apiRequest.call(this, '/v5/campaign/mail/sends', body, itemIndex);
+	applySandboxMode(body, item);
+	const answer = await item.request('/v5/campaign/mail/sends', body);
 	return writeResult(body, answer, { mailName: body.mailName, id: answer.id, guid: answer.guid });
 }

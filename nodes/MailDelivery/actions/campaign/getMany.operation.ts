@@ -1,16 +1,26 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestPages } from '../../../shared/transport';
 import {
+	TASK_TYPE_OPTIONS,
+	itemOptions,
 	returnAllOrLimit,
 	simplified,
 	simplifyField,
-	TASK_TYPE_OPTIONS,
 } from '../common.descriptions';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemRun, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'Search campaign tasks',
+	action: 'Get many campaigns',
+};
+
+export const toolDescription =
+	'Searches campaign tasks by name, subject or sender. Returns at most Limit tasks with their subject, sender, lists, status (draft, sending, completed, failed) and, for completed ones, their statistics; with Simplify off, every field and the HTML body.';
+
+export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
 	{
 		...simplifyField,
@@ -62,27 +72,17 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['campaign'], operation: ['getMany'] } },
-	properties,
-);
-
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = {};
 	for (const key of ['mailName', 'subject', 'senderMail', 'type'])
 		setIfPresent(body, key, filters[key]);
 	if (filters.allTeam === true) body.allTeam = true;
-	const campaigns = await apiRequestPages.call(
-		this,
-		'/v5/campaign/mail/get',
-		body,
-		'mailList',
-		pagingOf.call(this, itemIndex),
-	);
-	return simplified(campaigns, this.getNodeParameter('simplify', itemIndex, true), compact);
+	const campaigns = await item.pages('/v5/campaign/mail/get', body, 'mailList', pagingOf(item));
+	return simplified(campaigns, item.get('simplify', true), compact);
 }
 
 /** mailStatus (2.1) in words. */

@@ -1,11 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
-import { dayRangeFields, TASK_TYPE_OPTIONS } from '../common.descriptions';
+import { TASK_TYPE_OPTIONS, dayRangeFields, itemOptions } from '../common.descriptions';
 import { readDayRange, setIfPresent } from '../../helpers/parameters';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemRun, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Stats',
+	description: 'Get campaign statistics over a date range',
+	action: 'Get campaign stats',
+};
+
+export const toolDescription =
+	'Reads campaign statistics for a range of days (YYYY-MM-DD, both included), optionally for one campaign name. Returns one row per campaign.';
+
+export const properties: INodeProperties[] = [
 	...dayRangeFields,
 	{
 		displayName: 'Filters',
@@ -24,18 +33,14 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['campaign'], operation: ['getStats'] } },
-	properties,
-);
-
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const body: IDataObject = readDayRange.call(this, itemIndex);
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	const filters = item.get('filters', {}) as IDataObject;
+	const body: IDataObject = readDayRange(item);
 	setIfPresent(body, 'mailName', filters.mailName);
 	setIfPresent(body, 'type', filters.type);
-	const answer = await apiRequest.call(this, '/v5/campaign/mail/stats/get', body, itemIndex);
+	const answer = await item.request('/v5/campaign/mail/stats/get', body);
 	return (answer.mailStatsList as IDataObject[] | undefined) ?? [];
 }

@@ -1,13 +1,23 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
-import { apiRequest } from '../../../shared/transport';
-import { sandboxModeField } from '../common.descriptions';
+import { itemOptions, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode } from '../../helpers/parameters';
-import { writeResult } from '../../helpers/results';
+import { writeResult } from '../../run/results';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemParameters } from '../../run/parameters';
+import type { ItemRun, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Delete',
+	description: 'Delete a contact',
+	action: 'Delete a contact',
+};
+
+export const toolDescription =
+	'Deletes the contact with this email address. Returns success, or an error when there is none.';
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Email',
 		name: 'email',
@@ -17,22 +27,22 @@ const properties: INodeProperties[] = [
 		default: '',
 	},
 	sandboxModeField,
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
 
 const FIELD_RULES = labelledBy(properties, { email: [rules.required, rules.email] });
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contact'], operation: ['delete'] } },
-	properties,
-);
-
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
 export const effect = 'the contact may have been deleted';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const body = { email: String(this.getNodeParameter('email', itemIndex)).trim() };
-	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
-	applySandboxMode.call(this, body, itemIndex);
-	const answer = await apiRequest.call(this, '/v5/contacts/delete', body, itemIndex);
+/** Items naming the same email run in input order. */
+export const recordOf = (item: ItemParameters) =>
+	String(item.get('email', '')).trim().toLowerCase();
+
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	const body = { email: String(item.get('email')).trim() };
+	assertValid(item.node, body, FIELD_RULES, item.index);
+	applySandboxMode(body, item);
+	const answer = await item.request('/v5/contacts/delete', body);
 	return writeResult(body, answer, { email: body.email, deleted: !('sandboxMode' in body) });
 }

@@ -1,10 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
-import { apiRequest } from '../../../shared/transport';
+import { itemOptions } from '../common.descriptions';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemRun, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get',
+	description: 'Get a contact by email',
+	action: 'Get a contact',
+};
+
+export const toolDescription =
+	'Looks up one contact by email address. Returns its name, phone number and properties, or an error when there is none.';
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Email',
 		name: 'email',
@@ -13,18 +23,14 @@ const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 	},
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
 
 const FIELD_RULES = labelledBy(properties, { email: [rules.required, rules.email] });
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contact'], operation: ['get'] } },
-	properties,
-);
-
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const body = { email: String(this.getNodeParameter('email', itemIndex)).trim() };
-	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
-	const answer = await apiRequest.call(this, '/v5/contacts/get', body, itemIndex);
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	const body = { email: String(item.get('email')).trim() };
+	assertValid(item.node, body, FIELD_RULES, item.index);
+	const answer = await item.request('/v5/contacts/get', body);
 	return (answer.contact as IDataObject | undefined) ?? {};
 }

@@ -4,15 +4,17 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { runBatched } from '../../helpers/batching';
-import { findProblems, inputError, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
-import { batchThroughputOptions, listLocator, sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, locatorValue, setIfPresent } from '../../helpers/parameters';
-import { batchOptionsOf, wholeNumberOption } from '../../helpers/batchOptions';
 import { CUSTOM_OPTION } from '../../../shared/parameterKinds';
+import { applySandboxMode, setIfPresent } from '../../helpers/parameters';
+import { findProblems, inputError, rules } from '../../helpers/validation';
+import { type BatchPlan, runBatched } from '../../run/batch/runner';
+import type { OperationOption } from '../../run/operation';
+import type { ItemParameters, ParameterReader } from '../../run/parameters';
+import { throughputOf, wholeNumberOption } from '../../run/throughput';
+import { listLocator, sandboxModeField, throughputOptions } from '../common.descriptions';
 
 const DEFAULT_ROWS_PER_REQUEST = 1000;
 const MAX_ROWS_PER_REQUEST = 10000;
@@ -20,7 +22,16 @@ const MAX_ROWS_PER_REQUEST = 10000;
 const KNOWN_PROPERTIES = new Set(['email', 'phoneNumber', 'name']);
 /** The property list's choice for an identifier typed by the user. */
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Import',
+	description: 'Import many contacts from the input items',
+	action: 'Import contacts',
+};
+
+export const toolDescription =
+	'Imports many contacts at once, one per input item, creating and/or updating them, optionally into a list (created when missing). Returns success per item.';
+
+export const properties: INodeProperties[] = [
 	{
 		displayName:
 			'Each input item becomes one contact row. Map Email or Phone Number (or both); the rows are sent in as few requests as the batch size allows.',
@@ -164,15 +175,10 @@ const properties: INodeProperties[] = [
 				default: DEFAULT_ROWS_PER_REQUEST,
 				description: 'Very large inputs are split into requests of at most this many rows',
 			},
-			...batchThroughputOptions,
+			...throughputOptions(),
 		],
 	},
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contact'], operation: ['import'] } },
-	properties,
-);
 
 interface Row {
 	itemIndex: number;
@@ -192,131 +198,108 @@ function cellValue(value: unknown): IDataObject[string] {
 const isEmpty = (value: unknown) => value === '' || value === undefined;
 
 /** The row of one item, mapped automatically from its fields or by the fields below. */
-function rowValues(this: IExecuteFunctions, itemIndex: number): IDataObject {
-	if (this.getNodeParameter('mappingMode', itemIndex, 'autoMapInputData') === 'autoMapInputData') {
-		const keepOthers = this.getNodeParameter('unknownProperties', itemIndex, 'custom') === 'custom';
+function rowValues(item: ItemParameters, json: IDataObject): IDataObject {
+	if (item.get('mappingMode', 'autoMapInputData') === 'autoMapInputData') {
+		const keepOthers = item.get('unknownProperties', 'custom') === 'custom';
 		const values: IDataObject = {};
-		for (const [name, value] of Object.entries(this.getInputData()[itemIndex]?.json ?? {})) {
+		for (const [name, value] of Object.entries(json)) {
 			if (keepOthers || KNOWN_PROPERTIES.has(name)) values[name] = cellValue(value);
 		}
 		return values;
 	}
-	const mapping = (
-		this.getNodeParameter('contactDataMapping.fields', itemIndex, []) as IDataObject[]
-	).map((field) => ({
+	const mapping = item.get<IDataObject[]>('contactDataMapping.fields', []).map((field) => ({
 		propertyName: String(
 			(field.propertyName === CUSTOM_OPTION ? field.customPropertyName : field.propertyName) ?? '',
 		).trim(),
 		value: cellValue(field.value),
 	}));
+	const refuse = (problem: string) => inputError(item.node, problem, item.index);
 	const unnamed = mapping.findIndex((field) => !field.propertyName);
-	if (unnamed !== -1) {
-		throw inputError(
-			this.getNode(),
-			`Field "Fields to Import": field ${unnamed + 1} has no property identifier`,
-			itemIndex,
-		);
-	}
+	if (unnamed !== -1)
+		throw refuse(`Field "Fields to Import": field ${unnamed + 1} has no property identifier`);
 	const names = mapping.map((field) => field.propertyName);
 	const twice = names.find((name, index) => names.indexOf(name) !== index);
-	if (twice !== undefined) {
-		throw inputError(
-			this.getNode(),
+	if (twice !== undefined)
+		throw refuse(
 			`Field "Fields to Import" maps the property "${twice}" more than once; map each property once`,
-			itemIndex,
 		);
-	}
-	if (!names.includes('email') && !names.includes('phoneNumber')) {
-		throw inputError(
-			this.getNode(),
-			'Field "Fields to Import" must map email or phoneNumber (or both)',
-			itemIndex,
-		);
-	}
+	if (!names.includes('email') && !names.includes('phoneNumber'))
+		throw refuse('Field "Fields to Import" must map email or phoneNumber (or both)');
 	return Object.fromEntries(mapping.map((field) => [field.propertyName, field.value]));
+}
+
+/**
+ * One item's row, checked. Rows with the same columns and request-level fields share one request object
+ * (`requests`), so 100,000 rows hold 100,000 value objects and not 100,000 copies of the column mapping.
+ */
+function readRow(item: ItemParameters, json: IDataObject, requests: Map<string, IDataObject>): Row {
+	const values = rowValues(item, json);
+	if (isEmpty(values.email) && isEmpty(values.phoneNumber))
+		throw inputError(
+			item.node,
+			'Field "email" or "phoneNumber" has no value for this item',
+			item.index,
+		);
+	const problems = findProblems(values, { email: [rules.email] });
+	if (problems.length) throw inputError(item.node, problems[0].text, item.index);
+	const fields = item.get<IDataObject>('additionalFields', {});
+	const level: IDataObject = { updateMode: item.get<number>('updateMode', 1) };
+	if (fields.listName !== undefined)
+		setIfPresent(level, 'listName', item.locator('additionalFields.listName'));
+	if (level.listName) setIfPresent(level, 'listDescription', fields.listDescription);
+	applySandboxMode(level, item);
+	const names = Object.keys(values);
+	const key = JSON.stringify([names, level]);
+	let request = requests.get(key);
+	if (!request) {
+		request = {
+			contactDataMapping: names.map((propertyName, columnNum) => ({ columnNum, propertyName })),
+			...level,
+		};
+		requests.set(key, request);
+	}
+	return { itemIndex: item.index, values, request, key };
 }
 
 export async function executeBatch(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	reader: ParameterReader,
 ): Promise<INodeExecutionData[]> {
-	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const batchSize = wholeNumberOption.call(
-		this,
+	const options = reader.get('options', 0, {}) as IDataObject;
+	const batchSize = wholeNumberOption(
+		reader.node,
 		'Rows per Request',
 		options.batchSize,
 		DEFAULT_ROWS_PER_REQUEST,
 		1,
 		MAX_ROWS_PER_REQUEST,
 	);
-	// Rows with the same columns and request-level fields share one request object, so 100,000 rows
-	// hold 100,000 value objects and not 100,000 copies of the column mapping.
+	const items = this.getInputData();
 	const requests = new Map<string, IDataObject>();
-	return await runBatched<Row, undefined>(
-		this,
-		items.length,
-		{
-			maxPerRequest: batchSize,
-			keyOf: (row) => row.key,
-			prepare: async (itemIndex) => {
-				const values = rowValues.call(this, itemIndex);
-				if (isEmpty(values.email) && isEmpty(values.phoneNumber)) {
-					throw inputError(
-						this.getNode(),
-						'Field "email" or "phoneNumber" has no value for this item',
-						itemIndex,
-					);
-				}
-				const problems = findProblems(values, { email: [rules.email] });
-				if (problems.length) throw inputError(this.getNode(), problems[0].text, itemIndex);
-				const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-				const level: IDataObject = {
-					updateMode: this.getNodeParameter('updateMode', itemIndex, 1) as number,
-				};
-				if (fields.listName !== undefined)
-					setIfPresent(
-						level,
-						'listName',
-						locatorValue.call(this, 'additionalFields.listName', itemIndex),
-					);
-				if (level.listName) setIfPresent(level, 'listDescription', fields.listDescription);
-				applySandboxMode.call(this, level, itemIndex);
-				const names = Object.keys(values);
-				const key = JSON.stringify([names, level]);
-				let request = requests.get(key);
-				if (!request) {
-					request = {
-						contactDataMapping: names.map((propertyName, columnNum) => ({
-							columnNum,
-							propertyName,
-						})),
-						...level,
-					};
-					requests.set(key, request);
-				}
-				return [{ itemIndex, values, request, key }];
-			},
-			fix: () => undefined,
-			remember: () => undefined,
-			send: async (chunk, _fixed, requestOptions) => {
-				const columns = chunk[0].request.contactDataMapping as Array<{ propertyName: string }>;
-				const body: IDataObject = {
-					...chunk[0].request,
-					contactData: chunk.map((row) =>
-						columns.map((column) => row.values[column.propertyName]),
-					) as unknown as IDataObject[],
-				};
-				return {
-					body,
-					answer: await apiRequest.call(this, '/v5/contacts/imports', body, requestOptions),
-				};
-			},
-			// The API does not say; the emulator's choice, as a careful integrator's: a 400 refuses the whole import.
-			effect: 'its contacts may have been imported',
-			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
-			describe: (rows) =>
-				rows.length === 1 ? { ...rows[0].values } : { rows: rows.map((row) => row.values) },
+	const plan: BatchPlan<Row, undefined> = {
+		maxPerRequest: batchSize,
+		keyOf: (row) => row.key,
+		prepare: async (item) => [readRow(item, items[item.index]?.json ?? {}, requests)],
+		send: async (chunk, _fixed, requestOptions) => {
+			const columns = chunk[0].request.contactDataMapping as Array<{ propertyName: string }>;
+			const body: IDataObject = {
+				...chunk[0].request,
+				contactData: chunk.map((row) =>
+					columns.map((column) => row.values[column.propertyName]),
+				) as unknown as IDataObject[],
+			};
+			return {
+				body,
+				answer: await apiRequest.call(this, '/v5/contacts/imports', body, requestOptions),
+			};
 		},
-		batchOptionsOf.call(this, options),
-	);
+		failures: {
+			effect: 'its contacts may have been imported',
+			// The API does not say; the emulator's choice, as a careful integrator's: a 400 refuses the whole import.
+			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
+		},
+		describe: (rows) =>
+			rows.length === 1 ? { ...rows[0].values } : { rows: rows.map((row) => row.values) },
+	};
+	return await runBatched(this, reader, plan, throughputOf(reader.node, options));
 }

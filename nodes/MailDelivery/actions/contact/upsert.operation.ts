@@ -1,14 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import { type NamedRecord, namesIn } from '../../helpers/refusals';
+import { namesIn } from '../../run/refusals';
 
 import { assertValid, inputError, labelledBy, rules } from '../../helpers/validation';
-import { apiRequest } from '../../../shared/transport';
-import { listLocator, sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, locatorValue, setIfPresent } from '../../helpers/parameters';
-import { writeResult } from '../../helpers/results';
+import { itemOptions, listLocator, sandboxModeField } from '../common.descriptions';
+import type { ItemParameters } from '../../run/parameters';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import { applySandboxMode, setIfPresent } from '../../helpers/parameters';
+import { writeResult } from '../../run/results';
+import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Create or Update',
+	description: 'Create a new record, or update the current one if it already exists (upsert)',
+	action: 'Create or update a contact',
+};
+
+export const toolDescription =
+	'Creates a contact, or updates the one with the same email: email or phone number, an optional name, and optionally a list to put it in. Returns success.';
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Email',
 		name: 'email',
@@ -42,14 +52,10 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
 
 const FIELD_RULES = labelledBy(properties, { email: [rules.email] });
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contact'], operation: ['upsert'] } },
-	properties,
-);
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
 export const named: NamedRecord[] = [
@@ -59,24 +65,33 @@ export const named: NamedRecord[] = [
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
 export const effect = 'the contact may have been saved';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+/** Items saving the same contact run in input order, so the last one's values stay. */
+export const recordOf = (item: ItemParameters) => {
+	const email = String(item.get('email', '')).trim().toLowerCase();
+	return (
+		email ||
+		`phone ${String(item.get<IDataObject>('additionalFields', {}).phoneNumber ?? '').trim()}`
+	);
+};
+
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	const extra = item.get('additionalFields', {}) as IDataObject;
 	const body: IDataObject = {};
-	setIfPresent(body, 'email', String(this.getNodeParameter('email', itemIndex, '')).trim());
+	setIfPresent(body, 'email', String(item.get('email', '')).trim());
 	setIfPresent(body, 'phoneNumber', String(extra.phoneNumber ?? '').trim());
 	setIfPresent(body, 'name', extra.name);
 	if (extra.listName !== undefined)
-		setIfPresent(body, 'listName', locatorValue.call(this, 'additionalFields.listName', itemIndex));
+		setIfPresent(body, 'listName', item.locator('additionalFields.listName'));
 	if (!body.email && !body.phoneNumber) {
 		throw inputError(
-			this.getNode(),
+			item.node,
 			'Field "email" or "phoneNumber" is required: the contact needs one of them',
-			itemIndex,
+			item.index,
 		);
 	}
-	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
-	applySandboxMode.call(this, body, itemIndex);
-	const answer = await apiRequest.call(this, '/v5/contacts/upsert', body, itemIndex);
+	assertValid(item.node, body, FIELD_RULES, item.index);
+	applySandboxMode(body, item);
+	const answer = await item.request('/v5/contacts/upsert', body);
 	return writeResult(body, answer, {
 		email: body.email,
 		phoneNumber: body.phoneNumber,

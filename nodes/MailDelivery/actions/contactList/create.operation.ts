@@ -1,25 +1,31 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import { type NamedRecord, namesIn } from '../../helpers/refusals';
+import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
-import { apiRequest } from '../../../shared/transport';
-import { sandboxModeField } from '../common.descriptions';
+import { itemOptions, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
-import { writeResult } from '../../helpers/results';
+import { writeResult } from '../../run/results';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemParameters } from '../../run/parameters';
+import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Create',
+	description: 'Add a static contact list',
+	action: 'Create a contact list',
+};
+
+export const toolDescription =
+	'Creates a static contact list with this name. Returns success, or an error when the name is taken.';
+
+export const properties: INodeProperties[] = [
 	{ displayName: 'List Name', name: 'listName', type: 'string', required: true, default: '' },
 	{ displayName: 'Description', name: 'listDescription', type: 'string', default: '' },
 	sandboxModeField,
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
 
 const FIELD_RULES = labelledBy(properties, { listName: [rules.required] });
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contactList'], operation: ['create'] } },
-	properties,
-);
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
 export const named: NamedRecord[] = [{ kind: 'list', must: 'new', names: namesIn('listName') }];
@@ -27,13 +33,16 @@ export const named: NamedRecord[] = [{ kind: 'list', must: 'new', names: namesIn
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
 export const effect = 'the list may have been created';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
+/** Items naming the same listName run in input order. */
+export const recordOf = (item: ItemParameters) => String(item.get('listName', '')).trim();
+
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
 	const body: IDataObject = {
-		listName: trimmed(this.getNodeParameter('listName', itemIndex)),
+		listName: trimmed(item.get('listName')),
 	};
-	setIfPresent(body, 'listDescription', this.getNodeParameter('listDescription', itemIndex, ''));
-	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
-	applySandboxMode.call(this, body, itemIndex);
-	const answer = await apiRequest.call(this, '/v5/lists/add', body, itemIndex);
+	setIfPresent(body, 'listDescription', item.get('listDescription', ''));
+	assertValid(item.node, body, FIELD_RULES, item.index);
+	applySandboxMode(body, item);
+	const answer = await item.request('/v5/lists/add', body);
 	return writeResult(body, answer, { listName: body.listName });
 }

@@ -1,18 +1,28 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import { type NamedRecord, namesIn } from '../../helpers/refusals';
+import { namesIn } from '../../run/refusals';
+import type { ItemParameters } from '../../run/parameters';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 
 import { actOnNamed } from '../../helpers/namedActions';
-import { listLocator, sandboxModeField } from '../common.descriptions';
+import { listLocator, sandboxModeField, itemOptions } from '../common.descriptions';
+import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [listLocator(), sandboxModeField];
+export const option: OperationOption = {
+	name: 'Delete',
+	description: 'Delete a contact list',
+	action: 'Delete a contact list',
+};
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contactList'], operation: ['delete'] } },
-	properties,
-);
+export const toolDescription =
+	'Deletes the contact list with this name. Returns success, or an error when there is none.';
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+export const properties: INodeProperties[] = [
+	listLocator(),
+	sandboxModeField,
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+];
+
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 export const named: NamedRecord[] = [
 	{ kind: 'list', must: 'existing', names: namesIn('listName') },
 ];
@@ -20,8 +30,11 @@ export const named: NamedRecord[] = [
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
 export const effect = 'the list may have been deleted';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	return await actOnNamed.call(this, itemIndex, {
+/** Items naming the same listName run in input order. */
+export const recordOf = (item: ItemParameters) => item.locator('listName');
+
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	return await actOnNamed(item, {
 		field: 'listName',
 		properties,
 		path: '/v5/lists/delete',

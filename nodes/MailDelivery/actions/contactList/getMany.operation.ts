@@ -1,12 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestPages } from '../../../shared/transport';
-import { returnAllOrLimit } from '../common.descriptions';
+import { itemOptions, returnAllOrLimit } from '../common.descriptions';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
 import { normalizeList } from './shared';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemRun, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'Search contact lists',
+	action: 'Get many contact lists',
+};
+
+export const toolDescription =
+	'Searches contact lists by name. Returns at most Limit lists with their id, name, status and type.';
+
+export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
 	{
 		displayName: 'Filters',
@@ -38,23 +47,13 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['contactList'], operation: ['getMany'] } },
-	properties,
-);
-
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = {};
 	for (const key of ['search', 'listType', 'sort']) setIfPresent(body, key, filters[key]);
-	const lists = await apiRequestPages.call(
-		this,
-		'/v5/lists/get',
-		body,
-		'lists',
-		pagingOf.call(this, itemIndex),
-	);
+	const lists = await item.pages('/v5/lists/get', body, 'lists', pagingOf(item));
 	return lists.map(normalizeList);
 }

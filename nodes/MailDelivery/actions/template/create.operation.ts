@@ -1,15 +1,25 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import { type NamedRecord, namesIn } from '../../helpers/refusals';
+import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, LIMITS, rules } from '../../helpers/validation';
-import { apiRequest } from '../../../shared/transport';
-import { EDITOR_TYPE_OPTIONS, PLATFORM_TAGS_HINT } from '../common.descriptions';
+import { EDITOR_TYPE_OPTIONS, PLATFORM_TAGS_HINT, itemOptions } from '../common.descriptions';
 import { trimmed } from '../../helpers/parameters';
 import { taggedParameter } from '../../helpers/platformTags';
-import { writeResult } from '../../helpers/results';
+import { writeResult } from '../../run/results';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemParameters } from '../../run/parameters';
+import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Create',
+	description: 'Add an email template',
+	action: 'Create a template',
+};
+
+export const toolDescription =
+	'Adds an email template (name, subject and HTML content with {{tags}}). Returns success, or an error when the name is taken.';
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Template Name',
 		name: 'templateName',
@@ -42,12 +52,8 @@ const properties: INodeProperties[] = [
 		options: EDITOR_TYPE_OPTIONS,
 		default: 'DRAG',
 	},
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['create'] } },
-	properties,
-);
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
 const FIELD_RULES = labelledBy(properties, {
@@ -64,19 +70,17 @@ export const named: NamedRecord[] = [
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
 export const effect = 'the template may have been created';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
+/** Items naming the same templateName run in input order. */
+export const recordOf = (item: ItemParameters) => String(item.get('templateName', '')).trim();
+
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
 	const body = {
-		templateName: trimmed(this.getNodeParameter('templateName', itemIndex)),
-		templateSubject: taggedParameter.call(this, 'templateSubject', itemIndex, 'Subject') as string,
-		templateContent: taggedParameter.call(
-			this,
-			'templateContent',
-			itemIndex,
-			'HTML Content',
-		) as string,
-		editorType: this.getNodeParameter('editorType', itemIndex, 'DRAG') as string,
+		templateName: trimmed(item.get('templateName')),
+		templateSubject: taggedParameter(item, 'templateSubject', 'Subject') as string,
+		templateContent: taggedParameter(item, 'templateContent', 'HTML Content') as string,
+		editorType: item.get('editorType', 'DRAG') as string,
 	};
-	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
-	const answer = await apiRequest.call(this, '/v5/campaign/mail/template/add', body, itemIndex);
+	assertValid(item.node, body, FIELD_RULES, item.index);
+	const answer = await item.request('/v5/campaign/mail/template/add', body);
 	return writeResult(body, answer, { templateName: body.templateName });
 }

@@ -1,18 +1,27 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import { type NamedRecord, namesIn } from '../../helpers/refusals';
+import { namesIn } from '../../run/refusals';
+import type { ItemParameters } from '../../run/parameters';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 
 import { actOnNamed } from '../../helpers/namedActions';
-import { templateLocator } from '../common.descriptions';
+import { templateLocator, itemOptions } from '../common.descriptions';
+import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [templateLocator()];
+export const option: OperationOption = {
+	name: 'Delete',
+	description: 'Delete an email template',
+	action: 'Delete a template',
+};
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['delete'] } },
-	properties,
-);
+export const toolDescription =
+	'Deletes the email template with this name. Returns success, or an error when there is none.';
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+export const properties: INodeProperties[] = [
+	templateLocator(),
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+];
+
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 export const named: NamedRecord[] = [
 	{ kind: 'template', must: 'existing', names: namesIn('templateName') },
 ];
@@ -20,8 +29,11 @@ export const named: NamedRecord[] = [
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
 export const effect = 'the template may have been deleted';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	return await actOnNamed.call(this, itemIndex, {
+/** Items naming the same templateName run in input order. */
+export const recordOf = (item: ItemParameters) => item.locator('templateName');
+
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	return await actOnNamed(item, {
 		field: 'templateName',
 		properties,
 		path: '/v5/campaign/mail/template/delete',

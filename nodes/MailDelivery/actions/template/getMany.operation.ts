@@ -1,12 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequestPages } from '../../../shared/transport';
-import { returnAllOrLimit, simplified, simplifyField } from '../common.descriptions';
+import { itemOptions, returnAllOrLimit, simplified, simplifyField } from '../common.descriptions';
 import { tagsIn } from '../../../shared/tags';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemRun, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'Search email templates',
+	action: 'Get many templates',
+};
+
+export const toolDescription =
+	'Searches email templates by name. Returns at most Limit templates with their subject, the {{tags}} they use (to give values for when sending) and their date; with Simplify off, their HTML too.';
+
+export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
 	{
 		...simplifyField,
@@ -29,25 +38,20 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['template'], operation: ['getMany'] } },
-	properties,
-);
-
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = {};
 	setIfPresent(body, 'templateName', filters.templateName);
-	const templates = await apiRequestPages.call(
-		this,
+	const templates = await item.pages(
 		'/v5/campaign/mail/template/get',
 		body,
 		'templateList',
-		pagingOf.call(this, itemIndex),
+		pagingOf(item),
 	);
-	return simplified(templates, this.getNodeParameter('simplify', itemIndex, true), compact);
+	return simplified(templates, item.get('simplify', true), compact);
 }
 
 /** A template without its HTML: what it is called, its subject, the tags to give values for, its date. */

@@ -1,21 +1,25 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
-import { dayRangeFields } from '../common.descriptions';
+import { dayRangeFields, itemOptions } from '../common.descriptions';
 import { readDayRange } from '../../helpers/parameters';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemRun, OperationOption } from '../../run/operation';
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transactionalMail'], operation: ['getStats'] } },
-	dayRangeFields as INodeProperties[],
-);
+export const option: OperationOption = {
+	name: 'Get Stats',
+	description: 'Get daily transactional statistics',
+	action: 'Get transactional mail stats',
+};
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const answer = await apiRequest.call(
-		this,
-		'/v5/transactional/mail/stats/get',
-		readDayRange.call(this, itemIndex),
-		itemIndex,
-	);
+export const toolDescription =
+	'Reads daily transactional mail statistics for a range of days, both included (YYYY-MM-DD): sent, opened, clicked, bounced, not sent and unsubscribed counts. Returns one row per day.';
+
+export const properties: INodeProperties[] = [
+	...dayRangeFields,
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+];
+
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	const answer = await item.request('/v5/transactional/mail/stats/get', readDayRange(item));
 	return (answer.mailStatsList as IDataObject[] | undefined) ?? [];
 }

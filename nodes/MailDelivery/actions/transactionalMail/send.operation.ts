@@ -1,44 +1,46 @@
-import { randomUUID } from 'node:crypto';
 import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 
-import { groupKey, runBatched } from '../../helpers/batching';
+import { sendPlan } from '../../helpers/transactional/plan';
 import { LIMITS } from '../../helpers/validation';
-import { apiRequest } from '../../../shared/transport';
+import { runBatched } from '../../run/batch/runner';
+import type { ParameterReader } from '../../run/parameters';
+import { throughputOf } from '../../run/throughput';
 import {
 	attachmentField,
-	batchThroughputOptions,
 	PLATFORM_TAGS_HINT,
 	replyToField,
 	sandboxModeField,
 	sendDateField,
 	senderLocator,
 	templateLocator,
+	throughputOptions,
 } from '../common.descriptions';
-import { type AttachmentReference, readAttachment } from '../../helpers/attachments';
-import { batchOptionsOf } from '../../helpers/batchOptions';
-import { diagnoseSendFailure, type LookupMemo } from '../../helpers/transactional/diagnosis';
-import { readSendItem } from '../../helpers/transactional/readItem';
-import {
-	buildRequest,
-	contentSourceOf,
-	requestIdentity,
-	requestIdentityFields,
-	requestLevel,
-	sharedRefusalCause,
-} from '../../helpers/transactional/requests';
+import type { OperationOption } from '../../run/operation';
 
 // Inside a collection a root parameter is named with a leading slash.
 const showInCollection = (messageSource: string) => ({
 	show: { '/messageSource': [messageSource] },
 });
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Send',
+	description: 'Send personalized mails, up to 100 versions per request',
+	action: 'Send transactional mail',
+};
+
+export const toolDescription =
+	`Sends real email now (or at the Send Date) through the mail delivery platform; nothing can be recalled once sent. ` +
+	`To takes one or more recipients separated by commas, each an address or "Name <address>", at most ${LIMITS.recipientsPerField}. ` +
+	'With a template the subject is optional (the template has one); with HTML content a subject is required. Tag values fill the {{tags}} of the content. ' +
+	"Returns success, the recipients, the request's uniqueMsgID (delivery, bounce, open and click events about this mail carry it), the sender and the template; " +
+	'on failure an error that names the field to correct. With Sandbox Mode on the request is only checked and nothing is sent.';
+
+export const properties: INodeProperties[] = [
 	senderLocator(
 		'senderMail',
 		'Sender Email',
@@ -403,97 +405,19 @@ const properties: INodeProperties[] = [
 				description:
 					"Whether to put the input item's fields (an order number, say) before the result in each output item",
 			},
-			...batchThroughputOptions,
+			...throughputOptions(),
 		],
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['transactionalMail'], operation: ['send'] } },
-	properties,
-);
-
-interface VersionEntry {
-	itemIndex: number;
-	shared: IDataObject;
-	version: IDataObject;
-	attachment?: AttachmentReference;
-}
-
 export async function executeBatch(
 	this: IExecuteFunctions,
-	items: INodeExecutionData[],
+	reader: ParameterReader,
 ): Promise<INodeExecutionData[]> {
-	const path = '/v5/transactional/mail/sends_customised';
 	// Throughput options are read once, for item 0: they shape the whole run.
-	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
-	const lookups: LookupMemo = new Map();
-	return await runBatched<VersionEntry, IDataObject>(
-		this,
-		items.length,
-		{
-			maxPerRequest: LIMITS.messageVersionsPerRequest,
-			// Equal request-level fields, the same kind of content, the same attachment file.
-			keyOf: (entry) =>
-				groupKey([
-					entry.shared,
-					contentSourceOf(entry.version, entry.shared),
-					entry.attachment?.identity ?? null,
-				]),
-			prepare: async (itemIndex) => {
-				const { shared, versions, attachment } = await readSendItem.call(this, itemIndex);
-				return versions.map((version) => ({ itemIndex, shared, version, attachment }));
-			},
-			fix: (chunk) => {
-				const level = requestLevel(
-					chunk[0].shared,
-					chunk.map((entry) => entry.version),
-				);
-				// Events carry the request's UniqueMsgID: one per request when the user gives none, so every
-				// output item can be matched with the trigger's events. Halves of a refused request keep it.
-				level.uniqueMsgID ??= randomUUID();
-				return level;
-			},
-			remember: requestIdentityFields,
-			send: async (chunk, level, options) => {
-				const body = buildRequest(
-					level,
-					chunk.map((entry) => entry.version),
-				);
-				// The file is read now, request by request, so memory holds one request's attachment at a time.
-				if (chunk[0].attachment)
-					body.attachment = await readAttachment.call(this, chunk[0].attachment);
-				return { body, answer: await apiRequest.call(this, path, body, options) };
-			},
-			// 7.2: every 400 is a refusal of the whole request before anything is sent.
-			effect: 'mail may have gone out',
-			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
-			sharedCause: (chunk, level, error) =>
-				sharedRefusalCause(
-					chunk.map((entry) => entry.version),
-					level,
-					error,
-				),
-			diagnose: async (chunk, level, error) =>
-				await diagnoseSendFailure.call(
-					this,
-					chunk.map((entry) => entry.version),
-					level,
-					error,
-					lookups,
-				),
-			describe: (entries, level) => ({
-				recipients: entries.flatMap((entry) =>
-					['to', 'cc', 'bcc'].flatMap((field) =>
-						(entry.version[field] as IDataObject[]).map((recipient) => recipient.email as string),
-					),
-				),
-				...(level ? requestIdentity(level, entries[0].version) : {}),
-			}),
-		},
-		{
-			...batchOptionsOf.call(this, options),
-			includeInputFields: options.includeInputFields === true,
-		},
-	);
+	const options = reader.get('options', 0, {}) as IDataObject;
+	return await runBatched(this, reader, sendPlan(this), {
+		...throughputOf(reader.node, options),
+		includeInputFields: options.includeInputFields === true,
+	});
 }

@@ -1,14 +1,24 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import { type NamedRecord, namesIn } from '../../helpers/refusals';
+import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
-import { apiRequest } from '../../../shared/transport';
-import { sandboxModeField } from '../common.descriptions';
+import { itemOptions, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, trimmed } from '../../helpers/parameters';
-import { writeResult } from '../../helpers/results';
+import { writeResult } from '../../run/results';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemParameters } from '../../run/parameters';
+import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Add',
+	description: 'Add a sender address',
+	action: 'Add a verified sender',
+};
+
+export const toolDescription =
+	'Adds a sender address to the account, for marketing or transactional mail. Returns success.';
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Sender Email',
 		name: 'senderEmail',
@@ -29,12 +39,8 @@ const properties: INodeProperties[] = [
 		default: '2',
 	},
 	sandboxModeField,
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['verifiedSender'], operation: ['add'] } },
-	properties,
-);
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
 const FIELD_RULES = labelledBy(properties, {
@@ -49,13 +55,17 @@ export const named: NamedRecord[] = [
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
 export const effect = 'the sender may have been added';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
+/** Items naming the same senderEmail run in input order. */
+export const recordOf = (item: ItemParameters) =>
+	String(item.get('senderEmail', '')).trim().toLowerCase();
+
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
 	const body = {
-		senderEmail: trimmed(this.getNodeParameter('senderEmail', itemIndex)),
-		senderType: String(this.getNodeParameter('senderType', itemIndex)),
+		senderEmail: trimmed(item.get('senderEmail')),
+		senderType: String(item.get('senderType')),
 	};
-	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
-	applySandboxMode.call(this, body, itemIndex);
-	const answer = await apiRequest.call(this, '/v5/verified_senders/add', body, itemIndex);
+	assertValid(item.node, body, FIELD_RULES, item.index);
+	applySandboxMode(body, item);
+	const answer = await item.request('/v5/verified_senders/add', body);
 	return writeResult(body, answer, { senderEmail: body.senderEmail });
 }

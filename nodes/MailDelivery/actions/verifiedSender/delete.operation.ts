@@ -1,18 +1,27 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
-import { type NamedRecord, namesIn } from '../../helpers/refusals';
+import { namesIn } from '../../run/refusals';
+import type { ItemParameters } from '../../run/parameters';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 
 import { actOnNamed } from '../../helpers/namedActions';
-import { sandboxModeField, senderLocator } from '../common.descriptions';
+import { sandboxModeField, senderLocator, itemOptions } from '../common.descriptions';
+import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [senderLocator('senderEmail', 'Sender'), sandboxModeField];
+export const option: OperationOption = {
+	name: 'Delete',
+	description: 'Delete a sender address',
+	action: 'Delete a verified sender',
+};
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['verifiedSender'], operation: ['delete'] } },
-	properties,
-);
+export const toolDescription = 'Removes a sender address from the account. Returns success.';
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+export const properties: INodeProperties[] = [
+	senderLocator('senderEmail', 'Sender'),
+	sandboxModeField,
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+];
+
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 export const named: NamedRecord[] = [
 	{ kind: 'sender', must: 'existing', names: namesIn('senderEmail') },
 ];
@@ -20,8 +29,11 @@ export const named: NamedRecord[] = [
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
 export const effect = 'the sender may have been deleted';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	return await actOnNamed.call(this, itemIndex, {
+/** Items naming the same senderEmail run in input order. */
+export const recordOf = (item: ItemParameters) => item.locator('senderEmail').toLowerCase();
+
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	return await actOnNamed(item, {
 		field: 'senderEmail',
 		properties,
 		path: '/v5/verified_senders/delete',

@@ -1,11 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { verifiedSenders } from '../../../shared/records';
-import { returnAllOrLimit } from '../common.descriptions';
+import { itemOptions, returnAllOrLimit } from '../common.descriptions';
 import { pagingOf } from '../../helpers/parameters';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemRun, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Get Many',
+	description: 'List the senders of the account, or one sender',
+	action: 'Get many verified senders',
+};
+
+export const toolDescription =
+	'Lists the sender addresses of the account with their DNS check results and type (marketing or transactional).';
+
+export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
 	{
 		displayName: 'Filters',
@@ -24,18 +34,14 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['verifiedSender'], operation: ['getMany'] } },
-	properties,
-);
-
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	const filters = item.get('filters', {}) as IDataObject;
 	const senderEmail = filters.senderEmail ? String(filters.senderEmail).trim() : undefined;
-	const senders = await verifiedSenders.call(this, senderEmail, itemIndex);
+	const senders = await verifiedSenders.call(this, senderEmail, item.index);
 	// The platform answers all senders at once; Limit is applied here.
-	const { returnAll, limit } = pagingOf.call(this, itemIndex);
+	const { returnAll, limit } = pagingOf(item);
 	return returnAll ? senders : senders.slice(0, limit);
 }

@@ -1,12 +1,21 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
-import { apiRequest } from '../../../shared/transport';
-import { senderLocator } from '../common.descriptions';
-import { locatorValue, trimmed } from '../../helpers/parameters';
+import { itemOptions, senderLocator } from '../common.descriptions';
+import { trimmed } from '../../helpers/parameters';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemRun, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Verify',
+	description: 'Check the MX, SPF, DKIM and DMARC records of a sender',
+	action: 'Verify a sender',
+};
+
+export const toolDescription =
+	"Checks a sender domain's MX, SPF, DKIM and DMARC records. Returns whether each is good and whether the sender is valid.";
+
+export const properties: INodeProperties[] = [
 	senderLocator('fromDomain', 'Sender'),
 	{
 		displayName: 'DKIM Selector',
@@ -16,6 +25,7 @@ const properties: INodeProperties[] = [
 		default: 'default',
 		description: 'Selector of the DKIM record to check',
 	},
+	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
 
 const FIELD_RULES = labelledBy(properties, {
@@ -23,18 +33,13 @@ const FIELD_RULES = labelledBy(properties, {
 	selector: [rules.required, rules.text],
 });
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['verifiedSender'], operation: ['verify'] } },
-	properties,
-);
-
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
 	const body = {
-		fromDomain: locatorValue.call(this, 'fromDomain', itemIndex),
-		selector: trimmed(this.getNodeParameter('selector', itemIndex)),
+		fromDomain: item.locator('fromDomain'),
+		selector: trimmed(item.get('selector')),
 	};
-	assertValid(this.getNode(), body, FIELD_RULES, itemIndex);
-	const answer = await apiRequest.call(this, '/v5/verified_senders/verify', body, itemIndex);
+	assertValid(item.node, body, FIELD_RULES, item.index);
+	const answer = await item.request('/v5/verified_senders/verify', body);
 	return {
 		fromDomain: body.fromDomain,
 		valid: answer.valid,

@@ -1,23 +1,28 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { updateDisplayOptions } from 'n8n-workflow';
 
 import { maskSecret } from '../../../shared/triggerAddresses';
-import { apiRequest } from '../../../shared/transport';
+import { itemOptions } from '../common.descriptions';
+import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
+import type { ItemRun, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [];
+export const option: OperationOption = {
+	name: 'Get',
+	description: 'Get the push configuration of the account',
+	action: 'Get the webhook configuration',
+};
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['get'] } },
-	properties,
-);
+export const toolDescription =
+	"Reads the account's push configuration: the default push address, per-sender addresses, which event kinds are pushed, and whether pushes are on.";
+
+export const properties: INodeProperties[] = [itemOptions(DEFAULT_PARALLEL_REQUESTS)];
 
 /**
  * The configuration as the platform holds it, except the secret of a Mail Delivery Trigger's URL: with
  * it anyone could post forged events into that workflow, so it is masked (the user's own URLs are shown
  * as they are).
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const answer = await apiRequest.call(this, '/v5/webhook/get', {}, itemIndex);
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	const answer = await item.request('/v5/webhook/get', {});
 	const extra = answer.transCallbackUrlExtra as IDataObject[] | null | undefined;
 	return {
 		transEvent: answer.transEvent ?? null,

@@ -1,13 +1,23 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { SWITCHABLE_KINDS, transEventFor } from '../../../shared/eventKinds';
 import { holdingWorkflow, triggerSecret, withoutSecret } from '../../../shared/triggerAddresses';
 import { assertValid, inputError, rules } from '../../helpers/validation';
-import { apiRequest } from '../../../shared/transport';
-import { writeResult } from '../../helpers/results';
+import { writeResult } from '../../run/results';
+import { itemOptions } from '../common.descriptions';
+import type { ItemRun, OperationOption } from '../../run/operation';
 
-const properties: INodeProperties[] = [
+export const option: OperationOption = {
+	name: 'Save',
+	description: 'Save push addresses and event switches',
+	action: 'Save the webhook configuration',
+};
+
+export const toolDescription =
+	"Changes the account's push configuration (only the fields given). Refuses to take an address or event kind away from an active Mail Delivery Trigger workflow unless told to. Returns what was saved.";
+
+export const properties: INodeProperties[] = [
 	{
 		displayName: 'Only the fields added below are saved; every other setting keeps its value',
 		name: 'saveNotice',
@@ -100,35 +110,26 @@ const properties: INodeProperties[] = [
 			},
 		],
 	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Replace Anyway',
-				name: 'replaceTriggerSettings',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to save even where an active Mail Delivery Trigger workflow holds the address, or needs the switch, being changed. That workflow then stops receiving those events while it still shows as active.',
-			},
-		],
-	},
+	itemOptions(1, [
+		{
+			displayName: 'Replace Anyway',
+			name: 'replaceTriggerSettings',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to save even where an active Mail Delivery Trigger workflow holds the address, or needs the switch, being changed. That workflow then stops receiving those events while it still shows as active.',
+		},
+	]),
 ];
-
-export const description = updateDisplayOptions(
-	{ show: { resource: ['webhook'], operation: ['save'] } },
-	properties,
-);
 
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
 export const effect = 'the webhook configuration may have been saved';
 
-export async function execute(this: IExecuteFunctions, itemIndex: number) {
-	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+/** The account has one webhook configuration: every save changes it, so saves run in input order. */
+export const recordOf = () => 'the account';
+
+export async function execute(this: IExecuteFunctions, item: ItemRun) {
+	const fields = item.get('updateFields', {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.transCallbackUrl !== undefined)
 		body.transCallbackUrl = String(fields.transCallbackUrl).trim();
@@ -147,14 +148,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 		body.transCallbackUrlExtraUpdateMode = fields.transCallbackUrlExtraUpdateMode;
 	}
 	if (Object.keys(body).length === 0) {
-		throw inputError(
-			this.getNode(),
-			'Add at least one field to save under "Update Fields"',
-			itemIndex,
-		);
+		throw inputError(item.node, 'Add at least one field to save under "Update Fields"', item.index);
 	}
 	assertValid(
-		this.getNode(),
+		item.node,
 		body,
 		{
 			...(body.transCallbackUrl !== undefined
@@ -163,26 +160,21 @@ export async function execute(this: IExecuteFunctions, itemIndex: number) {
 			'transCallbackUrlExtra[].sender': [rules.required, rules.email],
 			'transCallbackUrlExtra[].url': [rules.required, rules.httpUrl],
 		},
-		itemIndex,
+		item.index,
 	);
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const options = item.get('options', {}) as IDataObject;
 	if (options.replaceTriggerSettings !== true && touchesTriggers(body)) {
-		const current = (await apiRequest.call(
-			this,
-			'/v5/webhook/get',
-			{},
-			itemIndex,
-		)) as WebhookConfig;
+		const current = (await item.request('/v5/webhook/get', {})) as WebhookConfig;
 		const conflicts = triggerConflicts(current, body);
 		if (conflicts.length > 0) {
 			throw new NodeOperationError(
-				this.getNode(),
+				item.node,
 				`Not saved: ${conflicts.join('; ')}. Saving would silently disconnect that trigger workflow, which would still show as active. Deactivate it first, or turn on Options → Replace Anyway.`,
-				{ itemIndex },
+				{ itemIndex: item.index },
 			);
 		}
 	}
-	const answer = await apiRequest.call(this, '/v5/webhook/save', body, itemIndex);
+	const answer = await item.request('/v5/webhook/save', body);
 	return writeResult(body, answer, { saved: body });
 }
 

@@ -1,15 +1,10 @@
 /** Reading one input item of a transactional send: its request-level fields and its message versions. */
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { ItemParameters } from '../../run/parameters';
 import { type AttachmentReference, attachmentReference } from '../attachments';
-import {
-	applySandboxMode,
-	sendDateParam,
-	jsonParam,
-	locatorValue,
-	setIfPresent,
-} from '../parameters';
+import { applySandboxMode, jsonParam, sendDateParam, setIfPresent } from '../parameters';
 import { namesOfLocator } from '../locators';
 import { taggedParameter } from '../platformTags';
 import { AddressListError, parseRecipients } from '../recipients';
@@ -24,31 +19,26 @@ interface PreparedItem {
 	attachment?: AttachmentReference;
 }
 
-function objectParam(
-	this: IExecuteFunctions,
-	field: string,
-	value: unknown,
-	itemIndex: number,
-): IDataObject | undefined {
-	const parsed = jsonParam.call(this, field, value, itemIndex);
+function objectParam(item: ItemParameters, field: string, value: unknown): IDataObject | undefined {
+	const parsed = jsonParam(item, field, value);
 	if (parsed === undefined || parsed === null) return undefined;
 	if (typeof parsed !== 'object' || Array.isArray(parsed)) {
 		throw inputError(
-			this.getNode(),
+			item.node,
 			`Field "${field}" must be a JSON object such as {"name": "Ada"}`,
-			itemIndex,
+			item.index,
 		);
 	}
 	return Object.keys(parsed).length ? (parsed as IDataObject) : undefined;
 }
 
 /** The item's tag values: from its input fields, name/value pairs, or one JSON object. */
-function tagValuesOf(this: IExecuteFunctions, itemIndex: number): IDataObject | undefined {
-	const mode = this.getNodeParameter('tagValuesMode', itemIndex, 'fields') as string;
+function tagValuesOf(item: ItemParameters, input: IDataObject): IDataObject | undefined {
+	const mode = item.get('tagValuesMode', 'fields') as string;
 	if (mode === 'inputFields' || mode === 'chosenInputFields') {
-		const fields = this.getInputData()[itemIndex]?.json ?? {};
+		const fields = input;
 		if (mode === 'inputFields') return Object.keys(fields).length > 0 ? fields : undefined;
-		const chosen = listOfNames(this.getNodeParameter('tagValueFields', itemIndex, '') as string);
+		const chosen = listOfNames(item.get('tagValueFields', '') as string);
 		return chosen.length > 0
 			? Object.fromEntries(
 					chosen.filter((name) => name in fields).map((name) => [name, fields[name]]),
@@ -56,22 +46,17 @@ function tagValuesOf(this: IExecuteFunctions, itemIndex: number): IDataObject | 
 			: undefined;
 	}
 	if (mode === 'json') {
-		return objectParam.call(
-			this,
-			'Tag Values (JSON)',
-			this.getNodeParameter('params', itemIndex, '{}'),
-			itemIndex,
-		);
+		return objectParam(item, 'Tag Values (JSON)', item.get('params', '{}'));
 	}
-	const pairs = (this.getNodeParameter('tagValues.values', itemIndex, []) as IDataObject[]) ?? [];
+	const pairs = (item.get('tagValues.values', []) as IDataObject[]) ?? [];
 	const values: IDataObject = {};
 	pairs.forEach((pair, index) => {
 		const name = namesOfLocator(pair.name)[0] ?? '';
 		if (!name)
 			throw inputError(
-				this.getNode(),
+				item.node,
 				`Field "Tag Values": tag value ${index + 1} has no name`,
-				itemIndex,
+				item.index,
 			);
 		values[name] = pair.value as IDataObject[keyof IDataObject];
 	});
@@ -85,16 +70,15 @@ const listOfNames = (text: string) =>
 		.filter(Boolean);
 
 /** The item's To from its own fields (Recipients From: An Input Field). */
-function recipientsFromFields(this: IExecuteFunctions, itemIndex: number): unknown {
-	const fields = this.getInputData()[itemIndex]?.json ?? {};
-	const emailField = String(this.getNodeParameter('recipientField', itemIndex, 'email')).trim();
-	const nameField = String(this.getNodeParameter('recipientNameField', itemIndex, '')).trim();
+function recipientsFromFields(item: ItemParameters, fields: IDataObject): unknown {
+	const emailField = String(item.get('recipientField', 'email')).trim();
+	const nameField = String(item.get('recipientNameField', '')).trim();
 	const address = fields[emailField];
 	if (address === undefined || address === null || address === '') {
 		throw inputError(
-			this.getNode(),
+			item.node,
 			`Field "Email Field": the input item has no value in its field "${emailField}"`,
-			itemIndex,
+			item.index,
 		);
 	}
 	const name = nameField ? fields[nameField] : undefined;
@@ -102,21 +86,20 @@ function recipientsFromFields(this: IExecuteFunctions, itemIndex: number): unkno
 	return [{ email: String(address).trim(), name }];
 }
 
-function recipientsOf(this: IExecuteFunctions, value: unknown, field: string, itemIndex: number) {
+function recipientsOf(item: ItemParameters, value: unknown, field: string) {
 	try {
 		return parseRecipients(value, field);
 	} catch (error) {
-		if (error instanceof AddressListError)
-			throw inputError(this.getNode(), error.message, itemIndex);
-		throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		if (error instanceof AddressListError) throw inputError(item.node, error.message, item.index);
+		throw new NodeOperationError(item.node, error as Error, { itemIndex: item.index });
 	}
 }
 
-function readVersion(this: IExecuteFunctions, raw: IDataObject, itemIndex: number): IDataObject {
+function readVersion(item: ItemParameters, raw: IDataObject): IDataObject {
 	const version: IDataObject = {
-		to: recipientsOf.call(this, raw.to, 'To', itemIndex),
-		cc: recipientsOf.call(this, raw.cc, 'Cc', itemIndex),
-		bcc: recipientsOf.call(this, raw.bcc, 'Bcc', itemIndex),
+		to: recipientsOf(item, raw.to, 'To'),
+		cc: recipientsOf(item, raw.cc, 'Cc'),
+		bcc: recipientsOf(item, raw.bcc, 'Bcc'),
 	};
 	setIfPresent(version, 'subject', raw.subject);
 	setIfPresent(version, 'content', raw.content);
@@ -125,60 +108,40 @@ function readVersion(this: IExecuteFunctions, raw: IDataObject, itemIndex: numbe
 		'templateName',
 		typeof raw.templateName === 'string' ? raw.templateName.trim() : raw.templateName,
 	);
-	setIfPresent(
-		version,
-		'params',
-		objectParam.call(this, 'Tag Values (JSON)', raw.params, itemIndex),
-	);
+	setIfPresent(version, 'params', objectParam(item, 'Tag Values (JSON)', raw.params));
 	return version;
 }
 
 /** The versions given in Message Versions' fields, each field read for the item; a subject keeps its tags. */
-function versionsFromFields(this: IExecuteFunctions, itemIndex: number): IDataObject[] {
+function versionsFromFields(item: ItemParameters): IDataObject[] {
 	const path = 'messageVersionsUi.versions';
-	const stored = (this.getNodeParameter(path, itemIndex, [], { rawExpressions: true }) ??
-		[]) as IDataObject[];
+	const stored = (item.raw(path, []) ?? []) as IDataObject[];
 	return stored.map((version, index) => {
 		const read: IDataObject = {};
 		for (const key of Object.keys(version ?? {})) {
 			const field = `${path}[${index}].${key}`;
 			if (key === 'subject')
-				read[key] = taggedParameter.call(
-					this,
-					field,
-					itemIndex,
-					'Subject (message version)',
-				) as string;
-			else if (key === 'templateName')
-				read[key] = namesOfLocator(this.getNodeParameter(field, itemIndex))[0];
-			else read[key] = this.getNodeParameter(field, itemIndex) as IDataObject[string];
+				read[key] = taggedParameter(item, field, 'Subject (message version)') as string;
+			else if (key === 'templateName') read[key] = namesOfLocator(item.get(field))[0];
+			else read[key] = item.get<IDataObject[string]>(field);
 		}
 		return read;
 	});
 }
 
-/** Reads and checks one input item of a send; an error fails that item only, before any request. */
-export async function readSendItem(
-	this: IExecuteFunctions,
-	itemIndex: number,
-): Promise<PreparedItem> {
-	const fields = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const messageSource = this.getNodeParameter('messageSource', itemIndex, 'perItem') as string;
-	const contentSource = this.getNodeParameter('contentSource', itemIndex, 'template') as string;
+/** The content given above the versions: a template or HTML, and a subject (tags kept). */
+function readContent(item: ItemParameters): IDataObject {
 	const content: IDataObject = {};
-	if (contentSource === 'template')
-		setIfPresent(content, 'templateName', locatorValue.call(this, 'templateName', itemIndex));
-	else
-		setIfPresent(
-			content,
-			'content',
-			taggedParameter.call(this, 'content', itemIndex, 'HTML Content'),
-		);
-	setIfPresent(content, 'subject', taggedParameter.call(this, 'subject', itemIndex, 'Subject'));
-	const params = tagValuesOf.call(this, itemIndex);
+	if (item.get('contentSource', 'template') === 'template')
+		setIfPresent(content, 'templateName', item.locator('templateName'));
+	else setIfPresent(content, 'content', taggedParameter(item, 'content', 'HTML Content'));
+	setIfPresent(content, 'subject', taggedParameter(item, 'subject', 'Subject'));
+	return content;
+}
 
-	const shared: IDataObject = { senderMail: locatorValue.call(this, 'senderMail', itemIndex) };
+/** The request-level fields of the item: sender, Additional Fields, Sandbox Mode. */
+function readShared(item: ItemParameters, fields: IDataObject): IDataObject {
+	const shared: IDataObject = { senderMail: item.locator('senderMail') };
 	for (const key of ['senderName', 'replyTo', 'category', 'campaign', 'uniqueMsgID']) {
 		setIfPresent(
 			shared,
@@ -186,90 +149,93 @@ export async function readSendItem(
 			typeof fields[key] === 'string' ? (fields[key] as string).trim() : fields[key],
 		);
 	}
-	setIfPresent(
-		shared,
-		'sendDate',
-		sendDateParam.call(this, 'Send Date', fields.sendDate, itemIndex),
-	);
+	setIfPresent(shared, 'sendDate', sendDateParam(item, 'Send Date', fields.sendDate));
 	if (fields.trackOpen !== undefined) shared.trackOpen = fields.trackOpen ? 1 : 0;
 	if (fields.trackClick !== undefined) shared.trackClick = fields.trackClick ? 1 : 0;
-	setIfPresent(
-		shared,
-		'params',
-		objectParam.call(this, 'Shared Tag Values', fields.sharedParams, itemIndex),
-	);
-	applySandboxMode.call(this, shared, itemIndex);
+	setIfPresent(shared, 'params', objectParam(item, 'Shared Tag Values', fields.sharedParams));
+	return applySandboxMode(shared, item);
+}
 
+/** The versions defined in the node (fields or JSON), each read for the item. */
+function versionsDefinedHere(item: ItemParameters): IDataObject[] {
+	const versionsMode = item.get<'fields' | 'json'>('versionsMode', 'fields');
+	const json =
+		versionsMode === 'fields'
+			? undefined
+			: jsonParam(
+					item,
+					'Message Versions (JSON)',
+					taggedParameter(item, 'messageVersionsJson', 'Message Versions (JSON)'),
+				);
+	const fromUi = versionsMode === 'json' ? [] : versionsFromFields(item);
+	if (json !== undefined && !Array.isArray(json)) {
+		throw inputError(
+			item.node,
+			'Field "Message Versions (JSON)" must be a JSON array of versions',
+			item.index,
+		);
+	}
+	return ((json as IDataObject[] | undefined) ?? fromUi).map((raw) => readVersion(item, raw ?? {}));
+}
+
+/** Every version has content, and HTML a subject, of its own or the request's. */
+function checkContent(item: ItemParameters, shared: IDataObject, versions: IDataObject[]) {
+	versions.forEach((version, index) => {
+		if (contentSourceOf(version, shared) !== 'content') return;
+		if (!version.content && !shared.content) {
+			throw inputError(
+				item.node,
+				`Field "Template" or "HTML Content" is required (message version ${index + 1})`,
+				item.index,
+			);
+		}
+		// HTML has no subject of its own: only a template can supply one (4.6).
+		if (!version.subject && !shared.subject) {
+			throw inputError(
+				item.node,
+				`Field "Subject" is required when the content is HTML rather than a template (message version ${index + 1})`,
+				item.index,
+			);
+		}
+	});
+}
+
+/** Reads and checks one input item of a send; an error fails that item only, before any request. */
+export function readSendItem(
+	item: ItemParameters,
+	input: INodeExecutionData | undefined,
+): PreparedItem {
+	const json = input?.json ?? {};
+	const fields = item.get<IDataObject>('additionalFields', {});
+	const options = item.get<IDataObject>('options', {});
+	const messageSource = item.get<string>('messageSource', 'perItem');
+	const content = readContent(item);
+	const params = tagValuesOf(item, json);
+	const shared = readShared(item, fields);
 	let versions: IDataObject[];
 	if (messageSource === 'perItem') {
 		const to = (
-			this.getNodeParameter('recipientSource', itemIndex, 'to') === 'inputField'
-				? recipientsFromFields.call(this, itemIndex)
-				: this.getNodeParameter('to', itemIndex, '')
+			item.get<string>('recipientSource', 'to') === 'inputField'
+				? recipientsFromFields(item, json)
+				: item.get('to', '')
 		) as IDataObject[string];
-		versions = [
-			readVersion.call(this, { to, cc: fields.cc, bcc: fields.bcc, ...content, params }, itemIndex),
-		];
+		versions = [readVersion(item, { to, cc: fields.cc, bcc: fields.bcc, ...content, params })];
 		// __item is part of the grouping key only (requestLevel drops it): this item gets its own request.
-		if (options.combineItems === false) shared.__item = itemIndex;
+		if (options.combineItems === false) shared.__item = item.index;
 	} else {
 		// Versions defined here: content and tags given above are the request-level defaults.
 		Object.assign(shared, content);
 		const merged = { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) };
 		if (Object.keys(merged).length > 0) shared.params = merged;
-		const versionsMode = this.getNodeParameter('versionsMode', itemIndex, 'fields') as
-			'fields' | 'json';
-		const json =
-			versionsMode === 'fields'
-				? undefined
-				: jsonParam.call(
-						this,
-						'Message Versions (JSON)',
-						taggedParameter.call(this, 'messageVersionsJson', itemIndex, 'Message Versions (JSON)'),
-						itemIndex,
-					);
-		const fromUi = versionsMode === 'json' ? [] : versionsFromFields.call(this, itemIndex);
-		if (json !== undefined && !Array.isArray(json)) {
-			throw inputError(
-				this.getNode(),
-				'Field "Message Versions (JSON)" must be a JSON array of versions',
-				itemIndex,
-			);
-		}
-		versions = ((json as IDataObject[] | undefined) ?? fromUi).map((raw) =>
-			readVersion.call(this, raw ?? {}, itemIndex),
-		);
+		versions = versionsDefinedHere(item);
 		// An item's own versions are never mixed with another item's.
-		shared.__item = itemIndex;
+		shared.__item = item.index;
 	}
-
-	assertValid(
-		this.getNode(),
-		{ ...shared, messageVersions: versions },
-		SEND_FIELD_RULES,
-		itemIndex,
-	);
-	versions.forEach((version, index) => {
-		const source = contentSourceOf(version, shared);
-		if (source === 'content' && !version.content && !shared.content) {
-			throw inputError(
-				this.getNode(),
-				`Field "Template" or "HTML Content" is required (message version ${index + 1})`,
-				itemIndex,
-			);
-		}
-		// HTML has no subject of its own: only a template can supply one (4.6).
-		if (source === 'content' && !version.subject && !shared.subject) {
-			throw inputError(
-				this.getNode(),
-				`Field "Subject" is required when the content is HTML rather than a template (message version ${index + 1})`,
-				itemIndex,
-			);
-		}
-	});
-	const attachment = attachmentReference.call(
-		this,
-		itemIndex,
+	assertValid(item.node, { ...shared, messageVersions: versions }, SEND_FIELD_RULES, item.index);
+	checkContent(item, shared, versions);
+	const attachment = attachmentReference(
+		item,
+		input,
 		String(fields.attachmentBinaryProperty ?? ''),
 	);
 	return { shared, versions, attachment };

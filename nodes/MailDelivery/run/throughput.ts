@@ -1,9 +1,10 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+/** How a run sends its requests: how many at once, how long to wait out "try later", how long for an answer. */
+import type { IDataObject, INode } from 'n8n-workflow';
 
-import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS } from '../../shared/transport';
-import { inputError } from './validation';
+import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, type RetryPolicy } from '../../shared/transport';
+import { inputError } from './itemErrors';
 
-/** Requests of a batch operation under way at once: by default, and at most. */
+/** Requests under way at once: by default, and at most. */
 export const DEFAULT_PARALLEL_REQUESTS = 4;
 export const MAX_PARALLEL_REQUESTS = 16;
 /** The longest a request may wait over its retries, in seconds (Max Wait's maximum). */
@@ -11,9 +12,17 @@ export const MAX_RETRY_WAIT_SECONDS = 3600;
 /** The longest Timeout, in seconds: ten minutes, twice n8n's own default. */
 export const MAX_TIMEOUT_SECONDS = 600;
 
-/** A whole-number option of a batch operation (read once, for item 0), checked against its range. */
+export interface Throughput {
+	/** Requests under way at once, at most; after a 429 the run is also paced to the rate the platform accepts. */
+	parallel: number;
+	retry: RetryPolicy;
+	/** How long each request waits for an answer. */
+	timeoutMs: number;
+}
+
+/** A whole-number option of a run (read once, for item 0), checked against its range. */
 export function wholeNumberOption(
-	this: IExecuteFunctions,
+	node: INode,
 	label: string,
 	value: unknown,
 	fallback: number,
@@ -23,7 +32,7 @@ export function wholeNumberOption(
 	const read = value === undefined || value === '' ? fallback : Number(value);
 	if (!Number.isInteger(read) || read < min || read > max) {
 		throw inputError(
-			this.getNode(),
+			node,
 			`Field "${label}" must be a whole number from ${min} to ${max} (it is ${String(value)})`,
 			0,
 		);
@@ -31,14 +40,19 @@ export function wholeNumberOption(
 	return read;
 }
 
-/** Parallelism, retry policy and time-out of a batch operation, from its Options collection, checked. */
-export function batchOptionsOf(this: IExecuteFunctions, options: IDataObject) {
-	const number = wholeNumberOption.bind(this);
+/** Parallelism, retry policy and time-out of a run, from its Options collection, checked. */
+export function throughputOf(
+	node: INode,
+	options: IDataObject,
+	defaultParallel = DEFAULT_PARALLEL_REQUESTS,
+): Throughput {
+	const number = (label: string, value: unknown, fallback: number, min: number, max: number) =>
+		wholeNumberOption(node, label, value, fallback, min, max);
 	return {
 		parallel: number(
 			'Requests in Parallel',
 			options.parallelRequests,
-			DEFAULT_PARALLEL_REQUESTS,
+			defaultParallel,
 			1,
 			MAX_PARALLEL_REQUESTS,
 		),

@@ -11,9 +11,19 @@
  * its own per run keeps a node that runs again in a loop, with new input, apart. The record is deleted
  * when a run ends with every item done, so executions that succeed carry nothing of it.
  */
-import type { IContextObject, IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type {
+	IContextObject,
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	NodeApiError,
+} from 'n8n-workflow';
 
+import {
+	PlatformError,
+	type RequestFailure,
+	requestFailureOf,
+} from '../../shared/transport/failures';
 import { asSentence } from './itemNames';
 
 /** The outcome of one request of an earlier try. */
@@ -25,7 +35,24 @@ interface EarlierRequest<Fixed> {
 	/** Accepted: what the output of its entries needs. */
 	sent?: { answer: IDataObject; sandbox: boolean; fixed: Fixed };
 	/** Failed after it may have reached the platform (an internal error, a time-out, a dropped connection). */
-	failed?: { message: string; description?: string; httpCode?: string };
+	failed?: EarlierFailure;
+}
+
+/** A failure kept for a later try: its words and, from the transport, what it was. */
+interface EarlierFailure {
+	message: string;
+	description?: string;
+	requestFailure?: RequestFailure;
+}
+
+/** A failure as the ledger keeps it (it is saved with the execution: plain data). */
+export function keptFailure(error: unknown): EarlierFailure {
+	const failed = error as NodeApiError;
+	return {
+		message: failed.message,
+		description: failed.description ?? undefined,
+		requestFailure: requestFailureOf(error),
+	};
 }
 
 interface LedgerRecord<Fixed> {
@@ -102,19 +129,21 @@ export class SentLedger<Fixed> {
 }
 
 /** The failure an earlier try's request left, as this try reports it (not sent again). */
-export function earlierFailure(
-	context: IExecuteFunctions,
-	failed: EarlierRequest<unknown>['failed'],
-) {
-	return new NodeApiError(context.getNode(), {} as JsonObject, {
-		message: failed!.message,
+export function earlierFailure(node: INode, failed: EarlierFailure) {
+	const texts = {
+		message: failed.message,
 		description: [
 			"An earlier try of this execution (n8n's Retry On Fail) sent the request of this item, which failed after it may have reached the platform, so it was not sent again.",
-			failed!.description,
+			failed.description,
 		]
 			.filter(Boolean)
 			.map((part) => asSentence(part!))
 			.join(' '),
-		httpCode: failed!.httpCode,
-	});
+	};
+	// A failure of an older record without its data is taken as the transport would: it may have been processed.
+	return new PlatformError(
+		node,
+		failed.requestFailure ?? { path: '', mayHaveBeenProcessed: true },
+		texts,
+	);
 }

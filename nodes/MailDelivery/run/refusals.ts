@@ -4,27 +4,20 @@
  * refuses the request, one read-only look-up per name finds the one at fault, and the error says so in its
  * title. The platform's own message stays in the description, marked as the platform's.
  */
-import type { IExecuteFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
+import { PlatformError, restated } from '../../shared/transport/failures';
 import { campaignExists, isVerifiedSender, listExists, templateExists } from './lookups';
+import type { NamedRecord } from './operation';
+import type { ItemParameters } from './parameters';
 
-type RecordKind = 'template' | 'list' | 'campaign' | 'sender';
-
-/** A platform record an operation's request names. */
-export interface NamedRecord {
-	kind: RecordKind;
-	/** `new`: the request creates it, so the name must be free; `existing`: the request acts on it. */
-	must: 'new' | 'existing';
-	/** The names the item's request carries, read as the operation reads them. */
-	names: (context: IExecuteFunctions, itemIndex: number) => string[];
-}
+type RecordKind = NamedRecord['kind'];
 
 /** The names in a parameter: a picker, a typed name or a list of names. */
 export const namesIn =
 	(parameter: string) =>
-	(context: IExecuteFunctions, itemIndex: number): string[] => {
-		const value = context.getNodeParameter(parameter, itemIndex, '', { extractValue: true });
+	(parameters: ItemParameters): string[] => {
+		const value = parameters.extracted(parameter);
 		return (Array.isArray(value) ? value : [value])
 			.map((name) => String(name ?? '').trim())
 			.filter(Boolean);
@@ -79,43 +72,37 @@ const KINDS: Record<
 };
 
 /** Answers with which the platform refuses a request without doing any of it (section 5.1, 7). */
-const REFUSALS = new Set(['400', '403', '404']);
+const REFUSALS = new Set([400, 403, 404]);
 
 /**
  * The error to report for a failed item: a platform refusal explained when a look-up finds the named
  * record at fault, otherwise the error as it is. Look-ups that fail change nothing.
  */
 export async function explainRefusal(
-	this: IExecuteFunctions,
+	context: IExecuteFunctions,
+	node: INode,
 	named: NamedRecord[] | undefined,
 	error: unknown,
-	itemIndex: number,
+	parameters: ItemParameters,
 ): Promise<unknown> {
-	if (!named || !(error instanceof NodeApiError) || !REFUSALS.has(String(error.httpCode)))
-		return error;
+	const failure = error instanceof PlatformError ? error.requestFailure : undefined;
+	if (!named || !failure || !REFUSALS.has(failure.code ?? 0)) return error;
 	for (const record of named) {
 		const kind = KINDS[record.kind];
-		for (const name of record.names(this, itemIndex)) {
-			const exists = await kind.exists.call(this, name).catch(() => undefined);
+		for (const name of record.names(parameters)) {
+			const exists = await kind.exists.call(context, name).catch(() => undefined);
 			if (exists === undefined || exists === (record.must === 'existing')) continue;
 			const condition = exists ? kind.taken(name) : kind.missing(name);
 			const remedy = exists ? kind.remedy.taken : kind.remedy.missing;
-			return new NodeApiError(this.getNode(), (error.errorResponse ?? {}) as JsonObject, {
-				message: `${error.message}: ${condition}`,
-				description: `${remedy} (Found with one look-up after the refusal.) ${platformPart(error)}`,
-				httpCode: error.httpCode ?? undefined,
-				itemIndex,
+			const platform = failure.platformMessage
+				? `Platform message: ${failure.platformMessage} (${failure.path})`
+				: `(${failure.path})`;
+			return restated(node, error, {
+				message: `${(error as PlatformError).message}: ${condition}`,
+				description: `${remedy} (Found with one look-up after the refusal.) ${platform}`,
+				itemIndex: parameters.index,
 			});
 		}
 	}
 	return error;
-}
-
-/** "Platform message: … (/v5/…)": the platform's own words and the address, from the transport's error. */
-function platformPart(error: NodeApiError): string {
-	const description = String(error.description ?? '');
-	const path = /\((\/v5\/[^)\s]+)\)/.exec(description)?.[1];
-	const message = (error.errorResponse as { message?: unknown } | undefined)?.message;
-	if (!path) return description;
-	return message ? `Platform message: ${String(message)} (${path})` : `(${path})`;
 }

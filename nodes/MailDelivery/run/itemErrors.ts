@@ -1,8 +1,17 @@
 /** Errors shaped for n8n, per input item: as an output item, or thrown for the item it belongs to. */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { whatWasSent } from '../../shared/transport/errors';
+import { restated, whatWasSent } from '../../shared/transport/failures';
+import { describeItems } from './itemNames';
+
+/** An input error found before any request (a date that cannot be read, a field left empty). */
+export function inputError(node: INode, message: string, itemIndex: number) {
+	return new NodeOperationError(node, `${message}, in ${describeItems([itemIndex])}`, {
+		itemIndex,
+		description: 'Nothing was sent to the platform.',
+	});
+}
 
 /**
  * A failed item as n8n expects it: `error` (the message) and `details`, and no other key, so that with
@@ -27,37 +36,24 @@ export function errorItem(
 }
 
 /**
- * A platform error of an operation that changes something, with its last sentence saying whether the request may still have had an effect (a time-out,
- * a broken connection, a 500) or did nothing (a refusal): what a user must know before trying again.
+ * A platform error of an operation that changes something, with its last sentence saying whether the
+ * request may still have had an effect (a time-out, a broken connection, a 500) or did nothing (a
+ * refusal): what a user must know before trying again.
  */
-export function withWhatHappened(
-	context: IExecuteFunctions,
-	error: unknown,
-	effect?: string,
-): unknown {
+export function withWhatHappened(node: INode, error: unknown, effect?: string): unknown {
 	if (!(error instanceof NodeApiError)) return error;
-	return new NodeApiError(context.getNode(), (error.errorResponse ?? {}) as JsonObject, {
-		message: error.message,
+	return restated(node, error, {
 		description: [error.description, whatWasSent(error, effect)].filter(Boolean).join(' '),
-		httpCode: error.httpCode ?? undefined,
 	});
 }
 
 /** Re-throws `error` for the given item, keeping its kind, so n8n points at the right item. */
 export function errorForItem(
-	context: IExecuteFunctions,
+	node: INode,
 	error: unknown,
 	itemIndex: number,
 	more?: { message?: string; description?: string },
 ): Error {
-	if (error instanceof NodeApiError) {
-		return new NodeApiError(context.getNode(), (error.errorResponse ?? {}) as JsonObject, {
-			message: more?.message ?? error.message,
-			description: more?.description ?? error.description ?? undefined,
-			httpCode: error.httpCode ?? undefined,
-			itemIndex,
-		});
-	}
 	if (error instanceof NodeOperationError && !more) return error;
-	return new NodeOperationError(context.getNode(), error as Error, { itemIndex, ...more });
+	return restated(node, error, { ...more, itemIndex });
 }

@@ -1,5 +1,3 @@
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-
 /**
  * English explanations of the platform's codes. Section 7 lists conditions for two operations; every
  * other operation gets the generic explanation of its code. The platform's own message (short, in
@@ -57,53 +55,4 @@ export function explainCode(path: string, code: number): string {
 			: `The platform answered code ${code}, which for this operation means one of: ${conditions.join('; ')}.`;
 	}
 	return GENERIC[code] ?? `The platform answered code ${code}, which it does not document.`;
-}
-
-/** Codes with which the platform refuses a request without doing any of it. */
-const NOT_PROCESSED = new Set([400, 401, 403, 404, 429]);
-
-/**
- * What happened to the connection of a request that got no answer (set by the transport in the
- * error's response): never made, so nothing reached the platform; or broken or not answered in time,
- * after the request may have reached it.
- */
-export type ConnectionFailure = 'not made' | 'broken' | 'not answered';
-
-const connectionOf = (error: NodeApiError) =>
-	(error.errorResponse as { connection?: ConnectionFailure } | undefined)?.connection;
-
-/**
- * The platform's answer said "not processed, try later" (429, or 503 with Retry-After) to every attempt:
- * the transport marks the error's response, which survives when the error is explained or re-thrown.
- */
-export const NOT_PROCESSED_MARK = 'notProcessed';
-const markedNotProcessed = (error: NodeApiError) =>
-	(error.errorResponse as Record<string, unknown> | undefined)?.[NOT_PROCESSED_MARK] === true;
-
-/**
- * Whether a failed request may still have had an effect: a refusal (4xx) or a connection never made
- * did nothing; an internal error, a time-out or a broken connection may have come after mail went out.
- */
-export function mayHaveBeenProcessed(error: unknown): boolean {
-	if (error instanceof NodeOperationError) return false;
-	if (
-		error instanceof NodeApiError &&
-		(connectionOf(error) === 'not made' || markedNotProcessed(error))
-	)
-		return false;
-	const code = error instanceof NodeApiError ? Number(error.httpCode) : NaN;
-	return !NOT_PROCESSED.has(code);
-}
-
-/**
- * Whether a failed request may still have had an effect, in one sentence; `effect` says what that effect
- * would be ("mail may have gone out").
- */
-export function whatWasSent(error: unknown, effect = 'it may have taken effect'): string {
-	if (error instanceof NodeOperationError)
-		return 'Nothing was sent: the item was refused before any request.';
-	if (error instanceof NodeApiError && connectionOf(error) === 'not made')
-		return 'Nothing of that request reached the platform.';
-	if (!mayHaveBeenProcessed(error)) return 'Nothing of that request was sent or changed.';
-	return `The platform may still have processed that request (${effect}): check before sending it again.`;
 }

@@ -1,0 +1,81 @@
+/**
+ * What an operation module exports, and what the engine gives it. A module describes itself whole: its entry
+ * in the Operation list, its fields, what an AI agent is told of it, what it changes, the records it names and
+ * how it runs. The resource's list (actions/<resource>/index.ts) and the node's types derive from the modules,
+ * so a module missing one of these fails to compile.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
+
+import type { ApiResponse, PagingOptions } from '../../shared/transport';
+import type { ItemParameters, ParameterReader } from './parameters';
+
+/** Its entry in the Operation list (the value is its key in the resource's list). */
+export interface OperationOption {
+	name: string;
+	description: string;
+	/** The node creator's text for it ("Send transactional mail"). */
+	action: string;
+}
+
+/** A platform record an operation's request names, to explain a refusal in the user's words (run/refusals.ts). */
+export interface NamedRecord {
+	kind: 'template' | 'list' | 'campaign' | 'sender';
+	/** `new`: the request creates it, so the name must be free; `existing`: the request acts on it. */
+	must: 'new' | 'existing';
+	/** The names the item's request carries, read as the operation reads them. */
+	names: (parameters: ItemParameters) => string[];
+}
+
+/** One item of an operation run item by item: its parameters, and requests with the run's throughput. */
+export interface ItemRun extends ItemParameters {
+	/** One request, paced with the run's other requests, with its retries of "try later" and its time-out. */
+	request(path: string, body?: IDataObject): Promise<ApiResponse>;
+	/** A paged search, each page a request as above. */
+	pages(
+		path: string,
+		body: IDataObject,
+		listKey: string,
+		paging: Omit<PagingOptions, 'itemIndex' | 'request'>,
+	): Promise<IDataObject[]>;
+}
+
+interface Described {
+	option: OperationOption;
+	/** Its fields, without display options (the resource adds them). */
+	properties: INodeProperties[];
+	/** What an AI model is told when the node is a tool: what happens, what it accepts, what comes back. */
+	toolDescription: string;
+}
+
+/** An operation run item by item: one request (or a few) per input item. */
+export interface ItemOperationModule extends Described {
+	execute(this: IExecuteFunctions, item: ItemRun): Promise<IDataObject | IDataObject[]>;
+	/**
+	 * What a request would have done, when it changes something ("the list may have been created"): the engine
+	 * then keeps what each item's request did, so n8n's retries never make it again, and says in errors
+	 * whether it may have taken effect.
+	 */
+	effect?: string;
+	/** The records its request names: after a refusal, one look-up each says which is missing or taken. */
+	named?: NamedRecord[];
+	/**
+	 * The record an item acts on (a contact's address): items acting on the same record run in input order,
+	 * whatever Requests in Parallel says, so the last item's change is the one that stays.
+	 */
+	recordOf?: (item: ItemParameters) => string;
+}
+
+/** An operation that sees all items at once and packs them into requests (run/batch). */
+interface BatchOperationModule extends Described {
+	executeBatch(this: IExecuteFunctions, reader: ParameterReader): Promise<INodeExecutionData[]>;
+}
+
+export type OperationModule = ItemOperationModule | BatchOperationModule;
+
+export const isBatch = (module: OperationModule): module is BatchOperationModule =>
+	'executeBatch' in module;
