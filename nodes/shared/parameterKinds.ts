@@ -110,6 +110,28 @@ function groupReader(group: INodePropertyCollection, multiple: boolean): Reader 
 	};
 }
 
+/** A list of options (or of names, when the options are loaded): one name given as text is a list of one. */
+function multiOptionsReader(label: string, options: INodePropertyOptions[] | undefined): Reader {
+	const expected = options
+		? `a list of ${options.map((option) => String(option.value)).join(', ')}`
+		: 'a list of names';
+	return (value) => {
+		const list = typeof value === 'string' ? (value.trim() ? [value] : []) : value;
+		if (!Array.isArray(list)) return { expected: 'a list', label, seen: value };
+		const read: unknown[] = [];
+		for (const entry of list) {
+			const one = options
+				? asOption(entry, options)
+				: typeof entry === 'string' || typeof entry === 'number'
+					? String(entry)
+					: undefined;
+			if (one === undefined) return { expected, label, seen: entry };
+			read.push(one);
+		}
+		return { value: read };
+	};
+}
+
 /** The reader of a field by the kind its description declares; undefined for kinds read as they come. */
 function readerOf(property: INodeProperties): Reader | undefined {
 	const label = property.displayName;
@@ -141,32 +163,8 @@ function readerOf(property: INodeProperties): Reader | undefined {
 				return read === undefined ? { expected, label, seen: value } : { value: read };
 			};
 		}
-		case 'multiOptions': {
-			const options = staticOptions(property);
-			return (value) => {
-				// One name given as text is a list of one.
-				const list = typeof value === 'string' ? (value.trim() ? [value] : []) : value;
-				if (!Array.isArray(list)) return { expected: 'a list', label, seen: value };
-				const read: unknown[] = [];
-				for (const entry of list) {
-					const one = options
-						? asOption(entry, options)
-						: typeof entry === 'string' || typeof entry === 'number'
-							? String(entry)
-							: undefined;
-					if (one === undefined)
-						return {
-							expected: options
-								? `a list of ${options.map((option) => String(option.value)).join(', ')}`
-								: 'a list of names',
-							label,
-							seen: entry,
-						};
-					read.push(one);
-				}
-				return { value: read };
-			};
-		}
+		case 'multiOptions':
+			return multiOptionsReader(label, staticOptions(property));
 		case 'collection':
 			return objectReader((property.options ?? []) as INodeProperties[]);
 		case 'fixedCollection': {

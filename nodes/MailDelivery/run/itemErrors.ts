@@ -57,3 +57,10 @@ export function errorForItem(
 	if (error instanceof NodeOperationError && !more) return error;
 	return restated(node, error, { ...more, itemIndex });
 }
+
+/** The execution was stopped while the node ran: no request started after the stop. */
+export function stoppedError(node: INode, whatWasDone: string) {
+	return new NodeOperationError(node, 'The execution was stopped before every item was run', {
+		description: [whatWasDone, 'No request started after the stop.'].filter(Boolean).join(' '),
+	});
+}

@@ -2,8 +2,9 @@
  * Runs an operation item by item, several items at once (Options → Requests in Parallel), each request paced
  * with the others after a 429. Outputs keep the input's order and pairing. Items that act on the same record
  * run in input order. An operation that changes something keeps what each item's request did in the run's
- * ledger, so n8n's Retry On Fail never makes it again. Under Stop Workflow no item starts after a failure,
- * the items under way are finished and kept, and the error names the item and what happened to the others.
+ * ledger, so n8n's Retry On Fail never makes it again. Under Stop Workflow (and when the execution is
+ * stopped) no item starts after a failure, the items under way are finished and kept, and the error names
+ * the item and what happened to the others.
  */
 import type {
 	IDataObject,
@@ -13,15 +14,17 @@ import type {
 } from 'n8n-workflow';
 
 import { apiRequest, apiRequestPages, type RequestOptions } from '../../shared/transport';
-import { RequestPacer } from '../../shared/transport/pacing';
 import { mayHaveBeenProcessed } from '../../shared/transport/failures';
-import { errorForItem, errorItem, withWhatHappened } from './itemErrors';
+import { RequestPacer } from '../../shared/transport/pacing';
+import { errorForItem, errorItem, stoppedError, withWhatHappened } from './itemErrors';
 import { capitalized, describeItems } from './itemNames';
 import { earlierFailure, keptFailure, SentLedger } from './ledger';
 import type { ItemOperationModule, ItemRun } from './operation';
 import type { ParameterReader } from './parameters';
 import { explainRefusal } from './refusals';
-import { throughputOf } from './throughput';
+import { type Throughput, throughputOf } from './throughput';
+
+type Outcome = { data: IDataObject | IDataObject[] } | { error: unknown };
 
 /** Requests in Parallel as the operation's Options field offers it (actions/common.descriptions.ts). */
 function parallelByDefault(properties: INodeProperties[]): number {
@@ -30,75 +33,105 @@ function parallelByDefault(properties: INodeProperties[]): number {
 	return typeof field?.default === 'number' ? field.default : 1;
 }
 
-type Outcome = { data: IDataObject | IDataObject[] } | { error: unknown };
-
 /** "Items 0–3 were done; items 5–999 were not run." for an error that stops a run of several at once. */
-function othersSummary(outcomes: Array<Outcome | undefined>, failedItem: number): string {
+function othersSummary(outcomes: Array<Outcome | undefined>, except: number): string {
 	const done: number[] = [];
 	const notRun: number[] = [];
 	outcomes.forEach((outcome, index) => {
-		if (index === failedItem) return;
+		if (index === except) return;
 		if (outcome === undefined) notRun.push(index);
 		else if ('data' in outcome) done.push(index);
 	});
 	const parts: string[] = [];
-	if (done.length > 0)
-		parts.push(`${describeItems(done)} ${done.length === 1 ? 'was' : 'were'} done`);
-	if (notRun.length > 0)
-		parts.push(`${describeItems(notRun)} ${notRun.length === 1 ? 'was' : 'were'} not run`);
+	const were = (indexes: number[]) => (indexes.length === 1 ? 'was' : 'were');
+	if (done.length > 0) parts.push(`${describeItems(done)} ${were(done)} done`);
+	if (notRun.length > 0) parts.push(`${describeItems(notRun)} ${were(notRun)} not run`);
 	return parts.length > 0 ? `${capitalized(parts.join('; '))}.` : '';
 }
 
-export async function runPerItem(
-	context: IExecuteFunctions,
-	reader: ParameterReader,
-	module: ItemOperationModule,
-	scope: string,
-): Promise<INodeExecutionData[]> {
-	const { node } = reader;
-	const items = context.getInputData();
-	const continueOnFail = context.continueOnFail();
-	// Throughput options are read once, for item 0: they shape the whole run.
-	const throughput = throughputOf(
-		node,
-		(reader.get('options', 0, {}) as IDataObject) ?? {},
-		parallelByDefault(module.properties),
-	);
-	const pacer = new RequestPacer();
-	const ledger = module.effect
-		? SentLedger.open<IDataObject | IDataObject[]>(context, scope, items.length)
-		: undefined;
-	const outcomes: Array<Outcome | undefined> = new Array(items.length);
-	let stopped = false;
+class PerItemRun {
+	private readonly items: INodeExecutionData[];
 
-	const itemRun = (index: number): ItemRun => {
-		const request: RequestOptions = {
-			itemIndex: index,
-			pacer,
-			retry: throughput.retry,
-			timeoutMs: throughput.timeoutMs,
-		};
-		return {
-			...reader.forItem(index),
-			request: async (path, body = {}) => await apiRequest.call(context, path, body, request),
-			pages: async (path, body, listKey, paging) =>
-				await apiRequestPages.call(context, path, body, listKey, {
-					...paging,
-					itemIndex: index,
-					request,
-				}),
-		};
-	};
-	const runOne = async (index: number): Promise<Outcome> => {
+	private readonly throughput: Throughput;
+
+	private readonly pacer = new RequestPacer();
+
+	private readonly ledger: SentLedger<IDataObject | IDataObject[]> | undefined;
+
+	private readonly outcomes: Array<Outcome | undefined>;
+
+	/** Items acting on a record: the run of the last one, which the next one waits for. */
+	private readonly lastOfRecord = new Map<string, Promise<unknown>>();
+
+	private next = 0;
+
+	private stopped = false;
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly reader: ParameterReader,
+		private readonly module: ItemOperationModule,
+		scope: string,
+	) {
+		this.items = context.getInputData();
+		this.outcomes = new Array(this.items.length);
+		// Throughput options are read once, for item 0: they shape the whole run.
+		this.throughput = throughputOf(
+			reader.node,
+			(reader.get('options', 0, {}) as IDataObject) ?? {},
+			parallelByDefault(module.properties),
+		);
+		this.ledger = module.effect ? SentLedger.open(context, scope, this.items.length) : undefined;
+	}
+
+	async run(): Promise<INodeExecutionData[]> {
+		const workers = Math.min(this.throughput.parallel, this.items.length);
+		await Promise.all(Array.from({ length: workers }, async () => await this.worker()));
+		return this.report();
+	}
+
+	private async worker() {
+		const cancelled = this.context.getExecutionCancelSignal?.();
+		while (!this.stopped && this.next < this.items.length) {
+			if (cancelled?.aborted) {
+				this.stopped = true;
+				break;
+			}
+			const index = this.next++;
+			const record = this.recordOf(index);
+			const before = record === undefined ? undefined : this.lastOfRecord.get(record);
+			const run = (async () => {
+				await before;
+				return await this.runOne(index);
+			})();
+			if (record !== undefined) this.lastOfRecord.set(record, run);
+			const outcome = await run;
+			this.outcomes[index] = outcome;
+			if ('error' in outcome && !this.context.continueOnFail()) this.stopped = true;
+		}
+	}
+
+	/** The record an item acts on; an item whose parameters cannot be read fails in its own run instead. */
+	private recordOf(index: number): string | undefined {
+		try {
+			return this.module.recordOf?.(this.reader.forItem(index));
+		} catch {
+			return undefined;
+		}
+	}
+
+	private async runOne(index: number): Promise<Outcome> {
+		const { node } = this.reader;
+		const { ledger, module } = this;
 		const earlier = ledger?.earlierOutcome(index, 0);
 		if (earlier?.sent) return { data: earlier.sent.fixed };
 		if (earlier)
 			return {
 				error: withWhatHappened(node, earlierFailure(node, earlier.failed!), module.effect),
 			};
-		const item = itemRun(index);
+		const item = this.itemRun(index);
 		try {
-			const data = await module.execute.call(context, item);
+			const data = await module.execute.call(this.context, item);
 			ledger?.keep({
 				number: index + 1,
 				size: 1,
@@ -114,54 +147,64 @@ export async function runPerItem(
 					entries: [index, 0],
 					failed: keptFailure(caught),
 				});
-			const explained = await explainRefusal(context, node, module.named, caught, item);
+			const explained = await explainRefusal(this.context, node, module.named, caught, item);
 			return { error: withWhatHappened(node, explained, module.effect) };
 		}
-	};
-
-	/** The record an item acts on; an item whose parameters cannot be read fails in its own run instead. */
-	const recordOf = (index: number) => {
-		try {
-			return module.recordOf?.(reader.forItem(index));
-		} catch {
-			return undefined;
-		}
-	};
-	// Items acting on the same record wait for the one before them; the others only for a free place.
-	const lastOfRecord = new Map<string, Promise<unknown>>();
-	let next = 0;
-	const worker = async () => {
-		while (!stopped && next < items.length) {
-			const index = next++;
-			const record = recordOf(index);
-			const before = record === undefined ? undefined : lastOfRecord.get(record);
-			const run = (async () => {
-				await before;
-				return await runOne(index);
-			})();
-			if (record !== undefined) lastOfRecord.set(record, run);
-			const outcome = await run;
-			outcomes[index] = outcome;
-			if ('error' in outcome && !continueOnFail) stopped = true;
-		}
-	};
-	await Promise.all(Array.from({ length: Math.min(throughput.parallel, items.length) }, worker));
-
-	const failed = outcomes.findIndex((outcome) => outcome !== undefined && 'error' in outcome);
-	if (failed !== -1 && !continueOnFail) {
-		const error = (outcomes[failed] as { error: unknown }).error;
-		if (throughput.parallel === 1) throw errorForItem(node, error, failed);
-		const own = (error as { description?: string }).description;
-		throw errorForItem(node, error, failed, {
-			description: [own, othersSummary(outcomes, failed)].filter(Boolean).join(' '),
-		});
 	}
-	if (failed === -1) ledger?.close();
-	return outcomes.flatMap((outcome, index) =>
-		'data' in outcome!
-			? context.helpers.constructExecutionMetaData(context.helpers.returnJsonArray(outcome.data), {
-					itemData: { item: index },
-				})
-			: [errorItem(outcome!.error, index)],
-	);
+
+	private itemRun(index: number): ItemRun {
+		const { context } = this;
+		const request: RequestOptions = {
+			itemIndex: index,
+			pacer: this.pacer,
+			retry: this.throughput.retry,
+			timeoutMs: this.throughput.timeoutMs,
+		};
+		return {
+			...this.reader.forItem(index),
+			request: async (path, body = {}) => await apiRequest.call(context, path, body, request),
+			pages: async (path, body, listKey, paging) =>
+				await apiRequestPages.call(context, path, body, listKey, {
+					...paging,
+					itemIndex: index,
+					request,
+				}),
+		};
+	}
+
+	private report(): INodeExecutionData[] {
+		const { node } = this.reader;
+		const { outcomes, context } = this;
+		const failed = outcomes.findIndex((outcome) => outcome !== undefined && 'error' in outcome);
+		if (failed !== -1 && !context.continueOnFail()) {
+			const error = (outcomes[failed] as { error: unknown }).error;
+			if (this.throughput.parallel === 1) throw errorForItem(node, error, failed);
+			const own = (error as { description?: string }).description;
+			throw errorForItem(node, error, failed, {
+				description: [own, othersSummary(outcomes, failed)].filter(Boolean).join(' '),
+			});
+		}
+		const notRun = outcomes.findIndex((outcome) => outcome === undefined);
+		if (notRun !== -1) throw stoppedError(node, othersSummary(outcomes, -1));
+		if (failed === -1) this.ledger?.close();
+		return outcomes.flatMap((outcome, index) =>
+			'data' in outcome!
+				? context.helpers.constructExecutionMetaData(
+						context.helpers.returnJsonArray(outcome.data),
+						{
+							itemData: { item: index },
+						},
+					)
+				: [errorItem(outcome!.error, index)],
+		);
+	}
+}
+
+export async function runPerItem(
+	context: IExecuteFunctions,
+	reader: ParameterReader,
+	module: ItemOperationModule,
+	scope: string,
+): Promise<INodeExecutionData[]> {
+	return await new PerItemRun(context, reader, module, scope).run();
 }

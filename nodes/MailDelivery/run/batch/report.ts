@@ -40,6 +40,16 @@ export function earlierSummary<T, Fixed>(results: Array<ItemResult<T, Fixed>>): 
 	return parts.length > 0 ? parts.join(' ') : undefined;
 }
 
+/** What was sent of a batch, in one sentence (for a run that ended early). */
+export function sentSummaryOf<T, Fixed>(results: Array<ItemResult<T, Fixed>>): string {
+	const isSent = (result: ItemResult<T, Fixed>) =>
+		result.sent.length > 0 && result.failed.length === 0;
+	const sent = indexesWhere(results, isSent);
+	const uncertain = indexesWhere(results, (result) => !isSent(result) && result.uncertain);
+	const notSent = indexesWhere(results, (result) => !isSent(result) && !result.uncertain);
+	return sentSummary(sent, uncertain, notSent);
+}
+
 export const failedItemsOf = <T, Fixed>(results: Array<ItemResult<T, Fixed>>) =>
 	indexesWhere(results, (result) => result.failed.length > 0);
 
@@ -55,18 +65,16 @@ export function batchError<T, Fixed>(
 	const failedItems = failedItemsOf(results);
 	const itemIndex = failedItems[0];
 	const error = results[itemIndex].error;
-	const isSent = (result: ItemResult<T, Fixed>) =>
-		result.sent.length > 0 && result.failed.length === 0;
-	const sent = indexesWhere(results, isSent);
-	const uncertain = indexesWhere(results, (result) => !isSent(result) && result.uncertain);
-	const notSent = indexesWhere(results, (result) => !isSent(result) && !result.uncertain);
+	const sent = indexesWhere(results, (result) => result.sent.length > 0 && !result.failed.length);
+	// An uncertain item has a failed entry: it is never among the sent.
+	const uncertain = results.some((result) => result.uncertain);
 	const reason = (error as Error).message;
 	const own = (error as { description?: string }).description;
 	return errorForItem(node, error, itemIndex, {
-		message: `${results.length - sent.length} of ${results.length} items ${uncertain.length > 0 ? 'not confirmed as sent' : 'not sent'}: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
+		message: `${results.length - sent.length} of ${results.length} items ${uncertain ? 'not confirmed as sent' : 'not sent'}: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
 		// With several failures, the one described is the first; with one, it needs no introduction.
 		description: [
-			sentSummary(sent, uncertain, notSent),
+			sentSummaryOf(results),
 			earlierSummary(results),
 			failedItems.length > 1
 				? `${capitalized(describeItems([itemIndex]))} failed first. ${own ? asSentence(own) : ''}`.trim()

@@ -7,19 +7,19 @@
  * isolated, no other request starts after a failure, and the error says which items were sent. What this run
  * sent is kept (outcomes.ts, ../ledger.ts): a retry of the run by n8n sends only the rest.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import type { RequestOptions } from '../../../shared/transport';
 import { RequestPacer } from '../../../shared/transport/pacing';
 import { restated } from '../../../shared/transport/failures';
-import { errorForItem } from '../itemErrors';
+import { errorForItem, stoppedError } from '../itemErrors';
 import { SentLedger } from '../ledger';
 import type { ItemParameters, ParameterReader } from '../parameters';
 import type { Throughput } from '../throughput';
 import { type BatchEntry, BatchOutcomes } from './outcomes';
 import { type Chunk, RequestQueue } from './queue';
-import { batchError, batchOutput, earlierSummary, failedItemsOf } from './report';
+import { batchError, batchOutput, earlierSummary, failedItemsOf, sentSummaryOf } from './report';
 
 export { groupKey } from './queue';
 export type { BatchEntry } from './outcomes';
@@ -62,112 +62,165 @@ interface BatchOptions extends Throughput {
 const SPLIT_NO_FURTHER =
 	'Both halves of the request were refused like the whole, and no item alone causes that refusal: the node did not split it further.';
 
+class BatchRun<T extends BatchEntry, Fixed> {
+	private readonly node: INode;
+
+	private readonly continueOnFail: boolean;
+
+	private readonly itemCount: number;
+
+	private readonly ledger: SentLedger<Fixed>;
+
+	private readonly outcomes: BatchOutcomes<T, Fixed>;
+
+	private readonly prepareErrors = new Map<number, unknown>();
+
+	private readonly pacer = new RequestPacer();
+
+	private queue!: RequestQueue<T, Fixed>;
+
+	private requestNumber: number;
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly reader: ParameterReader,
+		private readonly plan: BatchPlan<T, Fixed>,
+		private readonly options: BatchOptions,
+	) {
+		this.node = reader.node;
+		this.itemCount = context.getInputData().length;
+		this.continueOnFail = context.continueOnFail();
+		const scope = `${String(reader.get('resource', 0))}.${String(reader.get('operation', 0))}`;
+		this.ledger = SentLedger.open<Fixed>(context, scope, this.itemCount);
+		this.requestNumber = this.ledger.lastRequest;
+		this.outcomes = new BatchOutcomes<T, Fixed>(
+			this.itemCount,
+			this.node,
+			this.ledger,
+			plan.remember ?? ((fixed) => fixed),
+		);
+	}
+
+	async run(): Promise<INodeExecutionData[]> {
+		const entries = await this.prepare();
+		this.queue = new RequestQueue<T, Fixed>(
+			entries,
+			{
+				keyOf: this.plan.keyOf,
+				maxPerRequest: this.plan.maxPerRequest,
+				fix: this.plan.fix ?? (() => undefined as Fixed),
+			},
+			this.plan.failures.sharedCause,
+		);
+		const workers = Math.min(Math.max(1, Math.floor(this.options.parallel)), this.queue.size);
+		await Promise.all(Array.from({ length: workers }, async () => await this.worker()));
+		return this.report();
+	}
+
+	/** Every item read and checked; entries an earlier try sent (or may have) are not sent again. */
+	private async prepare(): Promise<T[]> {
+		const entries: T[] = [];
+		for (let itemIndex = 0; itemIndex < this.itemCount; itemIndex++) {
+			let prepared: T[];
+			try {
+				prepared = await this.plan.prepare(this.reader.forItem(itemIndex));
+			} catch (error) {
+				if (!this.continueOnFail) throw errorForItem(this.node, error, itemIndex);
+				this.prepareErrors.set(itemIndex, error);
+				continue;
+			}
+			prepared.forEach((entry, entryIndex) => {
+				if (this.outcomes.admit(entry, entryIndex)) entries.push(entry);
+			});
+		}
+		return entries;
+	}
+
+	private async worker() {
+		const cancelled = this.context.getExecutionCancelSignal?.();
+		for (let chunk = this.queue.next(); chunk && !cancelled?.aborted; chunk = this.queue.next())
+			await this.send(chunk);
+	}
+
+	private async send(chunk: Chunk<T, Fixed>) {
+		const number = ++this.requestNumber;
+		this.ledger.numbered(number);
+		try {
+			const { body, answer } = await this.plan.send(chunk.entries, chunk.fixed, {
+				retry: this.options.retry,
+				pacer: this.pacer,
+				timeoutMs: this.options.timeoutMs,
+				itemIndex: chunk.entries[0].itemIndex,
+			});
+			this.outcomes.accepted(chunk.entries, chunk.fixed, number, answer, body.sandboxMode === true);
+			this.answered(chunk);
+		} catch (error) {
+			if (this.plan.failures.refusedWhole(error) && chunk.entries.length > 1) {
+				this.answered(chunk, this.queue.refused(chunk, number, error as NodeApiError));
+				return;
+			}
+			this.failed(chunk, number, await this.explained(chunk, error));
+			this.answered(chunk);
+		}
+	}
+
+	/** The error with the condition that applies in its title, when the plan can find it out. */
+	private async explained(chunk: Chunk<T, Fixed>, error: unknown) {
+		const { diagnose } = this.plan.failures;
+		if (!(error instanceof NodeApiError) || !diagnose) return error;
+		const condition = await diagnose(chunk.entries, chunk.fixed, error).catch(() => undefined);
+		return condition
+			? restated(this.node, error, { message: `${error.message}: ${condition}` })
+			: error;
+	}
+
+	private failed(chunk: Chunk<T, Fixed>, number: number, error: unknown) {
+		this.outcomes.failed(chunk.entries, number, error);
+		if (!this.continueOnFail) this.queue.stopAfter(chunk);
+	}
+
+	/** A chunk was answered: halves its sibling's answer shows to be refused for what they share fail. */
+	private answered(chunk: Chunk<T, Fixed>, settled = this.queue.answered(chunk)) {
+		for (const half of settled)
+			this.failed(
+				half.chunk,
+				half.number,
+				restated(this.node, half.error, {
+					message: `${half.error.message}: ${half.cause}`,
+					description: [SPLIT_NO_FURTHER, half.error.description].filter(Boolean).join(' '),
+				}),
+			);
+	}
+
+	private report(): INodeExecutionData[] {
+		const { results } = this.outcomes;
+		const failedItems = failedItemsOf(results);
+		if (!this.continueOnFail && failedItems.length > 0)
+			throw batchError(this.node, results, this.plan.failures.effect);
+		if (this.queue.size > 0) throw stoppedError(this.node, sentSummaryOf(results));
+		// Every item done: a later try has nothing to skip. Otherwise the record stays for n8n's retry.
+		if (failedItems.length === 0 && this.prepareErrors.size === 0) this.ledger.close();
+		const earlier = earlierSummary(results);
+		if (earlier)
+			this.context.addExecutionHints({
+				message: `${earlier} Their results are those of that try.`,
+				location: 'outputPane',
+			});
+		return batchOutput(results, {
+			describe: this.plan.describe,
+			effect: this.plan.failures.effect,
+			inItemOrder: this.outcomes.inItemOrder,
+			prepareErrors: this.prepareErrors,
+			inputItems: this.options.includeInputFields ? this.context.getInputData() : undefined,
+		});
+	}
+}
+
 export async function runBatched<T extends BatchEntry, Fixed>(
 	context: IExecuteFunctions,
 	reader: ParameterReader,
 	plan: BatchPlan<T, Fixed>,
 	options: BatchOptions,
 ): Promise<INodeExecutionData[]> {
-	const { node } = reader;
-	const itemCount = context.getInputData().length;
-	const continueOnFail = context.continueOnFail();
-	const scope = `${String(reader.get('resource', 0))}.${String(reader.get('operation', 0))}`;
-	const ledger = SentLedger.open<Fixed>(context, scope, itemCount);
-	const outcomes = new BatchOutcomes<T, Fixed>(
-		itemCount,
-		node,
-		ledger,
-		plan.remember ?? ((fixed) => fixed),
-	);
-	const prepareErrors = new Map<number, unknown>();
-	const entries: T[] = [];
-	for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
-		let prepared: T[];
-		try {
-			prepared = await plan.prepare(reader.forItem(itemIndex));
-		} catch (error) {
-			if (!continueOnFail) throw errorForItem(node, error, itemIndex);
-			prepareErrors.set(itemIndex, error);
-			continue;
-		}
-		prepared.forEach((entry, entryIndex) => {
-			if (outcomes.admit(entry, entryIndex)) entries.push(entry);
-		});
-	}
-	const fix = plan.fix ?? (() => undefined as Fixed);
-	const queue = new RequestQueue<T, Fixed>(
-		entries,
-		{ keyOf: plan.keyOf, maxPerRequest: plan.maxPerRequest, fix },
-		plan.failures.sharedCause,
-	);
-	const { effect, refusedWhole, diagnose } = plan.failures;
-
-	let requestNumber = ledger.lastRequest;
-	const pacer = new RequestPacer();
-	/** The error with the condition that applies in its title, when the plan can find it out. */
-	const explained = async (chunk: Chunk<T, Fixed>, error: unknown) => {
-		if (!(error instanceof NodeApiError) || !diagnose) return error;
-		const condition = await diagnose(chunk.entries, chunk.fixed, error).catch(() => undefined);
-		return condition ? restated(node, error, { message: `${error.message}: ${condition}` }) : error;
-	};
-	const failed = (chunk: Chunk<T, Fixed>, number: number, error: unknown) => {
-		outcomes.failed(chunk.entries, number, error);
-		if (!continueOnFail) queue.stopAfter(chunk);
-	};
-	const answered = (chunk: Chunk<T, Fixed>, settled = queue.answered(chunk)) => {
-		for (const half of settled)
-			failed(
-				half.chunk,
-				half.number,
-				restated(node, half.error, {
-					message: `${half.error.message}: ${half.cause}`,
-					description: [SPLIT_NO_FURTHER, half.error.description].filter(Boolean).join(' '),
-				}),
-			);
-	};
-	const send = async (chunk: Chunk<T, Fixed>) => {
-		const number = ++requestNumber;
-		ledger.numbered(number);
-		try {
-			const { body, answer } = await plan.send(chunk.entries, chunk.fixed, {
-				retry: options.retry,
-				pacer,
-				timeoutMs: options.timeoutMs,
-				itemIndex: chunk.entries[0].itemIndex,
-			});
-			outcomes.accepted(chunk.entries, chunk.fixed, number, answer, body.sandboxMode === true);
-			answered(chunk);
-		} catch (error) {
-			if (refusedWhole(error) && chunk.entries.length > 1) {
-				answered(chunk, queue.refused(chunk, number, error as NodeApiError));
-				return;
-			}
-			failed(chunk, number, await explained(chunk, error));
-			answered(chunk);
-		}
-	};
-	const worker = async () => {
-		for (let chunk = queue.next(); chunk; chunk = queue.next()) await send(chunk);
-	};
-	const parallel = Math.max(1, Math.floor(options.parallel));
-	await Promise.all(Array.from({ length: Math.min(parallel, queue.size) }, worker));
-
-	const { results } = outcomes;
-	const failedItems = failedItemsOf(results);
-	if (!continueOnFail && failedItems.length > 0) throw batchError(node, results, effect);
-	// Every item done: a later try has nothing to skip. Otherwise the record stays for n8n's retry.
-	if (failedItems.length === 0 && prepareErrors.size === 0) ledger.close();
-	const earlier = earlierSummary(results);
-	if (earlier)
-		context.addExecutionHints({
-			message: `${earlier} Their results are those of that try.`,
-			location: 'outputPane',
-		});
-	return batchOutput(results, {
-		describe: plan.describe,
-		effect,
-		inItemOrder: outcomes.inItemOrder,
-		prepareErrors,
-		inputItems: options.includeInputFields ? context.getInputData() : undefined,
-	});
+	return await new BatchRun(context, reader, plan, options).run();
 }

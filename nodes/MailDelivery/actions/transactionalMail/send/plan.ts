@@ -3,10 +3,10 @@ import { randomUUID } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { apiRequest } from '../../../shared/transport';
-import { type BatchPlan, groupKey } from '../../run/batch/runner';
-import { type AttachmentReference, readAttachment } from '../attachments';
-import { LIMITS } from '../validation';
+import { apiRequest } from '../../../../shared/transport';
+import { type BatchPlan, groupKey } from '../../../run/batch/runner';
+import { type AttachmentReference, readAttachment } from '../../../helpers/attachments';
+import { LIMITS } from '../../../helpers/validation';
 import { diagnoseSendFailure, type LookupMemo } from './diagnosis';
 import { readSendItem } from './readItem';
 import {

@@ -2,13 +2,18 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ItemParameters } from '../../run/parameters';
-import { type AttachmentReference, attachmentReference } from '../attachments';
-import { applySandboxMode, jsonParam, sendDateParam, setIfPresent } from '../parameters';
-import { namesOfLocator } from '../locators';
-import { taggedParameter } from '../platformTags';
-import { AddressListError, parseRecipients } from '../recipients';
-import { assertValid, inputError } from '../validation';
+import type { ItemParameters } from '../../../run/parameters';
+import { type AttachmentReference, attachmentReference } from '../../../helpers/attachments';
+import {
+	applySandboxMode,
+	jsonParam,
+	sendDateParam,
+	setIfPresent,
+} from '../../../helpers/parameters';
+import { namesOfLocator } from '../../../helpers/locators';
+import { taggedParameter } from '../../../helpers/platformTags';
+import { AddressListError, parseRecipients } from '../../../helpers/recipients';
+import { assertValid, inputError } from '../../../helpers/validation';
 import { SEND_FIELD_RULES } from './fieldRules';
 import { contentSourceOf } from './requests';
 

@@ -1,5 +1,5 @@
 /** The checks of a transactional send's request (section 8 limits), each named by the field the panel shows. */
-import { type FieldRules, LIMITS, rules } from '../validation';
+import { type FieldRules, LIMITS, rules } from '../../../helpers/validation';
 
 const RECIPIENT_LABELS = { to: 'To', cc: 'Cc', bcc: 'Bcc' } as const;
 const recipientRules = (field: 'to' | 'cc' | 'bcc') => {

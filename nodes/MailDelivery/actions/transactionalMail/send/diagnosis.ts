@@ -7,7 +7,7 @@ import type { IDataObject, IExecuteFunctions, NodeApiError } from 'n8n-workflow'
 import {
 	isVerifiedSender as senderLookup,
 	templateExists as templateLookup,
-} from '../../run/lookups';
+} from '../../../run/lookups';
 
 /**
  * What the look-ups of one run found, by question: a send of 10,000 items refused 403 asks whether its
