@@ -81,7 +81,14 @@ export async function control(
 				},
 			];
 		case 'GET /__control/requests':
-			return [200, { requests: target.requests, throttled: network.throttled }];
+			return [
+				200,
+				{
+					requests: target.requests,
+					throttled: network.throttled,
+					peakUnderWay: network.peakUnderWay,
+				},
+			];
 		case 'GET /__control/mails':
 			return [200, { mails: state.mails }];
 		case 'POST /__control/settings':

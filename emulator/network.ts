@@ -30,10 +30,20 @@ export class Network {
 	faults: PlannedFault[] = [];
 	/** Sockets held open by `hang` faults, closed when the emulator stops. */
 	held = new Set<import('node:net').Socket>();
+	/** /v5 requests received and not yet answered, and the most there were at once. */
+	underWay = 0;
+	peakUnderWay = 0;
 	private recentRequests: number[] = [];
 	private v5Requests = 0;
 
 	constructor(private readonly text: Text) {}
+
+	/** Counts a /v5 request as under way until its answer is sent or its connection closed. */
+	track(res: http.ServerResponse) {
+		this.underWay++;
+		this.peakUnderWay = Math.max(this.peakUnderWay, this.underWay);
+		res.once('close', () => this.underWay--);
+	}
 
 	/** Plays distance and limits: waits the latency, then may refuse the request unprocessed (true). */
 	async throttle(res: http.ServerResponse): Promise<boolean> {

@@ -61,6 +61,8 @@ export interface EmulatorView {
 	tokens: TokenEntry[];
 	/** Authorization codes handed out (without the code text). */
 	authCodes: AuthCodeEntry[];
+	/** The most /v5 requests that were under way at once (received, not yet answered). */
+	peakRequestsUnderWay: number;
 }
 
 /** The parts a reset replaces: the account's data, its simulation, its tokens and the network's state. */
@@ -168,6 +170,7 @@ export class Emulator implements Controlled {
 			events: this.state.events.map(visible),
 			tokens: [...this.auth.tokens.values()],
 			authCodes: [...this.auth.authCodes.values()],
+			peakRequestsUnderWay: this.network.peakUnderWay,
 		});
 	}
 
@@ -208,6 +211,7 @@ export class Emulator implements Controlled {
 				return this.auth.authorize(url, req, res, this.redirectUri);
 			if (url.pathname === '/v5/auth/oauth/token' && req.method === 'GET')
 				return this.auth.token(url, res);
+			if (url.pathname.startsWith('/v5/')) this.network.track(res);
 			if (url.pathname.startsWith('/v5/') && (await this.network.throttle(res))) return;
 			// The fault planned for this very request, if any: before, during or after processing.
 			let fault = url.pathname.startsWith('/v5/') ? this.network.arrive(url.pathname) : undefined;

@@ -64,3 +64,13 @@ export function stoppedError(node: INode, whatWasDone: string) {
 		description: [whatWasDone, 'No request started after the stop.'].filter(Boolean).join(' '),
 	});
 }
+
+/**
+ * What On Error = Stop Workflow (n8n's default) hides: with n8n's other setting the good items go through.
+ */
+export function continueAdvice(itemCount: number, failedCount = 1): string {
+	if (itemCount < 2) return '';
+	const others = itemCount - failedCount;
+	const failed = failedCount === 1 ? 'this item' : `the ${failedCount} failed items`;
+	return `With the node's Settings → On Error → "Continue (using error output)", it goes on with the other ${others} item${others === 1 ? '' : 's'} and routes ${failed} to the error output.`;
+}

@@ -16,7 +16,13 @@ import type {
 import { apiRequest, apiRequestPages, type RequestOptions } from '../../shared/transport';
 import { mayHaveBeenProcessed } from '../../shared/transport/failures';
 import { RequestPacer } from '../../shared/transport/pacing';
-import { errorForItem, errorItem, stoppedError, withWhatHappened } from './itemErrors';
+import {
+	continueAdvice,
+	errorForItem,
+	errorItem,
+	stoppedError,
+	withWhatHappened,
+} from './itemErrors';
 import { capitalized, describeItems } from './itemNames';
 import { earlierFailure, keptFailure, SentLedger } from './ledger';
 import type { ItemOperationModule, ItemRun } from './operation';
@@ -178,10 +184,12 @@ class PerItemRun {
 		const failed = outcomes.findIndex((outcome) => outcome !== undefined && 'error' in outcome);
 		if (failed !== -1 && !context.continueOnFail()) {
 			const error = (outcomes[failed] as { error: unknown }).error;
-			if (this.throughput.parallel === 1) throw errorForItem(node, error, failed);
 			const own = (error as { description?: string }).description;
+			const others = this.throughput.parallel > 1 ? othersSummary(outcomes, failed) : '';
+			const advice = continueAdvice(outcomes.length);
+			if (!others && !advice) throw errorForItem(node, error, failed);
 			throw errorForItem(node, error, failed, {
-				description: [own, othersSummary(outcomes, failed)].filter(Boolean).join(' '),
+				description: [own, others, advice].filter(Boolean).join(' '),
 			});
 		}
 		const notRun = outcomes.findIndex((outcome) => outcome === undefined);

@@ -115,6 +115,9 @@ export function restated(
 			httpCode: error.httpCode ?? undefined,
 			itemIndex: texts.itemIndex,
 		});
+	// n8n's constructor gives back a NodeOperationError it is handed, unchanged: a new one carries the words.
+	if (error instanceof NodeOperationError)
+		return new NodeOperationError(node, message, { description, itemIndex: texts.itemIndex });
 	return new NodeOperationError(node, error as Error, {
 		message,
 		description,

@@ -5,7 +5,7 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { whatWasSent } from '../../../shared/transport/failures';
-import { errorForItem, errorItem } from '../itemErrors';
+import { continueAdvice, errorForItem, errorItem } from '../itemErrors';
 import { asSentence, capitalized, describeItems } from '../itemNames';
 import { writeResult } from '../results';
 import type { BatchEntry, ItemResult } from './outcomes';
@@ -80,6 +80,7 @@ export function batchError<T, Fixed>(
 				? `${capitalized(describeItems([itemIndex]))} failed first. ${own ? asSentence(own) : ''}`.trim()
 				: own && asSentence(own),
 			whatWasSent(error, effect),
+			continueAdvice(results.length, failedItems.length),
 		]
 			.filter(Boolean)
 			.join('\n'),

@@ -13,7 +13,7 @@ import { NodeApiError } from 'n8n-workflow';
 import type { RequestOptions } from '../../../shared/transport';
 import { RequestPacer } from '../../../shared/transport/pacing';
 import { restated } from '../../../shared/transport/failures';
-import { errorForItem, stoppedError } from '../itemErrors';
+import { continueAdvice, errorForItem, stoppedError } from '../itemErrors';
 import { SentLedger } from '../ledger';
 import type { ItemParameters, ParameterReader } from '../parameters';
 import type { Throughput } from '../throughput';
@@ -125,7 +125,13 @@ class BatchRun<T extends BatchEntry, Fixed> {
 			try {
 				prepared = await this.plan.prepare(this.reader.forItem(itemIndex));
 			} catch (error) {
-				if (!this.continueOnFail) throw errorForItem(this.node, error, itemIndex);
+				if (!this.continueOnFail) {
+					const own = (error as { description?: string }).description;
+					const advice = continueAdvice(this.itemCount);
+					throw errorForItem(this.node, error, itemIndex, {
+						description: [own, advice].filter(Boolean).join(' '),
+					});
+				}
 				this.prepareErrors.set(itemIndex, error);
 				continue;
 			}
