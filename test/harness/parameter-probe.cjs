@@ -83,7 +83,7 @@ const failure = (error) => ({
 /**
  * Runs Source → Probe in n8n with `parameters` (stored values, "=" for expressions) as the probe's
  * parameters p0…pN, for `items`, under `engine`. Returns results[parameter][item], encoded, the engine n8n
- * says it used, and the items' JSON as the probe received it.
+ * says it used, the items' JSON as the probe received it, and the time all getNodeParameter calls took.
  */
 async function probe({ workflow: n8nWorkflow, core }, { engine, parameters, items }) {
 	const { Expression, Workflow, NodeHelpers } = n8nWorkflow;
@@ -98,6 +98,7 @@ async function probe({ workflow: n8nWorkflow, core }, { engine, parameters, item
 		});
 	const results = parameters.map(() => []);
 	let received = [];
+	let elapsedMs = 0;
 	const description = (name, properties) => ({
 		displayName: name,
 		name,
@@ -129,6 +130,7 @@ async function probe({ workflow: n8nWorkflow, core }, { engine, parameters, item
 			async execute() {
 				const input = this.getInputData();
 				received = input.map((item) => encode(item.json));
+				const started = performance.now();
 				parameters.forEach((_, k) => {
 					input.forEach((_item, i) => {
 						try {
@@ -138,6 +140,7 @@ async function probe({ workflow: n8nWorkflow, core }, { engine, parameters, item
 						}
 					});
 				});
+				elapsedMs = performance.now() - started;
 				return [input];
 			},
 		},
@@ -226,7 +229,7 @@ async function probe({ workflow: n8nWorkflow, core }, { engine, parameters, item
 	const used = Expression.getActiveImplementation?.() ?? 'legacy';
 	if (engine !== 'legacy') await Expression.disposeExpressionEngine();
 	if (error) throw new Error(`the probe workflow failed: ${error.message}`);
-	return { engine: used, results, received };
+	return { engine: used, results, received, elapsedMs };
 }
 
 module.exports = { encode, decode, probe };
@@ -237,7 +240,7 @@ if (require.main === module) {
 	const { tmpdir } = require('node:os');
 	process.env.N8N_USER_FOLDER ??= mkdtempSync(path.join(tmpdir(), 'parameter-probe-'));
 	process.env.N8N_LOG_LEVEL ??= 'silent';
-	const modules = process.argv[2];
+	const modules = path.resolve(process.argv[2]);
 	let input = '';
 	process.stdin.setEncoding('utf8');
 	process.stdin.on('data', (chunk) => (input += chunk));

@@ -10,6 +10,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 
+import fc from 'fast-check';
 import * as core from 'n8n-core';
 import * as n8nWorkflow from 'n8n-workflow';
 
@@ -258,7 +259,41 @@ const REFUSED = [
 	'\\{{',
 ];
 
-const SHAPES = [...COMMON, ...EDGES];
+/**
+ * Texts made at random (always the same ones: a fixed seed) from the pieces where n8n's two splitters, its
+ * escapes and its template builder could part ways with compileItemReading.
+ */
+const RANDOM = fc.sample(
+	fc
+		.array(
+			fc.constantFrom(
+				'{{ $json.v }}',
+				'{{$json["first name"]}}',
+				'{{ $json.customer.email }}',
+				'{{ $json.v.length }}',
+				'{{',
+				'}}',
+				'{',
+				'}',
+				'\\',
+				'\\\\',
+				'a',
+				' ',
+				'"',
+				"'",
+				'(',
+				')',
+				'.toUpperCase()',
+				'\n',
+				'é',
+			),
+			{ minLength: 1, maxLength: 8 },
+		)
+		.map((pieces) => pieces.join('')),
+	{ seed: 30, numRuns: 150 },
+);
+
+const SHAPES = [...COMMON, ...EDGES, ...RANDOM];
 const PARAMETERS = [...SHAPES, ...REFUSED].map((shape) => `=${shape}`);
 const encodedItems = ITEMS.map(encode);
 
