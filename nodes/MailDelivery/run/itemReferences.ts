@@ -31,6 +31,8 @@ interface ItemReading {
 export function compileItemReading(expression: string): ItemReading | undefined {
 	// n8n refuses any expression matching this, literal text included (Expression.resolveSimpleParameterValue).
 	if (/\.\s*constructor/m.test(expression)) return undefined;
+	// The names n8n refuses come from the running n8n; one too old to say leaves everything to n8n.
+	if (typeof isSafeObjectProperty !== 'function') return undefined;
 	if (!crossesEveryEngine(expression)) return undefined;
 	// n8n-workflow's own splitter (which decides whether methods like .toUpperCase() are rewritten) reads
 	// backslashes unlike @n8n/tournament's; without a parenthesis nothing can be rewritten.
