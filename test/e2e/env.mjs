@@ -101,7 +101,11 @@ export const AUTHENTICATION_OF = {
 };
 
 /** A workflow: Webhook (answers with the last node's items) → optional Split Out → Mail Delivery. */
-export function actionWorkflow({ name, parameters, credential, splitField }) {
+/**
+ * Webhook → (Split Out of `splitField`) → (n8n's Edit Fields setting `setFields`, name → stored value,
+ * other fields kept) → Mail Delivery.
+ */
+export function actionWorkflow({ name, parameters, credential, splitField, setFields }) {
 	const hookPath = `e2e-${randomUUID()}`;
 	const nodes = [
 		{
@@ -141,6 +145,33 @@ export function actionWorkflow({ name, parameters, credential, splitField }) {
 		});
 		connections.Webhook = { main: [[{ node: 'Split Out', type: 'main', index: 0 }]] };
 		connections['Split Out'] = { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] };
+	}
+	if (setFields) {
+		nodes.push({
+			id: randomUUID(),
+			name: 'Edit Fields',
+			type: 'n8n-nodes-base.set',
+			typeVersion: 3.4,
+			position: [300, 0],
+			parameters: {
+				mode: 'manual',
+				assignments: {
+					assignments: Object.entries(setFields).map(([field, value]) => ({
+						id: randomUUID(),
+						name: field,
+						value,
+						type: 'string',
+					})),
+				},
+				includeOtherFields: true,
+				options: {},
+			},
+		});
+		const [previous] = Object.entries(connections).find(([, output]) =>
+			output.main[0].some((next) => next.node === 'Mail Delivery'),
+		);
+		connections[previous] = { main: [[{ node: 'Edit Fields', type: 'main', index: 0 }]] };
+		connections['Edit Fields'] = { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] };
 	}
 	return { workflow: { name, nodes, connections, settings: { executionOrder: 'v1' } }, hookPath };
 }

@@ -227,6 +227,86 @@ test("platform tags in pasted fields reach the platform, beside n8n's expression
 	);
 });
 
+test("fields read by dragged references reach the platform as this n8n's engine evaluates them", async () => {
+	// The Mail Delivery node may read such references from the item without n8n's engine; n8n's Edit Fields
+	// evaluates the same references, with this line's default engine, beside it.
+	const subject = 'Hi {{ $json["first name"] }}, order {{orderId}} ({{ $json.order.id }})';
+	const before = (await stack.emulator.control('GET', 'requests')).requests.length;
+	const { status, data } = await runAction(
+		stack,
+		{
+			name: 'e2e item references',
+			credential: signature(),
+			splitField: 'body.items',
+			setFields: {
+				n8nTo: '={{ $json.email }}',
+				// The tag {{orderId}} is written as text n8n cannot take for a block.
+				n8nSubject: `=${subject.replace('{{orderId}}', '{{ "{" + "{orderId}" + "}" }}')}`,
+				n8nCity: '={{ $json.customer.city }}',
+			},
+			parameters: {
+				resource: 'transactionalMail',
+				operation: 'send',
+				senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
+				to: '={{ $json.email }}',
+				contentSource: 'html',
+				subject: `=${subject}`,
+				content: '=<p>{{ $json.customer.city }}</p>',
+				tagValuesMode: 'fields',
+				tagValues: {
+					values: [
+						{
+							name: { __rl: true, mode: 'name', value: 'city' },
+							value: '={{ $json.customer.city }}',
+						},
+					],
+				},
+				options: { includeInputFields: true },
+			},
+		},
+		{
+			items: [
+				{
+					email: 'ada@example.org',
+					'first name': 'Ada',
+					order: { id: 1001 },
+					customer: { city: 'Zürich' },
+				},
+				{
+					email: 'grace@example.org',
+					'first name': 'Grâce ✓ 日本',
+					order: { id: 0.30000000000000004 },
+					customer: { city: '' },
+				},
+				{
+					email: 'alan@example.org',
+					'first name': '=Alan',
+					order: { id: 1e21 },
+					customer: { city: 'Wilmslow' },
+				},
+			],
+		},
+	);
+	assert.equal(status, 200, JSON.stringify(data).slice(0, 300));
+	const [request] = (await stack.emulator.control('GET', 'requests')).requests
+		.slice(before)
+		.filter((r) => r.path === '/v5/transactional/mail/sends_customised');
+	const reached = request.body.messageVersions.map((version) => ({
+		to: version.to.map((recipient) => recipient.email).join(', '),
+		subject: version.subject ?? request.body.subject,
+		content: version.content ?? request.body.content,
+		city: version.params?.city,
+	}));
+	const evaluated = data.map((item) => ({
+		to: item.n8nTo,
+		subject: item.n8nSubject,
+		content: `<p>${item.n8nCity}</p>`,
+		city: item.n8nCity,
+	}));
+	assert.deepEqual(reached, evaluated);
+	assert.equal(evaluated[1].subject, 'Hi Grâce ✓ 日本, order {{orderId}} (0.30000000000000004)');
+});
+
 test('a sandbox operation leaves the emulator unchanged', async () => {
 	const state = async () => {
 		const { now, ...rest } = await stack.emulator.control('GET', 'state');
