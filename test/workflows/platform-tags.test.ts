@@ -207,7 +207,8 @@ describe('10,000 items', () => {
 	});
 
 	test('a subject mixing a tag and an n8n expression is evaluated once per item, each item its own', async () => {
-		const out = await run(send('=Order {{orderId}} for {{ $json.name }}'), orders(10_000));
+		// A method call: only n8n's engine can evaluate it (a bare reference is read from the item).
+		const out = await run(send('=Order {{orderId}} for {{ $json.name.trim() }}'), orders(10_000));
 		expect(out).toHaveLength(10_000);
 		expect(evaluated.filter((text) => text.includes('for'))).toHaveLength(10_000);
 		const subjects = bodiesOf(TX).flatMap((body) =>

@@ -165,9 +165,10 @@ test('parameters without an expression are read once per run, not once per item'
 		'_getNodeParameter',
 	);
 	try {
-		// One expression (To) and a dozen fixed parameters; 1,000 items.
+		// One expression (To) that only n8n can evaluate (a method call) and a dozen fixed parameters; 1,000 items.
 		const parameters = {
 			...send({}),
+			to: '={{ $json.email.toLowerCase() }}',
 			additionalFields: { category: 'a', trackOpen: true },
 			params: '{"shop": "Example"}',
 			templateName: rl('welcome'),

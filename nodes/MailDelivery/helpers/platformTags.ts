@@ -78,7 +78,7 @@ export function taggedParameter(
 	if (reading.kind === 'fixed') return reading.value;
 	let value: unknown;
 	try {
-		value = item.evaluate(reading.expression);
+		value = item.evaluate(reading.expression, name);
 	} catch (error) {
 		throw new NodeOperationError(item.node, error as Error, {
 			itemIndex: item.index,

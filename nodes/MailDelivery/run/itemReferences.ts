@@ -152,3 +152,37 @@ function valueAt(json: unknown, path: ItemPath): unknown {
 			return current === null ? null : UNPROVABLE;
 	}
 }
+
+/** A stored parameter value compiled for reading from items: its value for one item, or undefined. */
+export type StoredReading = (json: IDataObject) => { value: unknown } | undefined;
+
+/**
+ * A stored parameter value (a text, or a collection holding texts, as n8n stores it) whose every expression
+ * only references the item: read from the item as n8n's getNodeParameter would give it, a new object at every
+ * level as n8n makes one; undefined when one of its expressions is not such a reference. Items whose values
+ * make an expression unprovable are left to n8n (the reading answers undefined for them).
+ */
+export function compileStoredValue(stored: unknown): StoredReading | undefined {
+	if (typeof stored === 'string') {
+		if (!stored.startsWith('=')) return () => ({ value: stored });
+		const reading = compileItemReading(stored.slice(1));
+		return reading && ((json) => readFromItem(reading, json));
+	}
+	if (stored === null || typeof stored !== 'object') return () => ({ value: stored });
+	const entries: Array<[string, StoredReading]> = [];
+	for (const [key, value] of Object.entries(stored)) {
+		const reading = compileStoredValue(value);
+		if (!reading) return undefined;
+		entries.push([key, reading]);
+	}
+	const isList = Array.isArray(stored);
+	return (json) => {
+		const value: Record<string, unknown> | unknown[] = isList ? [] : {};
+		for (const [key, reading] of entries) {
+			const read = reading(json);
+			if (!read) return undefined;
+			(value as Record<string, unknown>)[key] = read.value;
+		}
+		return { value };
+	};
+}

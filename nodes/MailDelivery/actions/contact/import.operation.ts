@@ -31,6 +31,11 @@ export const option: OperationOption = {
 export const toolDescription =
 	'Imports many contacts at once, one per input item, creating and/or updating them, optionally into a list (created when missing). Returns success per item.';
 
+export const fasterWays = {
+	contactDataMapping:
+		'Map Fields → Map Automatically reads each field of the item as the property of the same name',
+};
+
 export const properties: INodeProperties[] = [
 	{
 		displayName:

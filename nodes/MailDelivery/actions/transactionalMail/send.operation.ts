@@ -41,6 +41,12 @@ export const toolDescription =
 	"Returns success, the recipients, the request's uniqueMsgID (delivery, bounce, open and click events about this mail carry it), the sender and the template; " +
 	'on failure an error that names the field to correct. With Sandbox Mode on the request is only checked and nothing is sent.';
 
+export const fasterWays = {
+	to: 'Recipients From → An Input Field reads each address from a field of the item',
+	tagValues:
+		'Define Tag Values → From All Input Fields (or From Chosen Input Fields) reads the tag values from the item',
+};
+
 export const properties: INodeProperties[] = [
 	senderLocator(
 		'senderMail',
