@@ -191,6 +191,8 @@ export interface WorkflowOptions {
 	connections: Workflow['connectionsBySourceNode'];
 	items?: INodeExecutionData[];
 	credentials: CredentialsStore;
+	/** Stops the execution (as n8n's Stop button does) once this is true; checked every 10 ms. */
+	cancelWhen?: () => boolean;
 }
 
 let nodeCounter = 0;
@@ -278,6 +280,7 @@ export async function runWorkflow({
 	connections,
 	items,
 	credentials,
+	cancelWhen,
 }: WorkflowOptions): Promise<RunResult> {
 	const workflow = new Workflow({
 		id: 'test',
@@ -300,8 +303,11 @@ export async function runWorkflow({
 		isArchived: false,
 	} as never);
 	let finished: IRun | undefined;
+	let whenFinished = () => {};
+	const finishedHook = new Promise<void>((resolve) => (whenFinished = resolve));
 	hooks.addHandler('workflowExecuteAfter', (run) => {
 		finished = run;
+		whenFinished();
 	});
 	const additionalData = buildAdditionalData(credentials, hooks);
 	const start = workflow.getNode(nodes[0].name)!;
@@ -313,8 +319,17 @@ export async function runWorkflow({
 		},
 	});
 	const execution = new WorkflowExecute(additionalData, 'manual', runData);
-	const run = await execution.processRunExecutionData(workflow);
-	const result = finished ?? run;
+	const running = execution.processRunExecutionData(workflow);
+	let run: IRun | undefined;
+	if (cancelWhen) {
+		// A cancelled run's promise never settles (n8n's shouldReject = false): its end is the hook's.
+		const watch = setInterval(() => {
+			if (cancelWhen()) running.cancel();
+		}, 10);
+		await Promise.race([running.then((done) => (run = done)), finishedHook]);
+		clearInterval(watch);
+	} else run = await running;
+	const result = (finished ?? run)!;
 	return {
 		run: result,
 		output: (nodeName, outputIndex = 0) =>

@@ -8,22 +8,15 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } fr
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator';
+import { people, rl, sendToEachItem, TX } from '../harness/fixtures';
 import { actionWorkflow, registerNodeType, runWorkflow } from '../harness/n8n';
 
 const env = useEmulator();
-const TX = '/v5/transactional/mail/sends_customised';
-const rl = (value: string) => ({ __rl: true, mode: 'name', value });
-const send = (extra: IDataObject = {}) => ({
-	resource: 'transactionalMail',
-	operation: 'send',
-	senderMail: rl('sender@example.com'),
-	to: '={{ $json.email }}',
-	contentSource: 'template',
-	templateName: { __rl: true, mode: 'name', value: '={{ $json.template ?? "welcome" }}' },
-	...extra,
-});
-const people = (count: number): INodeExecutionData[] =>
-	Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org` } }));
+/** Each item names its template (a test gives one item a template that is missing). */
+const send = (extra: IDataObject = {}) =>
+	sendToEachItem({ templateName: rl('={{ $json.template }}'), ...extra });
+const customers = (count: number): INodeExecutionData[] =>
+	people(count).map((item) => ({ json: { ...item.json, template: 'welcome' } }));
 const txRequests = () => env.view().requests.filter((r) => r.path === TX);
 /** How often the platform accepted a message for each address. */
 const acceptedCounts = () => {
@@ -51,7 +44,7 @@ test('a 1,000-item send whose 7th request is answered 500 under Stop Workflow: n
 	const result = await runWorkflow({
 		...actionWorkflow(send({ options: { parallelRequests: 1 } }), retry),
 		credentials: env.credentials(),
-		items: people(1000),
+		items: customers(1000),
 	});
 	const counts = acceptedCounts();
 	expect(Math.max(...counts.values())).toBe(1);
@@ -80,7 +73,7 @@ test('with the default parallel requests the retry never resends either', async 
 	await runWorkflow({
 		...actionWorkflow(send(), retry),
 		credentials: env.credentials(),
-		items: people(1000),
+		items: customers(1000),
 	});
 	expect(Math.max(...acceptedCounts().values())).toBe(1);
 });
@@ -90,7 +83,7 @@ test('a request the platform did not process (429, given up at once): the retry 
 	const result = await runWorkflow({
 		...actionWorkflow(send({ options: { parallelRequests: 1, retryAttempts: 1 } }), retry),
 		credentials: env.credentials(),
-		items: people(1000),
+		items: customers(1000),
 	});
 	expect(result.error()).toBeUndefined();
 	const counts = acceptedCounts();
@@ -112,7 +105,7 @@ test('a request the platform did not process (429, given up at once): the retry 
 });
 
 test('On Error = Continue with item 0 refused: n8n retries the node, and each retry sends nothing that went out before', async () => {
-	const items = people(250);
+	const items = customers(250);
 	items[0].json.template = 'missing';
 	const result = await runWorkflow({
 		...actionWorkflow(send(), { ...retry, continueOnFail: true }),
@@ -133,7 +126,7 @@ test('a connection reset after the platform processed a request: the retry does 
 	const result = await runWorkflow({
 		...actionWorkflow(send({ options: { parallelRequests: 1 } }), retry),
 		credentials: env.credentials(),
-		items: people(300),
+		items: customers(300),
 	});
 	expect(Math.max(...acceptedCounts().values())).toBe(1);
 	expect(acceptedCounts().size).toBe(300);
@@ -159,7 +152,7 @@ test('contact import: rows imported by the first try are not imported again by t
 			retry,
 		),
 		credentials: env.credentials(),
-		items: people(300),
+		items: customers(300),
 	});
 	expect(result.error()).toBeUndefined();
 	const imports = env.view().requests.filter((r) => r.path === '/v5/contacts/imports');
@@ -188,14 +181,14 @@ describe('a node that runs again in a loop', () => {
 		async execute(this: IExecuteFunctions) {
 			const state = this.getContext('node');
 			state.rounds = ((state.rounds as number | undefined) ?? 0) + 1;
-			const again = people(3).map((item, i) => ({ ...item, pairedItem: { item: i } }));
+			const again = customers(3).map((item, i) => ({ ...item, pairedItem: { item: i } }));
 			return state.rounds === 1 ? [again, []] : [[], again];
 		}
 	}
 	registerNodeType('test.loopOnce', new LoopOnce());
 
 	test('with new input on its second run (same items, a new run index), it sends again: a retry is not a loop', async () => {
-		const items = people(3);
+		const items = customers(3);
 		items[2].json.template = 'missing';
 		const { nodes, connections } = actionWorkflow(send(), { ...retry, continueOnFail: true });
 		nodes.push({

@@ -30,7 +30,8 @@ import type { ParameterReader } from './parameters';
 import { explainRefusal } from './refusals';
 import { type Throughput, throughputOf } from './throughput';
 
-type Outcome = { data: IDataObject | IDataObject[] } | { error: unknown };
+/** An item's result or error; `earlier`: what an earlier try of the run did, not done again. */
+type Outcome = ({ data: IDataObject | IDataObject[] } | { error: unknown }) & { earlier?: boolean };
 
 /** Requests in Parallel as the operation's Options field offers it (actions/common.descriptions.ts). */
 function parallelByDefault(properties: INodeProperties[]): number {
@@ -43,7 +44,8 @@ function parallelByDefault(properties: INodeProperties[]): number {
 function othersSummary(outcomes: Array<Outcome | undefined>, except: number): string {
 	const done: number[] = [];
 	const notRun: number[] = [];
-	outcomes.forEach((outcome, index) => {
+	// Array.from visits the places of items never run (holes, which forEach skips).
+	Array.from(outcomes).forEach((outcome, index) => {
 		if (index === except) return;
 		if (outcome === undefined) notRun.push(index);
 		else if ('data' in outcome) done.push(index);
@@ -113,7 +115,9 @@ class PerItemRun {
 			if (record !== undefined) this.lastOfRecord.set(record, run);
 			const outcome = await run;
 			this.outcomes[index] = outcome;
-			if ('error' in outcome && !this.context.continueOnFail()) this.stopped = true;
+			// A failure an earlier try left is not a new one: the items after it still run, as in a batch.
+			if ('error' in outcome && !outcome.earlier && !this.context.continueOnFail())
+				this.stopped = true;
 		}
 	}
 
@@ -130,11 +134,11 @@ class PerItemRun {
 		const { node } = this.reader;
 		const { ledger, module } = this;
 		const earlier = ledger?.earlierOutcome(index, 0);
-		if (earlier?.sent) return { data: earlier.sent.fixed };
-		if (earlier)
-			return {
-				error: withWhatHappened(node, earlierFailure(node, earlier.failed!), module.effect),
-			};
+		if (earlier?.sent) return { data: earlier.sent.fixed, earlier: true };
+		if (earlier) {
+			const error = withWhatHappened(node, earlierFailure(node, earlier.failed!), module.effect);
+			return { error, earlier: true };
+		}
 		const item = this.itemRun(index);
 		try {
 			const data = await module.execute.call(this.context, item);
