@@ -3,12 +3,19 @@
  * credentials helper that behaves like the n8n CLI's: it calls `authenticate` functions, runs
  * `preAuthentication` when the expirable field is empty or after a 401, and stores what it returns.
  */
-import { ExecutionLifecycleHooks, LoadOptionsContext, WorkflowExecute } from 'n8n-core';
+import {
+	DataDeduplicationService,
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	WorkflowExecute,
+} from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	ICredentials,
 	ICredentialType,
+	IDataDeduplicator,
 	IDataObject,
+	IExecutionContext,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
 	INode,
@@ -19,6 +26,7 @@ import type {
 	IRun,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
+	WorkflowExecuteMode,
 } from 'n8n-workflow';
 import {
 	createRunExecutionData,
@@ -186,6 +194,29 @@ export interface RunResult {
 	error(nodeName?: string): Error | undefined;
 }
 
+/**
+ * n8n's deduplication store, kept in memory as n8n keeps it in its database (one record per workflow and
+ * node, across executions): what `checkProcessedAndRecord` writes, later executions read.
+ */
+export const processedData = new Map<string, Set<string>>();
+const deduplicator: IDataDeduplicator = {
+	async checkProcessedAndRecord(items, scope, contextData) {
+		const key = `${contextData.workflow.id}:${scope === 'node' ? contextData.node?.id : ''}`;
+		const seen = processedData.get(key) ?? new Set<string>();
+		processedData.set(key, seen);
+		const texts = items.map(String);
+		const processed = texts.filter((item) => seen.has(item));
+		for (const item of texts) seen.add(item);
+		return { new: texts.filter((item) => !processed.includes(item)), processed };
+	},
+	async removeProcessed() {},
+	async clearAllProcessedItems() {},
+	async getProcessedDataCount() {
+		return 0;
+	},
+};
+void DataDeduplicationService.init(deduplicator);
+
 export interface WorkflowOptions {
 	nodes: INode[];
 	connections: Workflow['connectionsBySourceNode'];
@@ -193,6 +224,10 @@ export interface WorkflowOptions {
 	credentials: CredentialsStore;
 	/** Stops the execution (as n8n's Stop button does) once this is true; checked every 10 ms. */
 	cancelWhen?: () => boolean;
+	/** How n8n started the execution: 'retry' for Retry in the executions list. */
+	mode?: WorkflowExecuteMode;
+	/** The execution's context as n8n carries it into a retry (its lineage); by default a new one. */
+	executionContext?: { establishedAt: number; source: string };
 }
 
 let nodeCounter = 0;
@@ -281,6 +316,8 @@ export async function runWorkflow({
 	items,
 	credentials,
 	cancelWhen,
+	mode = 'manual',
+	executionContext,
 }: WorkflowOptions): Promise<RunResult> {
 	const workflow = new Workflow({
 		id: 'test',
@@ -291,7 +328,7 @@ export async function runWorkflow({
 		staticData: {},
 		settings: { timezone: 'UTC' },
 	});
-	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
+	const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {
 		id: 'test',
 		name: 'test',
 		nodes,
@@ -316,9 +353,12 @@ export async function runWorkflow({
 			nodeExecutionStack: [
 				{ node: start, data: { main: [items ?? [{ json: {} }]] }, source: null },
 			],
+			...(executionContext
+				? { runtimeData: { version: 1, ...executionContext } as IExecutionContext }
+				: {}),
 		},
 	});
-	const execution = new WorkflowExecute(additionalData, 'manual', runData);
+	const execution = new WorkflowExecute(additionalData, mode, runData);
 	const running = execution.processRunExecutionData(workflow);
 	let run: IRun | undefined;
 	if (cancelWhen) {

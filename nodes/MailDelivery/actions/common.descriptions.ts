@@ -292,3 +292,13 @@ export const itemOptions = (parallel: number, own: INodeProperties[] = []): INod
 	default: {},
 	options: [...own, ...throughputOptions(parallel)],
 });
+
+/** In the Options of every operation that changes something, Send and Import included (run/retries.ts). */
+export const repeatOnRetryOption: INodeProperties = {
+	displayName: 'Repeat on Retry',
+	name: 'repeatOnRetry',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether an execution retried after n8n crashed, restarted or was stopped while this node ran repeats what the execution it retries may already have done (n8n keeps no record of it then). Off, such items fail with an error instead, so nothing is sent or changed twice. n8n's Retry On Fail and the retry of a failed execution always repeat only what was not done.",
+};

@@ -71,6 +71,10 @@ export class SentLedger<Fixed> {
 		private readonly store: IContextObject,
 		private readonly key: string,
 		private readonly record: LedgerRecord<Fixed>,
+		/** The run of the node the record belongs to. */
+		readonly runIndex: number,
+		/** An earlier try of this run left this record (n8n's Retry On Fail, or Retry of a failed execution). */
+		readonly continuesEarlierTry: boolean,
 	) {
 		for (const request of record.requests)
 			for (let i = 0; i < request.entries.length; i += 2)
@@ -95,12 +99,10 @@ export class SentLedger<Fixed> {
 		}
 		const key = `sentLedger:${runIndex}`;
 		const found = store[key] as LedgerRecord<Fixed> | undefined;
-		const record =
-			found?.scope === scope && found.itemCount === itemCount
-				? found
-				: { scope, itemCount, lastRequest: 0, requests: [] };
+		const continues = found?.scope === scope && found.itemCount === itemCount;
+		const record = continues ? found : { scope, itemCount, lastRequest: 0, requests: [] };
 		store[key] = record;
-		return new SentLedger(store, key, record);
+		return new SentLedger(store, key, record, runIndex, continues);
 	}
 
 	get lastRequest(): number {

@@ -28,6 +28,7 @@ import { earlierFailure, keptFailure, SentLedger } from './ledger';
 import type { ItemOperationModule, ItemRun } from './operation';
 import type { ParameterReader } from './parameters';
 import { explainRefusal } from './refusals';
+import { checkRetry } from './retries';
 import { type Throughput, throughputOf } from './throughput';
 
 /** An item's result or error; `earlier`: what an earlier try of the run did, not done again. */
@@ -60,6 +61,8 @@ function othersSummary(outcomes: Array<Outcome | undefined>, except: number): st
 class PerItemRun {
 	private readonly items: INodeExecutionData[];
 
+	private readonly options: IDataObject;
+
 	private readonly throughput: Throughput;
 
 	private readonly pacer = new RequestPacer();
@@ -83,16 +86,25 @@ class PerItemRun {
 	) {
 		this.items = context.getInputData();
 		this.outcomes = new Array(this.items.length);
-		// Throughput options are read once, for item 0: they shape the whole run.
-		this.throughput = throughputOf(
-			reader.node,
-			(reader.get('options', 0, {}) as IDataObject) ?? {},
-			parallelByDefault(module.properties),
-		);
+		// Options are read once, for item 0: they shape the whole run.
+		this.options = (reader.get('options', 0, {}) as IDataObject) ?? {};
+		this.throughput = throughputOf(reader.node, this.options, parallelByDefault(module.properties));
 		this.ledger = module.effect ? SentLedger.open(context, scope, this.items.length) : undefined;
 	}
 
 	async run(): Promise<INodeExecutionData[]> {
+		if (this.ledger && this.items.length > 0) {
+			const retry = await checkRetry(this.context, this.reader.node, {
+				runIndex: this.ledger.runIndex,
+				continuesEarlierTry: this.ledger.continuesEarlierTry,
+				repeatOnRetry: this.options.repeatOnRetry === true,
+			});
+			if (!retry.send) {
+				// A retry of an execution that may have done it, with no record of what: nothing is run.
+				if (!this.context.continueOnFail()) throw retry.refusal(0);
+				return this.items.map((_, index) => errorItem(retry.refusal(index), index));
+			}
+		}
 		const workers = Math.min(this.throughput.parallel, this.items.length);
 		await Promise.all(Array.from({ length: workers }, async () => await this.worker()));
 		return this.report();

@@ -4,7 +4,7 @@ import type { ItemParameters } from '../../run/parameters';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 
 import { actOnNamed } from '../../helpers/namedActions';
-import { sandboxModeField, itemOptions } from '../common.descriptions';
+import { itemOptions, repeatOnRetryOption, sandboxModeField } from '../common.descriptions';
 import { campaignNameLocator } from './shared';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
@@ -20,7 +20,7 @@ export const toolDescription =
 export const properties: INodeProperties[] = [
 	campaignNameLocator('A scheduled task; one whose send time has passed cannot be cancelled'),
 	sandboxModeField,
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
 /** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */

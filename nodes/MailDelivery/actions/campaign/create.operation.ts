@@ -4,12 +4,13 @@ import { namesIn } from '../../run/refusals';
 import { assertValid, type FieldRules, labelledBy, LIMITS, rules } from '../../helpers/validation';
 import { pickedLists } from '../../helpers/locators';
 import {
-	attachmentField,
-	itemOptions,
 	EDITOR_TYPE_OPTIONS,
 	LANGUAGE_OPTIONS,
-	listsField,
 	PLATFORM_TAGS_HINT,
+	attachmentField,
+	itemOptions,
+	listsField,
+	repeatOnRetryOption,
 	replyToField,
 	sandboxModeField,
 	sendDateField,
@@ -137,7 +138,7 @@ export const properties: INodeProperties[] = [
 		],
 	},
 	// One campaign after another by default: each sends to whole lists.
-	itemOptions(1),
+	itemOptions(1, [repeatOnRetryOption]),
 ];
 
 // Subject and sender name become mail headers: one line each.

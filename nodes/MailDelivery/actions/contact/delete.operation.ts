@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
-import { itemOptions, sandboxModeField } from '../common.descriptions';
+import { itemOptions, repeatOnRetryOption, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
@@ -27,7 +27,7 @@ export const properties: INodeProperties[] = [
 		default: '',
 	},
 	sandboxModeField,
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
 const FIELD_RULES = labelledBy(properties, { email: [rules.required, rules.email] });

@@ -14,7 +14,12 @@ import { type BatchPlan, runBatched } from '../../run/batch/runner';
 import type { OperationOption } from '../../run/operation';
 import type { ItemParameters, ParameterReader } from '../../run/parameters';
 import { throughputOf, wholeNumberOption } from '../../run/throughput';
-import { listLocator, sandboxModeField, throughputOptions } from '../common.descriptions';
+import {
+	listLocator,
+	repeatOnRetryOption,
+	sandboxModeField,
+	throughputOptions,
+} from '../common.descriptions';
 
 const DEFAULT_ROWS_PER_REQUEST = 1000;
 const MAX_ROWS_PER_REQUEST = 10000;
@@ -181,6 +186,7 @@ export const properties: INodeProperties[] = [
 				description: 'Very large inputs are split into requests of at most this many rows',
 			},
 			...throughputOptions(),
+			repeatOnRetryOption,
 		],
 	},
 ];
@@ -306,5 +312,8 @@ export async function executeBatch(
 		describe: (rows) =>
 			rows.length === 1 ? { ...rows[0].values } : { rows: rows.map((row) => row.values) },
 	};
-	return await runBatched(this, reader, plan, throughputOf(reader.node, options));
+	return await runBatched(this, reader, plan, {
+		...throughputOf(reader.node, options),
+		repeatOnRetry: options.repeatOnRetry === true,
+	});
 }

@@ -2,7 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { namesIn } from '../../run/refusals';
 
 import { assertValid, inputError, labelledBy, rules } from '../../helpers/validation';
-import { itemOptions, listLocator, sandboxModeField } from '../common.descriptions';
+import {
+	itemOptions,
+	listLocator,
+	repeatOnRetryOption,
+	sandboxModeField,
+} from '../common.descriptions';
 import type { ItemParameters } from '../../run/parameters';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import { applySandboxMode, setIfPresent } from '../../helpers/parameters';
@@ -52,7 +57,7 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
 const FIELD_RULES = labelledBy(properties, { email: [rules.email] });

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
-import { itemOptions, sandboxModeField } from '../common.descriptions';
+import { itemOptions, repeatOnRetryOption, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
@@ -22,7 +22,7 @@ export const properties: INodeProperties[] = [
 	{ displayName: 'List Name', name: 'listName', type: 'string', required: true, default: '' },
 	{ displayName: 'Description', name: 'listDescription', type: 'string', default: '' },
 	sandboxModeField,
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
 const FIELD_RULES = labelledBy(properties, { listName: [rules.required] });

@@ -4,7 +4,12 @@ import type { ItemParameters } from '../../run/parameters';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 
 import { actOnNamed } from '../../helpers/namedActions';
-import { listLocator, sandboxModeField, itemOptions } from '../common.descriptions';
+import {
+	itemOptions,
+	listLocator,
+	repeatOnRetryOption,
+	sandboxModeField,
+} from '../common.descriptions';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -19,7 +24,7 @@ export const toolDescription =
 export const properties: INodeProperties[] = [
 	listLocator(),
 	sandboxModeField,
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
 /** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */

@@ -2,7 +2,12 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, LIMITS, rules } from '../../helpers/validation';
-import { EDITOR_TYPE_OPTIONS, PLATFORM_TAGS_HINT, itemOptions } from '../common.descriptions';
+import {
+	EDITOR_TYPE_OPTIONS,
+	PLATFORM_TAGS_HINT,
+	itemOptions,
+	repeatOnRetryOption,
+} from '../common.descriptions';
 import { trimmed } from '../../helpers/parameters';
 import { taggedParameter } from '../../helpers/platformTags';
 import { writeResult } from '../../run/results';
@@ -52,7 +57,7 @@ export const properties: INodeProperties[] = [
 		options: EDITOR_TYPE_OPTIONS,
 		default: 'DRAG',
 	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */

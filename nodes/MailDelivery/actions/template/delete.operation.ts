@@ -4,7 +4,7 @@ import type { ItemParameters } from '../../run/parameters';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 
 import { actOnNamed } from '../../helpers/namedActions';
-import { templateLocator, itemOptions } from '../common.descriptions';
+import { itemOptions, repeatOnRetryOption, templateLocator } from '../common.descriptions';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -18,7 +18,7 @@ export const toolDescription =
 
 export const properties: INodeProperties[] = [
 	templateLocator(),
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
 /** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */

@@ -12,8 +12,9 @@ import { runBatched } from '../../run/batch/runner';
 import type { ParameterReader } from '../../run/parameters';
 import { throughputOf } from '../../run/throughput';
 import {
-	attachmentField,
 	PLATFORM_TAGS_HINT,
+	attachmentField,
+	repeatOnRetryOption,
 	replyToField,
 	sandboxModeField,
 	sendDateField,
@@ -325,6 +326,7 @@ export const properties: INodeProperties[] = [
 					"Whether to put the input item's fields (an order number, say) before the result in each output item",
 			},
 			...throughputOptions(),
+			repeatOnRetryOption,
 		],
 	},
 ];
@@ -338,5 +340,6 @@ export async function executeBatch(
 	return await runBatched(this, reader, sendPlan(this), {
 		...throughputOf(reader.node, options),
 		includeInputFields: options.includeInputFields === true,
+		repeatOnRetry: options.repeatOnRetry === true,
 	});
 }

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
-import { itemOptions, sandboxModeField } from '../common.descriptions';
+import { itemOptions, repeatOnRetryOption, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
@@ -39,7 +39,7 @@ export const properties: INodeProperties[] = [
 		default: '2',
 	},
 	sandboxModeField,
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */

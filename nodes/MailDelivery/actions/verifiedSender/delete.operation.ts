@@ -4,7 +4,12 @@ import type { ItemParameters } from '../../run/parameters';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 
 import { actOnNamed } from '../../helpers/namedActions';
-import { sandboxModeField, senderLocator, itemOptions } from '../common.descriptions';
+import {
+	itemOptions,
+	repeatOnRetryOption,
+	sandboxModeField,
+	senderLocator,
+} from '../common.descriptions';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -18,7 +23,7 @@ export const toolDescription = 'Removes a sender address from the account. Retur
 export const properties: INodeProperties[] = [
 	senderLocator('senderEmail', 'Sender'),
 	sandboxModeField,
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
 /** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */

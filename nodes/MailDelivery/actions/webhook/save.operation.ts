@@ -5,7 +5,7 @@ import { SWITCHABLE_KINDS, transEventFor } from '../../../shared/eventKinds';
 import { holdingWorkflow, triggerSecret, withoutSecret } from '../../../shared/triggerAddresses';
 import { assertValid, inputError, rules } from '../../helpers/validation';
 import { writeResult } from '../../run/results';
-import { itemOptions } from '../common.descriptions';
+import { itemOptions, repeatOnRetryOption } from '../common.descriptions';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -111,6 +111,7 @@ export const properties: INodeProperties[] = [
 		],
 	},
 	itemOptions(1, [
+		repeatOnRetryOption,
 		{
 			displayName: 'Replace Anyway',
 			name: 'replaceTriggerSettings',

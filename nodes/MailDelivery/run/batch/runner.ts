@@ -15,6 +15,7 @@ import { RequestPacer } from '../../../shared/transport/pacing';
 import { restated } from '../../../shared/transport/failures';
 import { continueAdvice, errorForItem, stoppedError } from '../itemErrors';
 import { SentLedger } from '../ledger';
+import { checkRetry } from '../retries';
 import type { ItemParameters, ParameterReader } from '../parameters';
 import type { Throughput } from '../throughput';
 import { type BatchEntry, BatchOutcomes } from './outcomes';
@@ -57,6 +58,8 @@ export interface BatchPlan<T extends BatchEntry, Fixed> {
 interface BatchOptions extends Throughput {
 	/** Put the input item's fields before the result in each successful item's output. */
 	includeInputFields?: boolean;
+	/** A retried execution sends even what the execution it retries may have sent (../retries.ts). */
+	repeatOnRetry?: boolean;
 }
 
 const SPLIT_NO_FURTHER =
@@ -103,6 +106,7 @@ class BatchRun<T extends BatchEntry, Fixed> {
 
 	async run(): Promise<INodeExecutionData[]> {
 		const entries = await this.prepare();
+		if (entries.length > 0 && !(await this.maySend(entries))) entries.length = 0;
 		this.queue = new RequestQueue<T, Fixed>(
 			entries,
 			{
@@ -140,6 +144,23 @@ class BatchRun<T extends BatchEntry, Fixed> {
 			});
 		}
 		return entries;
+	}
+
+	/**
+	 * Whether this run may send (../retries.ts): not when it retries an execution that may have sent it and
+	 * left no record; then every item to send fails, before any request.
+	 */
+	private async maySend(entries: T[]): Promise<boolean> {
+		const retry = await checkRetry(this.context, this.node, {
+			runIndex: this.ledger.runIndex,
+			continuesEarlierTry: this.ledger.continuesEarlierTry,
+			repeatOnRetry: this.options.repeatOnRetry === true,
+		});
+		if (retry.send) return true;
+		const items = [...new Set(entries.map((entry) => entry.itemIndex))];
+		if (!this.continueOnFail) throw retry.refusal(items[0]);
+		for (const itemIndex of items) this.prepareErrors.set(itemIndex, retry.refusal(itemIndex));
+		return false;
 	}
 
 	private async worker() {
