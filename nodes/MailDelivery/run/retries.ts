@@ -18,7 +18,7 @@ import { NodeOperationError } from 'n8n-workflow';
 const MAX_CLAIMS = 1000;
 
 /** Whether this run may send: `refusal` makes each item's error when it may not. */
-export type RetryCheck = { send: true } | { send: false; refusal: (itemIndex: number) => Error };
+type RetryCheck = { send: true } | { send: false; refusal: (itemIndex: number) => Error };
 
 /**
  * Claims this run of the node and says whether it may send. `continuesEarlierTry`: the ledger holds the
