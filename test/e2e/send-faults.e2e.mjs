@@ -1,15 +1,19 @@
 // End-to-end, faults around a send in real n8n (line N8N_LINE): n8n's own Retry On Fail after a request
-// answered 500, a platform that never answers, and Sandbox Mode given by an expression. The emulator
+// answered 500, a platform that never answers, Sandbox Mode given by an expression, and n8n killed mid-send
+// then the execution retried from the executions list. The emulator
 // fails the chosen request (POST /__control/fault); what each recipient received is read from its log.
 import assert from 'node:assert/strict';
+import { execSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 
+import { setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
 import {
 	actionWorkflow,
 	activate,
 	createCredential,
 	credentialData,
 	eventually,
+	freePort,
 	startStack,
 } from './env.mjs';
 
@@ -179,4 +183,81 @@ test('Sandbox Mode given by the expression {{ "true" }} sends nothing', async ()
 	assert.equal((await acceptedCounts('sandbox')).size, 0);
 	const items = execution.data.resultData.runData['Mail Delivery'][0].data.main[0];
 	assert.ok(items.every((item) => item.json.sandboxMode === true));
+});
+
+/** n8n killed as by a crash (its task runner too), then started again on the same user folder and port. */
+async function crashAndRestart() {
+	const { pid } = stack.n8n;
+	try {
+		execSync(`pkill -9 -P ${pid}`);
+	} catch {
+		// no child process
+	}
+	const exited = new Promise((resolve) => stack.n8n.child.once('exit', resolve));
+	process.kill(pid, 'SIGKILL');
+	await exited;
+	stack.n8n = await startN8n({
+		line,
+		userFolder: stack.userFolder,
+		port: Number(new URL(stack.n8n.baseUrl).port),
+		brokerPort: await freePort(),
+	});
+	stack.session = await setupOwner(stack.n8n.baseUrl);
+}
+
+test('n8n killed mid-send, then Retry from the executions list: no recipient gets the mail twice, and the items the first try may have sent fail saying so', async () => {
+	await stack.emulator.control('POST', 'settings', { latencyMs: 300, credits: 1_000_000 });
+	const { workflow, hookPath } = actionWorkflow({
+		name: 'e2e crash retry',
+		parameters: sendParameters({ options: { parallelRequests: 1 } }),
+		credential,
+		splitField: 'body.people',
+	});
+	// The webhook answers at once: the test kills n8n while the send goes on.
+	workflow.nodes.find((node) => node.name === 'Webhook').parameters.responseMode = 'onReceived';
+	const id = await activate(stack.session, workflow);
+	const from = (await stack.emulator.control('GET', 'requests')).requests.length;
+	const sends = async () => (await requestsSince(from)).filter((r) => r.path === TX).length;
+	await eventually(async () => {
+		const answer = await fetch(`${stack.n8n.baseUrl}/webhook/${hookPath}`, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body: JSON.stringify({ people: people(10_000, 'crash') }),
+		});
+		await answer.text();
+		return answer.status === 200;
+	}, 'the webhook to take the push');
+	await eventually(async () => (await sends()) >= 3, 'three requests of the send', 60_000);
+	await crashAndRestart();
+	const sentByFirstTry = await sends();
+	assert.ok(sentByFirstTry < 100, `the first try sent all ${sentByFirstTry} requests`);
+	const [crashed] = await eventually(
+		async () => {
+			const found =
+				(await stack.session.api('GET', `/executions?workflowId=${id}`)).data?.filter((execution) =>
+					['crashed', 'error'].includes(execution.status),
+				) ?? [];
+			return found.length > 0 ? found : false;
+		},
+		'n8n to mark the execution crashed',
+		60_000,
+	);
+	await stack.session.rest('POST', `/executions/${crashed.id}/retry`, { loadWorkflow: false });
+	const retried = await eventually(
+		async () => {
+			const found = (
+				await stack.session.api('GET', `/executions?workflowId=${id}&includeData=true`)
+			).data?.find((execution) => String(execution.retryOf) === String(crashed.id));
+			return found?.stoppedAt ? found : false;
+		},
+		'the retried execution to finish',
+		60_000,
+	);
+	const counts = await acceptedCounts('crash');
+	assert.equal(Math.max(...counts.values()), 1, 'a recipient got the mail twice');
+	assert.equal(await sends(), sentByFirstTry, 'the retry sent again');
+	assert.equal(retried.status, 'error');
+	assert.match(retried.data.resultData.error.message, /may have sent it already/);
+	await stack.session.api('POST', `/workflows/${id}/deactivate`);
+	await stack.emulator.control('POST', 'settings', { latencyMs: 0 });
 });

@@ -71,8 +71,6 @@ export class SentLedger<Fixed> {
 		private readonly store: IContextObject,
 		private readonly key: string,
 		private readonly record: LedgerRecord<Fixed>,
-		/** The run of the node the record belongs to. */
-		readonly runIndex: number,
 		/** An earlier try of this run left this record (n8n's Retry On Fail, or Retry of a failed execution). */
 		readonly continuesEarlierTry: boolean,
 	) {
@@ -102,7 +100,7 @@ export class SentLedger<Fixed> {
 		const continues = found?.scope === scope && found.itemCount === itemCount;
 		const record = continues ? found : { scope, itemCount, lastRequest: 0, requests: [] };
 		store[key] = record;
-		return new SentLedger(store, key, record, runIndex, continues);
+		return new SentLedger(store, key, record, continues);
 	}
 
 	get lastRequest(): number {

@@ -95,7 +95,6 @@ class PerItemRun {
 	async run(): Promise<INodeExecutionData[]> {
 		if (this.ledger && this.items.length > 0) {
 			const retry = await checkRetry(this.context, this.reader.node, {
-				runIndex: this.ledger.runIndex,
 				continuesEarlierTry: this.ledger.continuesEarlierTry,
 				repeatOnRetry: this.options.repeatOnRetry === true,
 			});

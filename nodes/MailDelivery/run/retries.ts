@@ -7,11 +7,14 @@
  * So every run of an operation that changes something claims, before its first request, that it started:
  * in n8n's deduplication store (checkProcessedAndRecord, a database write that later executions read),
  * under the execution's lineage (its context's establishedAt, which n8n carries into every retry of it) and
- * the run index. A retry without a ledger record sends only when it can tell that no earlier try started:
- * the lineage is known and the claim is new. Otherwise each item fails, saying that the execution this one
- * retries may have sent it, unless the user turned on Options → Repeat on Retry.
+ * a digest of the run's input (not the run index: after a crash n8n counts the crashed run). A retry
+ * without a ledger record sends only when it can tell that no earlier try started: the lineage is known
+ * and the claim is new. Otherwise each item fails, saying that the execution this one retries may have
+ * sent it, unless the user turned on Options → Repeat on Retry. (n8n 1.x carries the lineage into a retry
+ * only when the execution it retries saved something: after a crash it is lost, and the retry refuses.)
  */
-import type { IExecuteFunctions, INode } from 'n8n-workflow';
+import { createHash } from 'node:crypto';
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /** The most claims kept per node; the oldest go first (one claim per run of the node). */
@@ -27,15 +30,7 @@ type RetryCheck = { send: true } | { send: false; refusal: (itemIndex: number) =
 export async function checkRetry(
 	context: IExecuteFunctions,
 	node: INode,
-	{
-		runIndex,
-		continuesEarlierTry,
-		repeatOnRetry,
-	}: {
-		runIndex: number;
-		continuesEarlierTry: boolean;
-		repeatOnRetry: boolean;
-	},
+	{ continuesEarlierTry, repeatOnRetry }: { continuesEarlierTry: boolean; repeatOnRetry: boolean },
 ): Promise<RetryCheck> {
 	const lineage = context.getExecutionContext?.();
 	// A context made for this very retry (source "retry") means n8n lost the one it retries.
@@ -44,7 +39,7 @@ export async function checkRetry(
 	if (known) {
 		try {
 			const { processed } = await context.helpers.checkProcessedAndRecord(
-				[`started:${lineage.establishedAt}:${runIndex}`],
+				[`started:${lineage.establishedAt}:${inputDigest(context.getInputData())}`],
 				'node',
 				{ mode: 'entries', maxEntries: MAX_CLAIMS },
 			);
@@ -56,6 +51,13 @@ export async function checkRetry(
 	if (context.getMode() !== 'retry' || continuesEarlierTry || repeatOnRetry) return { send: true };
 	if (known && claimed === false) return { send: true };
 	return { send: false, refusal: (itemIndex) => mayHaveBeenSent(node, itemIndex, known) };
+}
+
+/** The run's input items, digested: the same in every retry of the execution. */
+function inputDigest(items: INodeExecutionData[]): string {
+	const digest = createHash('sha256');
+	for (const item of items) digest.update(JSON.stringify(item.json)).update('\n');
+	return digest.digest('base64');
 }
 
 function mayHaveBeenSent(node: INode, itemIndex: number, lineageKnown: boolean) {

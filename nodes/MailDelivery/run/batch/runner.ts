@@ -152,7 +152,6 @@ class BatchRun<T extends BatchEntry, Fixed> {
 	 */
 	private async maySend(entries: T[]): Promise<boolean> {
 		const retry = await checkRetry(this.context, this.node, {
-			runIndex: this.ledger.runIndex,
 			continuesEarlierTry: this.ledger.continuesEarlierTry,
 			repeatOnRetry: this.options.repeatOnRetry === true,
 		});
