@@ -123,6 +123,94 @@ describe('wrong types in text fields', () => {
 	});
 });
 
+describe('wrong types in the text fields of operations run item by item (as in the send)', () => {
+	test.each([
+		[
+			{
+				resource: 'contact',
+				operation: 'upsert',
+				email: 'ada@example.org',
+				additionalFields: { name: '={{ 0 }}' },
+			},
+			'Field "Name" must be text (it is 0)',
+		],
+		[
+			{
+				resource: 'contact',
+				operation: 'upsert',
+				email: 'ada@example.org',
+				additionalFields: { name: '={{ { deep: "x" } }}' },
+			},
+			'Field "Name" must be text (it is an object)',
+		],
+		[
+			{
+				resource: 'contact',
+				operation: 'upsert',
+				email: 'ada@example.org',
+				additionalFields: { phoneNumber: '={{ ["1"] }}' },
+			},
+			'Field "Phone Number" must be text (it is a list)',
+		],
+		[
+			{ resource: 'contact', operation: 'upsert', email: '={{ { at: "x" } }}' },
+			'Field "Email" must be text (it is an object)',
+		],
+		[
+			{ resource: 'contact', operation: 'get', email: '={{ 42 }}' },
+			'Field "Email" must be text (it is 42)',
+		],
+		[
+			{ resource: 'contact', operation: 'delete', email: '={{ 42 }}' },
+			'Field "Email" must be text (it is 42)',
+		],
+		[
+			{ resource: 'contactList', operation: 'create', listName: '={{ 7 }}' },
+			'Field "List Name" must be text (it is 7)',
+		],
+		[
+			{
+				resource: 'contactList',
+				operation: 'create',
+				listName: 'vip',
+				listDescription: '={{ ["a"] }}',
+			},
+			'Field "Description" must be text (it is a list)',
+		],
+		[
+			{
+				resource: 'template',
+				operation: 'create',
+				templateName: '={{ 1 }}',
+				templateSubject: 'Hi',
+				templateContent: '<p>x</p>',
+			},
+			'Field "Template Name" must be text (it is 1)',
+		],
+		[
+			{
+				resource: 'verifiedSender',
+				operation: 'add',
+				senderEmail: '={{ 3 }}',
+				senderType: '2',
+			},
+			'Field "Sender Email" must be text (it is 3)',
+		],
+		[
+			{ resource: 'webhook', operation: 'save', updateFields: { transCallbackUrl: '={{ 8080 }}' } },
+			'Field "transCallbackUrl" must be text (it is 8080)',
+		],
+	])('%j is refused before any request', async (parameters, message) => {
+		const result = await runWorkflow({
+			...actionWorkflow(parameters as IDataObject),
+			credentials: env.credentials(),
+			items: people(2),
+		});
+		expect(result.error()?.message).toBe(`${message}, in item 0 (the 1st input item)`);
+		expect(env.view().requests).toHaveLength(0);
+	});
+});
+
 describe('line breaks in fields that become mail headers', () => {
 	test.each([
 		[{ subject: 'Hello\r\nBcc: victim@example.org' }, 'Subject'],

@@ -150,6 +150,9 @@ const fieldRules: FieldRules = labelledBy(properties, {
 	senderName: [rules.text, rules.singleLine],
 	sendListNames: { label: 'Send to Lists', rules: [rules.nonEmptyList] },
 	replyTo: [rules.text, rules.email],
+	marketName: [rules.text],
+	subscriptName: [rules.text],
+	projectCode: [rules.text],
 });
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */

@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions, repeatOnRetryOption, sandboxModeField } from '../common.descriptions';
-import { applySandboxMode } from '../../helpers/parameters';
+import { applySandboxMode, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemParameters } from '../../run/parameters';
@@ -30,7 +30,7 @@ export const properties: INodeProperties[] = [
 	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
-const FIELD_RULES = labelledBy(properties, { email: [rules.required, rules.email] });
+const FIELD_RULES = labelledBy(properties, { email: [rules.required, rules.text, rules.email] });
 
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
 export const effect = 'the contact may have been deleted';
@@ -40,7 +40,7 @@ export const recordOf = (item: ItemParameters) =>
 	String(item.get('email', '')).trim().toLowerCase();
 
 export async function execute(this: IExecuteFunctions, item: ItemRun) {
-	const body = { email: String(item.get('email')).trim() };
+	const body = { email: trimmed(item.get('email')) };
 	assertValid(item.node, body, FIELD_RULES, item.index);
 	applySandboxMode(body, item);
 	const answer = await item.request('/v5/contacts/delete', body);

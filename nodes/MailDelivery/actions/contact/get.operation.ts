@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { trimmed } from '../../helpers/parameters';
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions } from '../common.descriptions';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
@@ -26,10 +27,10 @@ export const properties: INodeProperties[] = [
 	itemOptions(DEFAULT_PARALLEL_REQUESTS),
 ];
 
-const FIELD_RULES = labelledBy(properties, { email: [rules.required, rules.email] });
+const FIELD_RULES = labelledBy(properties, { email: [rules.required, rules.text, rules.email] });
 
 export async function execute(this: IExecuteFunctions, item: ItemRun) {
-	const body = { email: String(item.get('email')).trim() };
+	const body = { email: trimmed(item.get('email')) };
 	assertValid(item.node, body, FIELD_RULES, item.index);
 	const answer = await item.request('/v5/contacts/get', body);
 	return (answer.contact as IDataObject | undefined) ?? {};

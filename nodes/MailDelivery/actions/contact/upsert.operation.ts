@@ -10,7 +10,7 @@ import {
 } from '../common.descriptions';
 import type { ItemParameters } from '../../run/parameters';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
-import { applySandboxMode, setIfPresent } from '../../helpers/parameters';
+import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
@@ -60,7 +60,12 @@ export const properties: INodeProperties[] = [
 	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
-const FIELD_RULES = labelledBy(properties, { email: [rules.email] });
+// Text first, as in the send: a number or an object is named as such before any other rule looks at it.
+const FIELD_RULES = labelledBy(properties, {
+	email: [rules.text, rules.email],
+	phoneNumber: [rules.text],
+	name: [rules.text],
+});
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
 export const named: NamedRecord[] = [
@@ -82,8 +87,8 @@ export const recordOf = (item: ItemParameters) => {
 export async function execute(this: IExecuteFunctions, item: ItemRun) {
 	const extra = item.get('additionalFields', {}) as IDataObject;
 	const body: IDataObject = {};
-	setIfPresent(body, 'email', String(item.get('email', '')).trim());
-	setIfPresent(body, 'phoneNumber', String(extra.phoneNumber ?? '').trim());
+	setIfPresent(body, 'email', trimmed(item.get('email', '')));
+	setIfPresent(body, 'phoneNumber', trimmed(extra.phoneNumber));
 	setIfPresent(body, 'name', extra.name);
 	if (extra.listName !== undefined)
 		setIfPresent(body, 'listName', item.locator('additionalFields.listName'));

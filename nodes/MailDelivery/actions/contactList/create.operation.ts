@@ -25,7 +25,10 @@ export const properties: INodeProperties[] = [
 	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
-const FIELD_RULES = labelledBy(properties, { listName: [rules.required] });
+const FIELD_RULES = labelledBy(properties, {
+	listName: [rules.required, rules.text],
+	listDescription: [rules.text],
+});
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
 export const named: NamedRecord[] = [{ kind: 'list', must: 'new', names: namesIn('listName') }];

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { SWITCHABLE_KINDS, transEventFor } from '../../../shared/eventKinds';
 import { holdingWorkflow, triggerSecret, withoutSecret } from '../../../shared/triggerAddresses';
+import { trimmed } from '../../helpers/parameters';
 import { assertValid, inputError, rules } from '../../helpers/validation';
 import { writeResult } from '../../run/results';
 import { itemOptions, repeatOnRetryOption } from '../common.descriptions';
@@ -133,7 +134,7 @@ export async function execute(this: IExecuteFunctions, item: ItemRun) {
 	const fields = item.get('updateFields', {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.transCallbackUrl !== undefined)
-		body.transCallbackUrl = String(fields.transCallbackUrl).trim();
+		body.transCallbackUrl = trimmed(fields.transCallbackUrl);
 	if (fields.transEvent !== undefined)
 		body.transEvent = transEventFor(fields.transEvent as string[]);
 	if (fields.transEnable !== undefined) body.transEnable = fields.transEnable;
@@ -141,8 +142,8 @@ export async function execute(this: IExecuteFunctions, item: ItemRun) {
 		IDataObject[] | undefined;
 	if (extra !== undefined) {
 		body.transCallbackUrlExtra = extra.map((entry) => ({
-			sender: String(entry.sender ?? '').trim(),
-			url: String(entry.url ?? '').trim(),
+			sender: trimmed(entry.sender ?? ''),
+			url: trimmed(entry.url ?? ''),
 		}));
 	}
 	if (fields.transCallbackUrlExtraUpdateMode !== undefined) {
@@ -156,10 +157,10 @@ export async function execute(this: IExecuteFunctions, item: ItemRun) {
 		body,
 		{
 			...(body.transCallbackUrl !== undefined
-				? { transCallbackUrl: [rules.required, rules.httpUrl] }
+				? { transCallbackUrl: [rules.text, rules.required, rules.httpUrl] }
 				: {}),
-			'transCallbackUrlExtra[].sender': [rules.required, rules.email],
-			'transCallbackUrlExtra[].url': [rules.required, rules.httpUrl],
+			'transCallbackUrlExtra[].sender': [rules.text, rules.required, rules.email],
+			'transCallbackUrlExtra[].url': [rules.text, rules.required, rules.httpUrl],
 		},
 		item.index,
 	);
