@@ -61,6 +61,31 @@ const sendByExpressions = (parallel) => ({
 	tagValues: { values: [{ name: 'name', value: '={{ $json.name }}' }] },
 	options: { parallelRequests: parallel },
 });
+/**
+ * The send as a person builds it by dragging input fields (the panel's default: Define Tag Values Using Fields
+ * Below); `wrap` turns each reference into one only n8n's engine evaluates, to show what the fast reading saves.
+ */
+const sendByDragging = (parallel, wrap = (reference) => reference) => ({
+	authentication: 'signature',
+	resource: 'transactionalMail',
+	operation: 'send',
+	senderMail: SENDER,
+	to: `={{ ${wrap('$json.email')} }}`,
+	contentSource: 'template',
+	templateName: TEMPLATE,
+	tagValuesMode: 'fields',
+	tagValues: {
+		values: [
+			{ name: { __rl: true, mode: 'name', value: 'name' }, value: `={{ ${wrap('$json.name')} }}` },
+			{
+				name: { __rl: true, mode: 'name', value: 'orderNo' },
+				value: `={{ ${wrap('$json.order')} }}`,
+			},
+		],
+	},
+	options: { parallelRequests: parallel },
+});
+const inParentheses = (reference) => `(${reference})`;
 const sendByInputFields = (parallel) => ({
 	authentication: 'signature',
 	resource: 'transactionalMail',
@@ -81,6 +106,31 @@ const IMPORT = {
 	mappingMode: 'autoMapInputData',
 	unknownProperties: 'custom',
 };
+
+/** Import with Map Each Field Below, each value dragged from the input. */
+const IMPORT_DRAGGED = {
+	authentication: 'signature',
+	resource: 'contact',
+	operation: 'import',
+	updateMode: 1,
+	mappingMode: 'defineBelow',
+	contactDataMapping: {
+		fields: ['email', 'name', 'city'].map((property) => ({
+			propertyName: property === 'city' ? '__custom' : property,
+			...(property === 'city' ? { customPropertyName: 'city' } : {}),
+			value: `={{ $json.${property} }}`,
+		})),
+	},
+};
+/** Contact → Create or Update, item by item, `parallel` at once, its values dragged from the input. */
+const upsertContacts = (parallel) => ({
+	authentication: 'signature',
+	resource: 'contact',
+	operation: 'upsert',
+	email: '={{ $json.email }}',
+	additionalFields: { name: '={{ $json.name }}' },
+	options: { parallelRequests: parallel },
+});
 
 // The label is what BENCH_CASES matches.
 const CASES = [
@@ -104,6 +154,20 @@ const CASES = [
 		parameters: sendByInputFields(parallel),
 	})),
 	{
+		label: 'send by dragging P=16',
+		kind: 'send',
+		n: size(10_000),
+		parallel: 16,
+		parameters: sendByDragging(16),
+	},
+	{
+		label: 'send by dragging, n8n evaluating P=16',
+		kind: 'send',
+		n: size(10_000),
+		parallel: 16,
+		parameters: sendByDragging(16, inParentheses),
+	},
+	{
 		label: 'send by input fields P=16 at 10 req/s',
 		kind: 'send',
 		mapping: 'inputFields',
@@ -114,6 +178,32 @@ const CASES = [
 	},
 	{ label: 'Set: email (import baseline)', kind: 'set', n: size(10_000), fields: ['email'] },
 	{ label: 'import by input fields', kind: 'import', n: size(10_000), parameters: IMPORT },
+	{
+		label: 'import by dragged fields',
+		kind: 'import',
+		n: size(10_000),
+		parameters: IMPORT_DRAGGED,
+	},
+	{
+		label: 'upsert 1,000 P=16',
+		kind: 'upsert',
+		n: size(1_000),
+		parallel: 16,
+		parameters: upsertContacts(16),
+	},
+	{
+		label: 'upsert 1,000 P=1',
+		kind: 'upsert',
+		n: size(1_000),
+		parallel: 1,
+		parameters: upsertContacts(1),
+	},
+	{
+		label: 'HTTP Request node, 1,000 upserts in batches of 16',
+		kind: 'http',
+		n: size(1_000),
+		parallel: 16,
+	},
 	// Memory: a process's RSS rarely shrinks, so a rise depends on what ran before; these run each in a fresh n8n.
 	{
 		label: 'Set: email (import baseline) large',
@@ -129,48 +219,77 @@ const CASES = [
 		parameters: IMPORT,
 		freshProcess: true,
 	},
+	{
+		label: 'import by dragged fields large',
+		kind: 'import',
+		n: size(100_000),
+		parameters: IMPORT_DRAGGED,
+		freshProcess: true,
+	},
 ];
 
 // The Code node makes the items from the pushed count, so one workflow serves a warm-up and the measured runs.
 const CODE = [
 	'const n = $input.first().json.body.n;',
 	'const items = new Array(n);',
-	"for (let i = 0; i < n; i++) items[i] = { json: { email: 'r' + i + '@example.org', name: 'R' + i, city: 'Paris' } };",
+	"for (let i = 0; i < n; i++) items[i] = { json: { email: 'r' + i + '@example.org', name: 'R' + i, city: 'Paris', order: i } };",
 	'return items;',
 ].join('\n');
 
-function workflowOf(benchCase, credential) {
+/** n8n's HTTP Request node making the upserts itself, signed by this package's credential, with its batching. */
+const httpRequestNode = (benchCase, credential, baseUrl) => ({
+	id: randomUUID(),
+	name: 'Measured',
+	type: 'n8n-nodes-base.httpRequest',
+	typeVersion: 4.2,
+	position: [400, 0],
+	parameters: {
+		method: 'POST',
+		url: `${baseUrl}/v5/contacts/upsert`,
+		authentication: 'predefinedCredentialType',
+		nodeCredentialType: credential.type,
+		sendBody: true,
+		specifyBody: 'json',
+		jsonBody: '={{ JSON.stringify({ email: $json.email, name: $json.name }) }}',
+		options: { batching: { batch: { batchSize: benchCase.parallel, batchInterval: 0 } } },
+	},
+	credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+});
+
+function workflowOf(benchCase, credential, baseUrl) {
 	const hookPath = `bench-bulk-${randomUUID()}`;
 	const measured =
-		benchCase.kind === 'set'
-			? {
-					id: randomUUID(),
-					name: 'Measured',
-					type: 'n8n-nodes-base.set',
-					typeVersion: 3.4,
-					position: [400, 0],
-					parameters: {
-						mode: 'manual',
-						assignments: {
-							assignments: benchCase.fields.map((field) => ({
-								id: randomUUID(),
-								name: field,
-								value: `={{ $json.${field} }}`,
-								type: 'string',
-							})),
+		benchCase.kind === 'http'
+			? httpRequestNode(benchCase, credential, baseUrl)
+			: benchCase.kind === 'set'
+				? {
+						id: randomUUID(),
+						name: 'Measured',
+						type: 'n8n-nodes-base.set',
+						typeVersion: 3.4,
+						position: [400, 0],
+						parameters: {
+							mode: 'manual',
+							assignments: {
+								assignments: benchCase.fields.map((field) => ({
+									id: randomUUID(),
+									name: field,
+									value: `={{ $json.${field} }}`,
+									type: 'string',
+								})),
+							},
+							options: {},
 						},
-						options: {},
-					},
-				}
-			: {
-					id: randomUUID(),
-					name: 'Measured',
-					type: ACTION,
-					typeVersion: 1,
-					position: [400, 0],
-					parameters: benchCase.parameters,
-					credentials: { [credential.type]: { id: credential.id, name: credential.name } },
-				};
+					}
+				: {
+						id: randomUUID(),
+						name: 'Measured',
+						type: ACTION,
+						typeVersion: 1,
+						position: [400, 0],
+						parameters: benchCase.parameters,
+						credentials: { [credential.type]: { id: credential.id, name: credential.name } },
+					};
 	return {
 		hookPath,
 		workflow: {
@@ -330,7 +449,7 @@ const describeError = (error) => {
 
 /** Activates the case's workflow and warms it up; `run(n)` measures one execution. */
 async function prepareCase(benchCase, { session, credential, emulator, n8n }) {
-	const { workflow, hookPath } = workflowOf(benchCase, credential);
+	const { workflow, hookPath } = workflowOf(benchCase, credential, emulator.url);
 	const workflowId = await activate(session, workflow);
 	const url = `${n8n.baseUrl}/webhook/${hookPath}`;
 	// A busy n8n now and then resets a polling connection, and a Set node over 100,000 items holds its event loop
@@ -449,6 +568,13 @@ async function check(benchCase, n, emulator, v5) {
 			);
 		return;
 	}
+	if (benchCase.kind === 'upsert' || benchCase.kind === 'http') {
+		const saved = v5.filter((r) => r.code === 200 && r.path === '/v5/contacts/upsert');
+		const emails = new Set(saved.map((r) => r.body?.email));
+		if (saved.length !== n || emails.size !== n)
+			throw new Error(`${saved.length} contacts saved (${emails.size} addresses) for ${n} items`);
+		return;
+	}
 	const rows = v5
 		.filter((r) => r.code === 200)
 		.reduce((sum, r) => sum + (r.body?.contactData?.length ?? 0), 0);
@@ -475,9 +601,13 @@ const seconds = (ms) =>
 			: `${(ms / 1000).toFixed(2)} s`;
 const ratio = (value) => (Number.isFinite(value) ? value.toFixed(2) : '—');
 
-/** Ideal request time of a send: ⌈N/100⌉ requests, `parallel` at a time, 150 ms each. */
+/** Ideal request time: a send's ⌈N/100⌉ requests, or one request per item, `parallel` at a time, 150 ms each. */
 const idealMs = ({ kind, n, parallel }) =>
-	kind === 'send' ? (Math.ceil(n / RECIPIENTS_PER_REQUEST) / parallel) * LATENCY_MS : undefined;
+	kind === 'send'
+		? (Math.ceil(n / RECIPIENTS_PER_REQUEST) / parallel) * LATENCY_MS
+		: kind === 'upsert' || kind === 'http'
+			? Math.ceil(n / parallel) * LATENCY_MS
+			: undefined;
 
 function summary(result) {
 	const { runs } = result;
