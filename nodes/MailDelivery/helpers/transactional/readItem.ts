@@ -14,7 +14,7 @@ import { namesOfLocator } from '../locators';
 import { taggedParameter } from '../platformTags';
 import { AddressListError, parseRecipients } from '../recipients';
 import { assertValid, inputError } from '../validation';
-import { SEND_FIELD_RULES } from './fieldRules';
+import { recipientLabel, type SendPanel, sendFieldRules, sendPanelOf } from './fieldLabels';
 import { contentSourceOf } from './requests';
 
 /** One input item, read and checked: its request-level fields and its message versions. */
@@ -112,11 +112,16 @@ function recipientsOf(this: IExecuteFunctions, value: unknown, field: string, it
 	}
 }
 
-function readVersion(this: IExecuteFunctions, raw: IDataObject, itemIndex: number): IDataObject {
+function readVersion(
+	this: IExecuteFunctions,
+	raw: IDataObject,
+	itemIndex: number,
+	panel: SendPanel,
+): IDataObject {
 	const version: IDataObject = {
-		to: recipientsOf.call(this, raw.to, 'To', itemIndex),
-		cc: recipientsOf.call(this, raw.cc, 'Cc', itemIndex),
-		bcc: recipientsOf.call(this, raw.bcc, 'Bcc', itemIndex),
+		to: recipientsOf.call(this, raw.to, recipientLabel(panel, 'To'), itemIndex),
+		cc: recipientsOf.call(this, raw.cc, recipientLabel(panel, 'Cc'), itemIndex),
+		bcc: recipientsOf.call(this, raw.bcc, recipientLabel(panel, 'Bcc'), itemIndex),
 	};
 	setIfPresent(version, 'subject', raw.subject);
 	setIfPresent(version, 'content', raw.content);
@@ -166,6 +171,10 @@ export async function readSendItem(
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const messageSource = this.getNodeParameter('messageSource', itemIndex, 'perItem') as string;
 	const contentSource = this.getNodeParameter('contentSource', itemIndex, 'template') as string;
+	const perItem = messageSource === 'perItem';
+	const recipientSource = perItem && this.getNodeParameter('recipientSource', itemIndex, 'to');
+	const versionsMode = perItem ? '' : this.getNodeParameter('versionsMode', itemIndex, 'fields');
+	const panel = sendPanelOf(messageSource, recipientSource, String(versionsMode));
 	const content: IDataObject = {};
 	if (contentSource === 'template')
 		setIfPresent(content, 'templateName', locatorValue.call(this, 'templateName', itemIndex));
@@ -203,12 +212,17 @@ export async function readSendItem(
 	let versions: IDataObject[];
 	if (messageSource === 'perItem') {
 		const to = (
-			this.getNodeParameter('recipientSource', itemIndex, 'to') === 'inputField'
+			recipientSource === 'inputField'
 				? recipientsFromFields.call(this, itemIndex)
 				: this.getNodeParameter('to', itemIndex, '')
 		) as IDataObject[string];
 		versions = [
-			readVersion.call(this, { to, cc: fields.cc, bcc: fields.bcc, ...content, params }, itemIndex),
+			readVersion.call(
+				this,
+				{ to, cc: fields.cc, bcc: fields.bcc, ...content, params },
+				itemIndex,
+				panel,
+			),
 		];
 		// __item is part of the grouping key only (requestLevel drops it): this item gets its own request.
 		if (options.combineItems === false) shared.__item = itemIndex;
@@ -217,8 +231,6 @@ export async function readSendItem(
 		Object.assign(shared, content);
 		const merged = { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) };
 		if (Object.keys(merged).length > 0) shared.params = merged;
-		const versionsMode = this.getNodeParameter('versionsMode', itemIndex, 'fields') as
-			'fields' | 'json';
 		const json =
 			versionsMode === 'fields'
 				? undefined
@@ -237,7 +249,7 @@ export async function readSendItem(
 			);
 		}
 		versions = ((json as IDataObject[] | undefined) ?? fromUi).map((raw) =>
-			readVersion.call(this, raw ?? {}, itemIndex),
+			readVersion.call(this, raw ?? {}, itemIndex, panel),
 		);
 		// An item's own versions are never mixed with another item's.
 		shared.__item = itemIndex;
@@ -246,7 +258,7 @@ export async function readSendItem(
 	assertValid(
 		this.getNode(),
 		{ ...shared, messageVersions: versions },
-		SEND_FIELD_RULES,
+		sendFieldRules(panel),
 		itemIndex,
 	);
 	versions.forEach((version, index) => {
