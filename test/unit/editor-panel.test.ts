@@ -147,6 +147,7 @@ test("Additional Fields hold what goes to the platform; Options hold only how th
 	const behaviour = [
 		'combineItems',
 		'includeInputFields',
+		'missingTagValues',
 		'parallelRequests',
 		'retryAttempts',
 		'retryMaxWaitSeconds',

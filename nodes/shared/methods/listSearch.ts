@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listNameOf, senderLabel, senderTypeOf, verifiedSenders } from '../records';
+import { listNameOf, senderLabel, senderTypeOf, templateNamed, verifiedSenders } from '../records';
 import { tagsIn } from '../tags';
 import { apiRequest } from '../transport';
 
@@ -132,14 +132,7 @@ export async function searchTagNames(
 			this.getCurrentNodeParameter('templateName', { extractValue: true }) ?? '',
 		).trim();
 		if (name && !name.startsWith('=')) {
-			const answer = await apiRequest.call(this, '/v5/campaign/mail/template/get', {
-				templateName: name,
-				pageSize: 100,
-				pageIndex: 1,
-			});
-			const template = ((answer.templateList as IDataObject[] | undefined) ?? []).find(
-				(record) => record.templateName === name,
-			);
+			const template = await templateNamed.call(this, name);
 			if (template) texts.push(template.templateSubject, template.templateContent);
 		}
 	}

@@ -23,6 +23,12 @@ import {
 import { type AttachmentReference, readAttachment } from '../../helpers/attachments';
 import { batchOptionsOf } from '../../helpers/batchOptions';
 import { diagnoseSendFailure, type LookupMemo } from '../../helpers/transactional/diagnosis';
+import {
+	MISSING_TAG_VALUES,
+	MissingTagCheck,
+	missingTagsField,
+	missingTagsOutput,
+} from '../../helpers/transactional/missingTags';
 import { readSendItem } from '../../helpers/transactional/readItem';
 import {
 	buildRequest,
@@ -403,6 +409,7 @@ const properties: INodeProperties[] = [
 				description:
 					"Whether to put the input item's fields (an order number, say) before the result in each output item",
 			},
+			missingTagsField,
 			...batchThroughputOptions,
 		],
 	},
@@ -418,6 +425,8 @@ interface VersionEntry {
 	shared: IDataObject;
 	version: IDataObject;
 	attachment?: AttachmentReference;
+	/** Tags its content uses that none of its tag values fill. */
+	missingTags: string[];
 }
 
 export async function executeBatch(
@@ -428,7 +437,12 @@ export async function executeBatch(
 	// Throughput options are read once, for item 0: they shape the whole run.
 	const options = this.getNodeParameter('options', 0, {}) as IDataObject;
 	const lookups: LookupMemo = new Map();
-	return await runBatched<VersionEntry, IDataObject>(
+	const tagCheck = new MissingTagCheck(
+		this,
+		options.missingTagValues === MISSING_TAG_VALUES.fail,
+		lookups,
+	);
+	const output = await runBatched<VersionEntry, IDataObject>(
 		this,
 		items.length,
 		{
@@ -442,7 +456,14 @@ export async function executeBatch(
 				]),
 			prepare: async (itemIndex) => {
 				const { shared, versions, attachment } = await readSendItem.call(this, itemIndex);
-				return versions.map((version) => ({ itemIndex, shared, version, attachment }));
+				const missing = await tagCheck.check(itemIndex, shared, versions);
+				return versions.map((version, index) => ({
+					itemIndex,
+					shared,
+					version,
+					attachment,
+					missingTags: missing[index],
+				}));
 			},
 			fix: (chunk) => {
 				const level = requestLevel(
@@ -489,6 +510,7 @@ export async function executeBatch(
 					),
 				),
 				...(level ? requestIdentity(level, entries[0].version) : {}),
+				...missingTagsOutput(entries.flatMap((entry) => entry.missingTags)),
 			}),
 		},
 		{
@@ -496,4 +518,6 @@ export async function executeBatch(
 			includeInputFields: options.includeInputFields === true,
 		},
 	);
+	tagCheck.addHint();
+	return output;
 }
