@@ -49,6 +49,25 @@ export async function searchLists(
 	);
 }
 
+/**
+ * Lists for a field whose list is created when missing (Contact → Import's Add to List): a name typed in the
+ * search that no list listed has is offered first, as a new list, so typing a new name never ends in "No
+ * results". Picking it creates nothing: the import does, when it runs.
+ */
+export async function searchListsOrNew(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const found = await searchLists.call(this, filter, paginationToken);
+	const name = (filter ?? '').trim();
+	if (!name || paginationToken || found.results.some((list) => list.value === name)) return found;
+	return {
+		...found,
+		results: [{ name: `${name} (new list, created by the import)`, value: name }, ...found.results],
+	};
+}
+
 export async function searchTemplates(
 	this: ILoadOptionsFunctions,
 	filter?: string,

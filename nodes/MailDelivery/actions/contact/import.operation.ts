@@ -9,7 +9,7 @@ import { NodeApiError, updateDisplayOptions } from 'n8n-workflow';
 import { runBatched } from '../../helpers/batching';
 import { findProblems, inputError, rules } from '../../helpers/validation';
 import { apiRequest } from '../../../shared/transport';
-import { batchThroughputOptions, listLocator, sandboxModeField } from '../common.descriptions';
+import { batchThroughputOptions, nameLocator, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, locatorValue, setIfPresent } from '../../helpers/parameters';
 import { batchOptionsOf, wholeNumberOption } from '../../helpers/batchOptions';
 import { CUSTOM_OPTION } from '../../../shared/parameterKinds';
@@ -136,10 +136,16 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				...listLocator('Add to List', false),
-				description: 'Put the imported contacts into this list; it is created when missing',
-			},
+			nameLocator({
+				displayName: 'Add to List',
+				name: 'listName',
+				// The import creates a missing list: the search offers a typed name as a new list.
+				searchMethod: 'searchListsOrNew',
+				placeholder: 'newsletter',
+				required: false,
+				description:
+					'Put the imported contacts into this list; it is created when missing (type a new name in the search to create one)',
+			}),
 			{
 				displayName: 'List Description',
 				name: 'listDescription',
