@@ -47,12 +47,7 @@ const kindOf = (value: unknown) =>
  * A small JSON Schema check (type, properties, required, items), strict about fields the schema does not list.
  * `seen` collects the schema paths the value gave, for the check that the schema lists nothing unused.
  */
-function validate(
-	value: unknown,
-	schema: JsonSchema,
-	at: string,
-	seen: Set<string>,
-): string[] {
+function validate(value: unknown, schema: JsonSchema, at: string, seen: Set<string>): string[] {
 	seen.add(at);
 	const types = [schema.type].flat();
 	const kind = kindOf(value);
