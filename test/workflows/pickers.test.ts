@@ -63,7 +63,7 @@ describe("Contact → Import's Add to List (a missing list is created)", () => {
 	test('a typed name no list has is offered first, as a new list, beside the lists that contain it', async () => {
 		const { results } = await searchListsOrNew.call(context(), 'news');
 		expect(results).toEqual([
-			{ name: 'news (new list, created by the import)', value: 'news' },
+			{ name: 'news (new list)', value: 'news' },
 			{ name: 'newsletter', value: 'newsletter' },
 		]);
 		// Offering it created nothing.

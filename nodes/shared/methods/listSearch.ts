@@ -64,7 +64,7 @@ export async function searchListsOrNew(
 	if (!name || paginationToken || found.results.some((list) => list.value === name)) return found;
 	return {
 		...found,
-		results: [{ name: `${name} (new list, created by the import)`, value: name }, ...found.results],
+		results: [{ name: `${name} (new list)`, value: name }, ...found.results],
 	};
 }
 

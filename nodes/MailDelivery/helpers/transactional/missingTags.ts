@@ -97,6 +97,8 @@ export class MissingTagCheck {
 	/** Per missing tag: how many messages lack it, and names given that look like it. */
 	private readonly missing = new Map<string, { count: number; inputHas: Set<string> }>();
 	private readonly unchecked = new Map<string, string>();
+	/** Tags by text: thousands of messages share one subject or HTML. */
+	private readonly textTags = new Map<string, string[]>();
 
 	/** `lookups`: what the run knows of its templates, shared with the diagnosis of a refusal (one look-up each). */
 	constructor(
@@ -132,6 +134,16 @@ export class MissingTagCheck {
 		return await tags;
 	}
 
+	private tagsOf(text: unknown): string[] {
+		if (typeof text !== 'string' || text === '') return [];
+		let tags = this.textTags.get(text);
+		if (!tags) {
+			tags = tagsIn(text);
+			this.textTags.set(text, tags);
+		}
+		return tags;
+	}
+
 	/** The tags a message's content uses, by where; undefined when its template cannot be read. */
 	private async sourcesOf(
 		version: IDataObject,
@@ -139,9 +151,12 @@ export class MissingTagCheck {
 		itemIndex: number,
 	): Promise<Source[] | undefined> {
 		const subject = (version.subject ?? shared.subject) as string | undefined;
-		const sources: Source[] = [{ tags: tagsIn(subject), where: 'the Subject' }];
+		const sources: Source[] = [{ tags: this.tagsOf(subject), where: 'the Subject' }];
 		if (contentSourceOf(version, shared) === 'content') {
-			sources.push({ tags: tagsIn(version.content ?? shared.content), where: 'the HTML Content' });
+			sources.push({
+				tags: this.tagsOf(version.content ?? shared.content),
+				where: 'the HTML Content',
+			});
 			return sources;
 		}
 		const templateName = String(version.templateName ?? shared.templateName ?? '');
@@ -181,8 +196,9 @@ export class MissingTagCheck {
 				const tags = [...new Set(sources.flatMap((source) => source.tags))].filter(
 					(tag) => !hasValue(values, tag),
 				);
-				const given = [...new Set([...inputFields, ...Object.keys(values)])];
-				return { tags, sources, values, like: tags.flatMap((tag) => resembling(tag, given)) };
+				// Input fields that look like each missing tag: "the input has firstName".
+				const like = new Map(tags.map((tag) => [tag, resembling(tag, inputFields)]));
+				return { tags, sources, values, like };
 			}),
 		);
 		for (const message of messages) {
@@ -191,13 +207,14 @@ export class MissingTagCheck {
 			for (const tag of message.tags) {
 				const entry = this.missing.get(tag) ?? { count: 0, inputHas: new Set<string>() };
 				entry.count++;
-				for (const name of resembling(tag, message.like)) entry.inputHas.add(name);
+				for (const name of message.like.get(tag) ?? []) entry.inputHas.add(name);
 				this.missing.set(tag, entry);
 			}
 		}
 		const failing = messages.findIndex((message) => message && message.tags.length > 0);
 		if (this.failMessages && failing >= 0) {
-			const { tags, sources, values, like } = messages[failing]!;
+			const { tags, sources, values, like: likeByTag } = messages[failing]!;
+			const like = [...new Set([...likeByTag.values()].flat())];
 			const where = sources
 				.filter((source) => source.tags.some((tag) => tags.includes(tag)))
 				.map((source) => source.where);
