@@ -101,11 +101,14 @@ export interface DnsRecord {
 /** One message a transactional send accepted: recipient, subject and the content that won. */
 export interface MailRecord {
 	email: string;
+	/** The subject as the recipient reads it: tags filled, a tag without a value left empty. */
 	subject: string;
 	templateName?: string;
 	content?: string;
 	/** The tag values this message was sent with: the request's, with the version's winning (4.6). */
 	params?: Record<string, unknown>;
+	/** Tags of the subject or body that no value filled (sent empty). */
+	missingTags?: string[];
 	uniqueMsgID: string;
 }
 

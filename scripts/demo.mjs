@@ -7,7 +7,8 @@ import readline from 'node:readline';
 import { root } from './ensure-deps.mjs';
 import { exampleWorkflows } from './examples.mjs';
 
-export async function startDemoEmulator(port) {
+/** `mailLog`: the emulator prints each mail it accepts (recipient, final subject, tag values), relayed here. */
+export async function startDemoEmulator(port, { mailLog = false } = {}) {
 	const child = spawn(
 		process.execPath,
 		[
@@ -17,18 +18,26 @@ export async function startDemoEmulator(port) {
 		],
 		{
 			cwd: root,
-			env: { ...process.env, EMULATOR_PORT: String(port), EMULATOR_JSON: '1' },
+			env: {
+				...process.env,
+				EMULATOR_PORT: String(port),
+				EMULATOR_JSON: '1',
+				EMULATOR_MAIL_LOG: mailLog ? '1' : '',
+			},
 			stdio: ['ignore', 'pipe', 'inherit'],
 		},
 	);
+	const lines = readline.createInterface({ input: child.stdout });
 	const info = JSON.parse(
 		await new Promise((resolve, reject) => {
-			readline.createInterface({ input: child.stdout }).once('line', resolve);
+			lines.once('line', resolve);
 			child.once('exit', (code) =>
 				reject(new Error(`The emulator exited (code ${code}); is port ${port} free?`)),
 			);
 		}),
 	);
+	// What the emulator prints after its address: the mails it accepted.
+	lines.on('line', (line) => console.log(line));
 	return { ...info, child, stop: () => child.kill('SIGTERM') };
 }
 

@@ -15,7 +15,7 @@ const started = Date.now();
 ensureDependencies();
 run('npm run -s build');
 
-const emulator = await startDemoEmulator(EMULATOR_PORT);
+const emulator = await startDemoEmulator(EMULATOR_PORT, { mailLog: true });
 console.log(`Emulator listening on ${emulator.url}`);
 
 let n8n;
@@ -47,6 +47,8 @@ console.log(`
  n8n is ready:   ${n8n.baseUrl}   (started in ${Math.round((Date.now() - started) / 1000)} s)
  Log in with:    ${OWNER.email}  /  ${OWNER.password}
  Emulator:       ${emulator.url}   (state: ${emulator.url}/__control/state)
+ Mail log:       ${emulator.url}/__control/mails: what each mail said (final
+                 subject, tag values, tags left empty); new mails print below.
  n8n's log:      ${path.relative(root, logFile)}
 
  Try first:

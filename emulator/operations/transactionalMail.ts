@@ -19,6 +19,24 @@ import {
 
 const VERSION_FIELDS = ['to', 'cc', 'bcc', 'subject', 'content', 'templateName', 'params'];
 
+/** A personalization tag as the platform reads it: {{name}}, spaces allowed inside the braces. */
+const TAG = /\{\{\s*([\p{L}_][\p{L}\p{N}_]*(?:[.-][\p{L}\p{N}_]+)*)\s*\}\}/gu;
+
+/**
+ * A text with its tags filled from the message's values; the tags no value fills are added to `missing`.
+ * 4.6 does not say what such a tag becomes: here it becomes nothing, and the send still succeeds.
+ */
+function fillTags(text: string, params: Record<string, unknown>, missing: Set<string>): string {
+	return text.replace(TAG, (_, name: string) => {
+		const value = params[name];
+		if (value === undefined || value === null) {
+			missing.add(name);
+			return '';
+		}
+		return typeof value === 'object' ? JSON.stringify(value) : String(value);
+	});
+}
+
 const send: Handler = ({ state, delivery }, b, sandbox) => {
 	const versions = b.messageVersions as Array<Record<string, any>>;
 	if (versions.length > 100)
@@ -110,13 +128,20 @@ const send: Handler = ({ state, delivery }, b, sandbox) => {
 			'';
 		const source = templateName ? { templateName } : { content: v.content ?? b.content };
 		const params = b.params || v.params ? { ...(b.params ?? {}), ...(v.params ?? {}) } : undefined;
+		const body = templateName
+			? (state.templates.get(templateName)?.templateContent ?? '')
+			: String(v.content ?? b.content ?? '');
+		const missing = new Set<string>();
+		const finalSubject = fillTags(subject, params ?? {}, missing);
+		fillTags(body, params ?? {}, missing);
 		for (const field of ['to', 'cc', 'bcc']) {
 			for (const r of v[field] ?? [])
 				state.mails.push({
 					email: r.email,
-					subject,
+					subject: finalSubject,
 					...source,
 					...(params ? { params } : {}),
+					...(missing.size > 0 ? { missingTags: [...missing] } : {}),
 					uniqueMsgID: b.uniqueMsgID ?? '',
 				});
 		}

@@ -233,8 +233,10 @@ export class MailDeliveryTrigger implements INodeType {
 		version: 2,
 		subtitle:
 			'={{ $parameter["outputMode"] === "perKind" ? "One output per event kind" : "Delivery events" }}',
+		// n8n's node creator merges this node with Mail Delivery into one entry and shows this description for
+		// both (editor-ui, generateMergedNodesAndActions): it speaks of the actions and the events.
 		description:
-			'Starts the workflow when the mail delivery platform pushes delivery, bounce, open, click and other events',
+			'Send transactional and campaign mail, manage templates, contacts and lists, and start workflows on delivery, bounce, open and click events',
 		defaults: { name: 'Mail Delivery Trigger' },
 		inputs: [],
 		outputs: `={{(${configuredOutputs})($parameter, ${JSON.stringify(ALL_KINDS)})}}`,

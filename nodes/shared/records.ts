@@ -1,7 +1,7 @@
 /** The platform's records as both nodes read them, and how their pickers name them. */
 import type { IDataObject } from 'n8n-workflow';
 
-import { type ApiContext, apiRequest } from './transport';
+import { type ApiContext, apiRequest, apiRequestPages } from './transport';
 
 /**
  * The account's verified senders (2.5), all at once (the API does not page them); with `senderEmail`, only
@@ -15,6 +15,26 @@ export async function verifiedSenders(
 	const body = senderEmail ? { senderEmail } : {};
 	const answer = await apiRequest.call(this, '/v5/verified_senders/get', body, itemIndex);
 	return (answer.mailFromDomains as IDataObject[] | undefined) ?? [];
+}
+
+/**
+ * The template of exactly this name, or undefined when there is none. The API's search matches parts of names,
+ * so pages are followed until it is found (one request unless more than a page of templates contain the name).
+ */
+export async function templateNamed(
+	this: ApiContext,
+	name: string,
+	itemIndex?: number,
+): Promise<IDataObject | undefined> {
+	const isIt = (template: IDataObject) => String(template.templateName) === name;
+	const templates = await apiRequestPages.call(
+		this,
+		'/v5/campaign/mail/template/get',
+		{ templateName: name },
+		'templateList',
+		{ returnAll: true, limit: 0, until: isIt, itemIndex },
+	);
+	return templates.find(isIt);
 }
 
 /** senderType of a verified sender (2.5): 1 marketing (campaigns), 2 transactional. */

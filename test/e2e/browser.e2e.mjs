@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 
 import { setupDemo } from '../../scripts/demo.mjs';
 import { startStack } from './env.mjs';
-import { a, b, c, d, e, f, g, h, i, j } from './browser/journeys.mjs';
+import { a, b, c, d, e, f, g, h, i, j, k, l } from './browser/journeys.mjs';
 import { launchBrowser } from './browser/ui.mjs';
 
 const JOURNEY_TIMEOUT = 180_000;
@@ -93,4 +93,16 @@ test(
 	'j. no label cut: the trigger outputs on the canvas, the send panel as a desktop browser draws it with every field hovered',
 	{ timeout: JOURNEY_TIMEOUT },
 	() => j(env),
+);
+
+test(
+	"k. the send says what it cannot: tags without a value (output, hint, the emulator's mail log), Email Field named in the error, fields before the first run",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => k(env),
+);
+
+test(
+	"l. the example's Tag Values → Name shows its mode, Import's Add to List offers a new list, the node creator's entry speaks of actions and events",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => l(env),
 );

@@ -147,7 +147,9 @@ test("Additional Fields hold what goes to the platform; Options hold only how th
 	const behaviour = [
 		'combineItems',
 		'includeInputFields',
+		'missingTagValues',
 		'parallelRequests',
+		'repeatOnRetry',
 		'retryAttempts',
 		'retryMaxWaitSeconds',
 		'batchSize',

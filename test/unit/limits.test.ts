@@ -87,7 +87,7 @@ describe('field rules', () => {
 		expect(check).toThrow(
 			expect.objectContaining({
 				description:
-					'Nothing was sent to the platform (request field messageVersions[0].to[1].email).',
+					'Nothing was sent to the platform (API field messageVersions[0].to[1].email, positions counted from 0 within this item).',
 			}),
 		);
 	});

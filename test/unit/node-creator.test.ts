@@ -36,6 +36,18 @@ test('the node creator lists "Send transactional mail" first among the actions',
 	expect(creatorActions()[0]).toBe('Send transactional mail');
 });
 
+test('the node creator\'s one "Mail Delivery" entry, whose description is the trigger\'s, speaks of the actions and the events', () => {
+	// editor-ui 2.41.1 (generateMergedNodesAndActions): a trigger named like an action node plus "Trigger" is merged
+	// into that node's entry, under "What happens next?" as under triggers, and the entry takes the trigger's
+	// description.
+	expect(trigger.name.replace('Trigger', '')).toBe(action.name);
+	const shown = trigger.description;
+	expect(shown).toMatch(/\bsend\b/i);
+	expect(shown).toMatch(/\bcampaign\b/i);
+	expect(shown).toMatch(/\bevents?\b/i);
+	expect(shown).not.toMatch(/^Starts the workflow/);
+});
+
 test('the node creator offers a trigger entry for every event, before one per kind', () => {
 	// n8n takes the trigger's entries from its property named "Events": one per option, named by its action.
 	const events = trigger.properties.find((property) => property.displayName === 'Events')!;

@@ -151,11 +151,11 @@ test('a run that leaves many values to n8n says which fields, and the faster way
 		items: people(150),
 	});
 	const hints = result.run.data.resultData.runData['Mail Delivery'][0].hints ?? [];
-	expect(hints.map((hint) => hint.message)).toEqual([
+	expect(hints.map((hint) => hint.message)).toContainEqual(
 		expect.stringMatching(
 			/evaluated these fields item by item.*To \(150 items\): Recipients From → An Input Field/,
 		),
-	]);
+	);
 
 	// Values read from the items: no such hint.
 	const fast = await runWorkflow({
@@ -170,5 +170,6 @@ test('a run that leaves many values to n8n says which fields, and the faster way
 		credentials: env.credentials(),
 		items: people(150),
 	});
-	expect(fast.run.data.resultData.runData['Mail Delivery'][0].hints ?? []).toEqual([]);
+	const fastHints = fast.run.data.resultData.runData['Mail Delivery'][0].hints ?? [];
+	expect(fastHints.filter((hint) => /item by item/.test(hint.message))).toEqual([]);
 });

@@ -84,10 +84,10 @@ describe('wrong types in text fields', () => {
 		expect(
 			(await run([{ to: [{ email: 'a@example.org', name: { x: 1 } }] }])).error()?.message,
 		).toBe(
-			'Field "To" entry 1 has a name that is not text (an object), in item 0 (the 1st input item)',
+			'Field "Message Versions (JSON): to" entry 1 has a name that is not text (an object), in item 0 (the 1st input item)',
 		);
 		expect((await run([{ to: [{ email: 'a@example.org' }], subject: 7 }])).error()?.message).toBe(
-			'Field "Subject" must be text (it is 7), in item 0 (the 1st input item)',
+			'Field "Message Versions (JSON): subject" must be text (it is 7), in item 0 (the 1st input item)',
 		);
 		expect(env.view().requests).toHaveLength(0);
 	});

@@ -50,7 +50,8 @@ test("250 items with item 137's template missing: 249 sent once each, item 137 f
 		.filter((item) => item.json.error)
 		.map((item) => (item.pairedItem as { item: number }).item);
 	expect(failed).toEqual([137]);
-	// One look-up of the template list, made only after the refusal, says which documented condition applies.
+	// The look-up of each template (for its tags, before sending) also says, after the refusal, which
+	// documented condition applies: one look-up per template for the whole run.
 	expect(out[137].json).toMatchObject({
 		error:
 			'The platform refused the request as invalid (code 400): the template "missing" this item names is not in the account\'s template list',
@@ -64,8 +65,11 @@ test("250 items with item 137's template missing: 249 sent once each, item 137 f
 	expect(counts.has('p137@example.org')).toBe(false);
 	expect(txRequests().length).toBeLessThanOrEqual(3 + 2 * Math.ceil(Math.log2(100)));
 	expect(
-		env.view().requests.filter((r) => r.path === '/v5/campaign/mail/template/get'),
-	).toHaveLength(1);
+		env
+			.view()
+			.requests.filter((r) => r.path === '/v5/campaign/mail/template/get')
+			.map((r) => (r.body as IDataObject).templateName),
+	).toEqual(['welcome', 'missing']);
 	// Each output names the request that carried it.
 	expect(out[0].json).toMatchObject({ success: true, request: 1, requestSize: 100 });
 	expect(out[249].json).toMatchObject({ success: true, request: 3, requestSize: 50 });

@@ -250,7 +250,12 @@ describe('every operation succeeds on good input', () => {
 		expect(sent).toEqual([
 			expect.objectContaining({ success: true, recipients: ['ada@example.org'], request: 1 }),
 		]);
-		expect(env.view().requests[0].body).toEqual({
+		// The template's tags are read first (one look-up), then the mail is sent.
+		expect(env.view().requests.map((request) => request.path)).toEqual([
+			'/v5/campaign/mail/template/get',
+			'/v5/transactional/mail/sends_customised',
+		]);
+		expect(env.view().requests[1].body).toEqual({
 			senderMail: 'sender@example.com',
 			templateName: 'welcome',
 			uniqueMsgID: expect.any(String),

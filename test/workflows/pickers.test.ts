@@ -5,7 +5,11 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { searchSenders, searchTagNames } from '../../nodes/shared/methods/listSearch';
+import {
+	searchListsOrNew,
+	searchSenders,
+	searchTagNames,
+} from '../../nodes/shared/methods/listSearch';
 import { useEmulator } from '../harness/emulator';
 import { actionWorkflow, loadOptionsContext, runWorkflow } from '../harness/n8n';
 
@@ -49,6 +53,45 @@ describe('Sender Email', () => {
 			'news@example.com (marketing)',
 			'sender@example.com (transactional)',
 		]);
+	});
+});
+
+describe("Contact → Import's Add to List (a missing list is created)", () => {
+	const context = () =>
+		loadOptionsContext(env.credentials(), { resource: 'contact', operation: 'import' });
+
+	test('a typed name no list has is offered first, as a new list, beside the lists that contain it', async () => {
+		const { results } = await searchListsOrNew.call(context(), 'news');
+		expect(results).toEqual([
+			{ name: 'news (new list)', value: 'news' },
+			{ name: 'newsletter', value: 'newsletter' },
+		]);
+		// Offering it created nothing.
+		expect(env.view().state.lists.map((list) => list.listName)).toEqual(['newsletter']);
+	});
+
+	test('a list that exists is not offered again as new; without a search, the lists as they are', async () => {
+		expect((await searchListsOrNew.call(context(), 'newsletter')).results).toEqual([
+			{ name: 'newsletter', value: 'newsletter' },
+		]);
+		expect((await searchListsOrNew.call(context())).results).toEqual([
+			{ name: 'newsletter', value: 'newsletter' },
+		]);
+	});
+
+	test('the offered name, picked, creates the list when the import runs', async () => {
+		const result = await runWorkflow({
+			...actionWorkflow({
+				resource: 'contact',
+				operation: 'import',
+				updateMode: 1,
+				additionalFields: { listName: rl('spring buyers') },
+			}),
+			credentials: env.credentials(),
+			items: [{ json: { email: 'new@example.org' } }],
+		});
+		expect(result.error()).toBeUndefined();
+		expect(env.view().state.lists.map((list) => list.listName)).toContain('spring buyers');
 	});
 });
 

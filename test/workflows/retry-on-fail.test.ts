@@ -95,12 +95,14 @@ test('a request the platform did not process (429, given up at once): the retry 
 	// Items sent by the first try keep that try's result; the rest name the retry's requests.
 	expect(out[0].json).toMatchObject({ request: 1, recipients: ['p0@example.org'] });
 	expect(out[999].json).toMatchObject({ request: 11, recipients: ['p999@example.org'] });
+	// Then the hint that these messages carry no value for the template's {{name}}.
 	expect(result.run.data.resultData.runData['Mail Delivery'][0].hints).toEqual([
 		expect.objectContaining({
 			message: expect.stringContaining(
 				"Items 0–599 were sent by an earlier try of this execution (n8n's Retry On Fail) and were not sent again",
 			),
 		}),
+		expect.objectContaining({ message: expect.stringContaining('no value for {{name}}') }),
 	]);
 });
 

@@ -211,14 +211,17 @@ export function assertValid(node: INode, body: object, fieldRules: FieldRules, i
 	const problems = findProblems(body, fieldRules);
 	if (problems.length === 0) return;
 	const [first] = problems;
-	const where = first.text.includes(`"${first.apiPath}"`)
-		? ''
-		: ` (request field ${first.apiPath})`;
+	// The API's path is for whoever reads the request; "[0]" there counts within this item, not items.
+	const apiField = (problem: Problem) =>
+		problem.apiPath.includes('[')
+			? `API field ${problem.apiPath}, positions counted from 0 within this item`
+			: `API field ${problem.apiPath}`;
+	const where = first.text.includes(`"${first.apiPath}"`) ? '' : ` (${apiField(first)})`;
 	throw new NodeOperationError(node, `${first.text}, in ${describeItems([itemIndex])}`, {
 		itemIndex,
 		description:
 			problems.length > 1
-				? `Nothing was sent to the platform. All problems found before sending:\n${problems.map((problem) => `${problem.text} (request field ${problem.apiPath})`).join('\n')}`
+				? `Nothing was sent to the platform. All problems found before sending:\n${problems.map((problem) => `${problem.text} (${apiField(problem)})`).join('\n')}`
 				: `Nothing was sent to the platform${where}.`,
 	});
 }

@@ -4,7 +4,7 @@
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { listNameOf, verifiedSenders } from '../../shared/records';
+import { listNameOf, templateNamed, verifiedSenders } from '../../shared/records';
 import { apiRequestPages } from '../../shared/transport';
 
 /**
@@ -27,13 +27,7 @@ async function exists(
 }
 
 export async function templateExists(this: IExecuteFunctions, name: string): Promise<boolean> {
-	return await exists(
-		this,
-		'/v5/campaign/mail/template/get',
-		{ templateName: name },
-		'templateList',
-		(template) => String(template.templateName) === name,
-	);
+	return (await templateNamed.call(this, name)) !== undefined;
 }
 
 export async function listExists(this: IExecuteFunctions, name: string): Promise<boolean> {

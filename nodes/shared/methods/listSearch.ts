@@ -1,6 +1,6 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listNameOf, senderLabel, senderTypeOf, verifiedSenders } from '../records';
+import { listNameOf, senderLabel, senderTypeOf, templateNamed, verifiedSenders } from '../records';
 import { tagsIn } from '../tags';
 import { apiRequest } from '../transport';
 
@@ -47,6 +47,25 @@ export async function searchLists(
 		listNameOf,
 		paginationToken,
 	);
+}
+
+/**
+ * Lists for a field whose list is created when missing (Contact → Import's Add to List): a name typed in the
+ * search that no list listed has is offered first, as a new list, so typing a new name never ends in "No
+ * results". Picking it creates nothing: the import does, when it runs.
+ */
+export async function searchListsOrNew(
+	this: ILoadOptionsFunctions,
+	filter?: string,
+	paginationToken?: string,
+): Promise<INodeListSearchResult> {
+	const found = await searchLists.call(this, filter, paginationToken);
+	const name = (filter ?? '').trim();
+	if (!name || paginationToken || found.results.some((list) => list.value === name)) return found;
+	return {
+		...found,
+		results: [{ name: `${name} (new list)`, value: name }, ...found.results],
+	};
 }
 
 export async function searchTemplates(
@@ -132,14 +151,7 @@ export async function searchTagNames(
 			this.getCurrentNodeParameter('templateName', { extractValue: true }) ?? '',
 		).trim();
 		if (name && !name.startsWith('=')) {
-			const answer = await apiRequest.call(this, '/v5/campaign/mail/template/get', {
-				templateName: name,
-				pageSize: 100,
-				pageIndex: 1,
-			});
-			const template = ((answer.templateList as IDataObject[] | undefined) ?? []).find(
-				(record) => record.templateName === name,
-			);
+			const template = await templateNamed.call(this, name);
 			if (template) texts.push(template.templateSubject, template.templateContent);
 		}
 	}

@@ -379,8 +379,11 @@ async function actionVersion(env) {
 	);
 }
 
-/** Creates a workflow by REST: manual trigger → Code (the people, when given) → Mail Delivery with `parameters`. */
-async function stageWorkflow(env, name, people, parameters) {
+/**
+ * Creates a workflow by REST: manual trigger → Code (the people, when given) → Mail Delivery with `parameters`,
+ * then a No Operation node named `next` when one is given (a node whose input shows what Mail Delivery outputs).
+ */
+async function stageWorkflow(env, name, people, parameters, { next } = {}) {
 	const credentials = (await env.session.api('GET', '/credentials?limit=250')).data ?? [];
 	const signature = credentials.find((credential) => credential.name === SIGNATURE_CREDENTIAL);
 	const node = (nodeName, type, typeVersion, position, nodeParameters, extra = {}) => ({
@@ -415,6 +418,10 @@ async function stageWorkflow(env, name, people, parameters) {
 		);
 		connections[trigger] = { main: [[{ node: 'Orders', type: 'main', index: 0 }]] };
 		connections.Orders = { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] };
+	}
+	if (next) {
+		nodes.push(node(next, 'n8n-nodes-base.noOp', 1, [660, 0], {}));
+		connections['Mail Delivery'] = { main: [[{ node: next, type: 'main', index: 0 }]] };
 	}
 	const workflow = { name, nodes, connections, settings: { executionOrder: 'v1' } };
 	return (await env.session.api('POST', '/workflows', workflow)).id;
@@ -1361,6 +1368,7 @@ export async function j(env) {
 			parallelRequests: 4,
 			retryAttempts: 6,
 			retryMaxWaitSeconds: 60,
+			missingTagValues: 'send',
 		},
 	};
 	const workflow = {
@@ -1467,6 +1475,217 @@ export async function j(env) {
 		await j.check(
 			labelsCut.length === 0,
 			`labels cut in a ${width} px panel: ${JSON.stringify(labelsCut)}`,
+		);
+	});
+}
+
+/** The text of a panel part, on one line. */
+const textOf = async (locator) =>
+	(await locator.innerText({ timeout: 5_000 }).catch(() => '')).replace(/\s+/g, ' ').trim();
+
+/** The README's fast path: addresses and tag values straight from the items' fields. */
+const FAST_PATH = {
+	resource: 'transactionalMail',
+	operation: 'send',
+	senderMail: rl('sender@example.com'),
+	recipientSource: 'inputField',
+	recipientField: 'email',
+	contentSource: 'template',
+	templateName: rl('welcome'),
+	tagValuesMode: 'inputFields',
+};
+/** Customers as an import gives them: no `name`, which the template welcome's {{name}} needs. */
+const CUSTOMERS = PEOPLE.map(({ email, firstName, orderId }) => ({
+	email,
+	firstName,
+	orderId,
+	city: 'Lyon',
+}));
+
+export async function k(env) {
+	const suffix = randomUUID().slice(0, 6);
+	const missing = await stageWorkflow(
+		env,
+		`Browser: tags without values ${suffix}`,
+		CUSTOMERS,
+		FAST_PATH,
+		{
+			next: 'Next step',
+		},
+	);
+	const bad = await stageWorkflow(
+		env,
+		`Browser: a bad address from an input field ${suffix}`,
+		[...CUSTOMERS, { email: 'margaret(at)example.org', firstName: 'Margaret', orderId: 'A-1005' }],
+		FAST_PATH,
+	);
+	return await journey(env, 'k-send-says-what-it-cannot', async (j, page) => {
+		await openWorkflowById(page, env.baseUrl, missing);
+
+		// Before any run: the next node's input lists what Mail Delivery usually outputs.
+		const next = await openNode(page, 'Next step');
+		await page.waitForTimeout(2000);
+		const input = await textOf(next.getByTestId('ndv-input-panel'));
+		await j.shot('fields-before-the-first-run');
+		j.saw("the next node's input before any run", input.slice(0, 300));
+		await j.check(
+			/Usually outputs the following fields/i.test(input),
+			`the next node's input panel does not say "Usually outputs the following fields" before the first run: ${input.slice(0, 300)}`,
+		);
+		for (const field of ['success', 'recipients', 'uniqueMsgID', 'missingTags'])
+			await j.check(
+				input.includes(field),
+				`the next node's input panel lists no "${field}" before the first run: ${input.slice(0, 300)}`,
+			);
+		await closeNode(page);
+
+		// The fast path with {{name}} missing: every mail goes out, the output and a hint say so.
+		await openNode(page, 'Mail Delivery');
+		await executeStep(page);
+		const output = await readOutput(page);
+		const panel = await textOf(page.getByTestId('output-panel'));
+		await j.shot('missing-tags-output');
+		j.saw('send output', output.countText);
+		const hint = /\d+ of \d+ messages? ha(?:ve|s) no value for \{\{name\}\}[^.]*\./.exec(
+			panel,
+		)?.[0];
+		j.saw('hint in the output panel', hint ?? '(none)');
+		await j.check(
+			hint === '4 of 4 messages have no value for {{name}}: the input has firstName.',
+			`the output panel shows no hint "4 of 4 messages have no value for {{name}}: the input has firstName.": ${panel.slice(0, 400)}`,
+		);
+		await j.check(
+			output.count === 4 && output.items.every((item) => item.missingTags?.includes('name')),
+			`not every output item lists missingTags name: ${output.text.slice(0, 300)}`,
+		);
+		const { mails } = await env.emulator.control('GET', 'mails');
+		// Earlier journeys mailed the same people: this run's mail is the last one.
+		const sent = mails.findLast((mail) => mail.email === CUSTOMERS[0].email);
+		j.saw("the emulator's mail log", JSON.stringify(sent));
+		await j.check(
+			sent?.subject === 'Welcome, ' && sent?.missingTags?.includes('name'),
+			`the emulator's mail log does not show the tag left empty: ${JSON.stringify(sent)}`,
+		);
+		await closeNode(page);
+
+		// A bad address read from an input field: the error names the field the panel shows, Email Field.
+		await openWorkflowById(page, env.baseUrl, bad);
+		await openNode(page, 'Mail Delivery');
+		await closeToasts(page);
+		await page.getByTestId('ndv').getByTestId('node-execute-button').click();
+		await waitForRun(page);
+		let error = await nodeError(page);
+		// The title is drawn a moment after the description.
+		if (!error.title) {
+			await page.waitForTimeout(2000);
+			error = await nodeError(page);
+		}
+		await j.shot('email-field-error');
+		j.saw('error title', error.title);
+		j.saw('error description', error.description);
+		await j.check(
+			error.title ===
+				'Field "Email Field" "margaret(at)example.org" is not a valid email address, in item 4 (the 5th input item)',
+			`the error names another field than the panel's Email Field: "${error.title}"`,
+		);
+		await j.check(
+			/API field messageVersions\[0\]\.to\[0\]\.email, positions counted from 0 within this item/.test(
+				error.description,
+			),
+			`the error's description does not keep the API's path in words: "${error.description}"`,
+		);
+	});
+}
+
+export async function l(env) {
+	const importId = await stageWorkflow(
+		env,
+		`Browser: import to a new list ${randomUUID().slice(0, 6)}`,
+		CUSTOMERS,
+		{
+			resource: 'contact',
+			operation: 'import',
+			updateMode: 1,
+			additionalFields: { listName: { __rl: true, mode: 'list', value: '' } },
+		},
+	);
+	return await journey(env, 'l-panel-details', async (j, page) => {
+		// The example's Tag Values → Name: its mode shown, not an empty "Mode…" selector.
+		await openWorkflowFromList(page, env.baseUrl, 'Mail Delivery: combined transactional send');
+		const send = await openNode(page, 'Send welcome mail');
+		await page.waitForTimeout(1000);
+		const locator = send.getByTestId('resource-locator-name').first();
+		await locator.scrollIntoViewIfNeeded().catch(() => undefined);
+		// The mode selector and the value are inputs of the locator: [mode, value].
+		const [mode, value] = await locator
+			.evaluate((element) => [...element.querySelectorAll('input')].map((input) => input.value))
+			.catch(() => []);
+		await j.shot('example-tag-name');
+		j.saw('example Tag Values → Name', `mode "${mode}", value "${value}"`);
+		// n8n labels a list mode "From list" whatever its displayName; a value stored without its mode showed an
+		// empty "Mode…" selector.
+		await j.check(
+			mode === 'From list' && value === 'name',
+			`the example's Tag Values → Name shows mode "${mode}" and value "${value}", expected From list and name`,
+		);
+		await closeNode(page);
+
+		// Import's Add to List: a new list's name typed in the search is offered.
+		await openWorkflowById(page, env.baseUrl, importId);
+		const ndv = await openNode(page, 'Mail Delivery');
+		await ndv.getByTestId('resource-locator-listName').getByTestId('rlc-input').click();
+		// The list opens with its search focused: a person types the new name.
+		await page.waitForTimeout(500);
+		await page.keyboard.type('spring buyers');
+		const offered = page
+			.locator('[data-test-id="rlc-item"]:visible')
+			.filter({ hasText: 'spring buyers' })
+			.first();
+		const shown = await offered.waitFor({ timeout: 20_000 }).then(
+			() => true,
+			() => false,
+		);
+		await j.shot('new-list-offered');
+		const entries = await page.locator('[data-test-id="rlc-item"]:visible').allInnerTexts();
+		j.saw('Add to List search "spring buyers"', JSON.stringify(entries));
+		if (
+			await j.check(
+				shown && entries.some((entry) => /^\s*spring buyers \(new list\)\s*$/.test(entry)),
+				`typing "spring buyers" in Add to List shows ${JSON.stringify(entries)}, expected it offered as a new list`,
+			)
+		) {
+			await offered.click();
+			await page.waitForTimeout(500);
+			await executeStep(page);
+			const output = await readOutput(page);
+			await j.shot('imported-to-new-list');
+			const { lists } = await env.emulator.control('GET', 'state');
+			j.saw('lists after the import', JSON.stringify(lists.map((list) => list.listName)));
+			await j.check(
+				output.count === 4 && lists.some((list) => list.listName === 'spring buyers'),
+				`the import to "spring buyers" gave ${output.countText || output.text.slice(0, 200)}; lists ${JSON.stringify(lists.map((list) => list.listName))}`,
+			);
+		}
+		await closeNode(page);
+
+		// The node creator under "What happens next?": one Mail Delivery entry, whose description speaks of both.
+		await page.goto(`${env.baseUrl}/workflow/new`);
+		await page.getByTestId('canvas-wrapper').waitFor();
+		await addManualTrigger(page);
+		await page.getByTestId('node-creator-plus-button').click();
+		await page.getByTestId('node-creator-search-bar').fill('Mail Delivery');
+		await page.waitForTimeout(1000);
+		const entry = page
+			.getByTestId('node-creator')
+			.getByTestId('item-iterator-item')
+			.filter({ has: page.getByText('Mail Delivery', { exact: true }) })
+			.first();
+		const description = await textOf(entry);
+		await j.shot('creator-what-happens-next');
+		j.saw('node creator entry', description);
+		await j.check(
+			/send transactional and campaign mail/i.test(description) && /events/i.test(description),
+			`the node creator's Mail Delivery entry reads "${description}", expected the actions and the events`,
 		);
 	});
 }

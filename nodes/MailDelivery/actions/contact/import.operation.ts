@@ -15,7 +15,7 @@ import type { OperationOption } from '../../run/operation';
 import type { ItemParameters, ParameterReader } from '../../run/parameters';
 import { throughputOf, wholeNumberOption } from '../../run/throughput';
 import {
-	listLocator,
+	nameLocator,
 	repeatOnRetryOption,
 	sandboxModeField,
 	throughputOptions,
@@ -157,10 +157,16 @@ export const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{
-				...listLocator('Add to List', false),
-				description: 'Put the imported contacts into this list; it is created when missing',
-			},
+			nameLocator({
+				displayName: 'Add to List',
+				name: 'listName',
+				// The import creates a missing list: the search offers a typed name as a new list.
+				searchMethod: 'searchListsOrNew',
+				placeholder: 'newsletter',
+				required: false,
+				description:
+					'Put the imported contacts into this list; it is created when missing (type a new name in the search to create one)',
+			}),
 			{
 				displayName: 'List Description',
 				name: 'listDescription',

@@ -23,6 +23,7 @@ import {
 	throughputOptions,
 } from '../common.descriptions';
 import type { OperationOption } from '../../run/operation';
+import { MISSING_TAG_VALUES, missingTagsField } from './send/missingTags';
 
 // Inside a collection a root parameter is named with a leading slash.
 const showInCollection = (messageSource: string) => ({
@@ -325,6 +326,7 @@ export const properties: INodeProperties[] = [
 				description:
 					"Whether to put the input item's fields (an order number, say) before the result in each output item",
 			},
+			missingTagsField,
 			...throughputOptions(),
 			repeatOnRetryOption,
 		],
@@ -337,9 +339,12 @@ export async function executeBatch(
 ): Promise<INodeExecutionData[]> {
 	// Throughput options are read once, for item 0: they shape the whole run.
 	const options = reader.get('options', 0, {}) as IDataObject;
-	return await runBatched(this, reader, sendPlan(this), {
+	const plan = sendPlan(this, options.missingTagValues === MISSING_TAG_VALUES.fail);
+	const output = await runBatched(this, reader, plan, {
 		...throughputOf(reader.node, options),
 		includeInputFields: options.includeInputFields === true,
 		repeatOnRetry: options.repeatOnRetry === true,
 	});
+	plan.tagCheck.addHint();
+	return output;
 }

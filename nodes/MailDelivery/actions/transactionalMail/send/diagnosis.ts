@@ -15,6 +15,9 @@ import {
  */
 export type LookupMemo = Map<string, Promise<boolean>>;
 
+/** The memo's question whether a template exists (the missing-tags check answers it before sending). */
+export const templateQuestion = (name: string) => `template ${name}`;
+
 export async function diagnoseSendFailure(
 	this: IExecuteFunctions,
 	versions: IDataObject[],
@@ -27,7 +30,7 @@ export async function diagnoseSendFailure(
 		return memo.get(question)!;
 	};
 	const templateExists = async (name: string) =>
-		await remembered(`template ${name}`, async () => await templateLookup.call(this, name));
+		await remembered(templateQuestion(name), async () => await templateLookup.call(this, name));
 	const isVerifiedSender = async (address: string) =>
 		await remembered(`sender ${address}`, async () => await senderLookup.call(this, address));
 	const code = Number(error.httpCode);

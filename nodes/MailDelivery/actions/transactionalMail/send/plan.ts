@@ -8,6 +8,7 @@ import { type BatchPlan, groupKey } from '../../../run/batch/runner';
 import { type AttachmentReference, readAttachment } from '../../../helpers/attachments';
 import { LIMITS } from '../../../helpers/validation';
 import { diagnoseSendFailure, type LookupMemo } from './diagnosis';
+import { MissingTagCheck, missingTagsOutput } from './missingTags';
 import { readSendItem } from './readItem';
 import {
 	buildRequest,
@@ -26,14 +27,25 @@ interface VersionEntry {
 	shared: IDataObject;
 	version: IDataObject;
 	attachment?: AttachmentReference;
+	/** Tags its content uses that none of its tag values fill. */
+	missingTags: string[];
 }
 
 const versionsOf = (chunk: VersionEntry[]) => chunk.map((entry) => entry.version);
 
-export function sendPlan(context: IExecuteFunctions): BatchPlan<VersionEntry, IDataObject> {
+/**
+ * The send's plan; `failMissingTags`: a message whose content uses a tag it has no value for fails instead of
+ * going out. `tagCheck` sums the missing tags up for the run's hint, once the run is over.
+ */
+export function sendPlan(
+	context: IExecuteFunctions,
+	failMissingTags: boolean,
+): BatchPlan<VersionEntry, IDataObject> & { tagCheck: MissingTagCheck } {
 	const lookups: LookupMemo = new Map();
 	const items = context.getInputData();
+	const tagCheck = new MissingTagCheck(context, failMissingTags, lookups);
 	return {
+		tagCheck,
 		maxPerRequest: LIMITS.messageVersionsPerRequest,
 		// Equal request-level fields, the same kind of content, the same attachment file.
 		keyOf: (entry) =>
@@ -44,7 +56,14 @@ export function sendPlan(context: IExecuteFunctions): BatchPlan<VersionEntry, ID
 			]),
 		prepare: async (item) => {
 			const { shared, versions, attachment } = readSendItem(item, items[item.index]);
-			return versions.map((version) => ({ itemIndex: item.index, shared, version, attachment }));
+			const missing = await tagCheck.check(item.index, shared, versions);
+			return versions.map((version, index) => ({
+				itemIndex: item.index,
+				shared,
+				version,
+				attachment,
+				missingTags: missing[index],
+			}));
 		},
 		fix: (chunk) => {
 			const level = requestLevel(chunk[0].shared, versionsOf(chunk));
@@ -76,6 +95,7 @@ export function sendPlan(context: IExecuteFunctions): BatchPlan<VersionEntry, ID
 				),
 			),
 			...(level ? requestIdentity(level, entries[0].version) : {}),
+			...missingTagsOutput(entries.flatMap((entry) => entry.missingTags)),
 		}),
 	};
 }

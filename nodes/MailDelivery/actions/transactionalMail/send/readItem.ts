@@ -14,7 +14,7 @@ import { namesOfLocator } from '../../../helpers/locators';
 import { taggedParameter } from '../../../helpers/platformTags';
 import { AddressListError, parseRecipients } from '../../../helpers/recipients';
 import { assertValid, inputError } from '../../../helpers/validation';
-import { SEND_FIELD_RULES } from './fieldRules';
+import { recipientLabel, type SendPanel, sendFieldRules, sendPanelOf } from './fieldLabels';
 import { contentSourceOf } from './requests';
 
 /** One input item, read and checked: its request-level fields and its message versions. */
@@ -100,11 +100,11 @@ function recipientsOf(item: ItemParameters, value: unknown, field: string) {
 	}
 }
 
-function readVersion(item: ItemParameters, raw: IDataObject): IDataObject {
+function readVersion(item: ItemParameters, raw: IDataObject, panel: SendPanel): IDataObject {
 	const version: IDataObject = {
-		to: recipientsOf(item, raw.to, 'To'),
-		cc: recipientsOf(item, raw.cc, 'Cc'),
-		bcc: recipientsOf(item, raw.bcc, 'Bcc'),
+		to: recipientsOf(item, raw.to, recipientLabel(panel, 'To')),
+		cc: recipientsOf(item, raw.cc, recipientLabel(panel, 'Cc')),
+		bcc: recipientsOf(item, raw.bcc, recipientLabel(panel, 'Bcc')),
 	};
 	setIfPresent(version, 'subject', raw.subject);
 	setIfPresent(version, 'content', raw.content);
@@ -162,8 +162,11 @@ function readShared(item: ItemParameters, fields: IDataObject): IDataObject {
 }
 
 /** The versions defined in the node (fields or JSON), each read for the item. */
-function versionsDefinedHere(item: ItemParameters): IDataObject[] {
-	const versionsMode = item.get<'fields' | 'json'>('versionsMode', 'fields');
+function versionsDefinedHere(
+	item: ItemParameters,
+	versionsMode: string,
+	panel: SendPanel,
+): IDataObject[] {
 	const json =
 		versionsMode === 'fields'
 			? undefined
@@ -180,7 +183,9 @@ function versionsDefinedHere(item: ItemParameters): IDataObject[] {
 			item.index,
 		);
 	}
-	return ((json as IDataObject[] | undefined) ?? fromUi).map((raw) => readVersion(item, raw ?? {}));
+	return ((json as IDataObject[] | undefined) ?? fromUi).map((raw) =>
+		readVersion(item, raw ?? {}, panel),
+	);
 }
 
 /** Every version has content, and HTML a subject, of its own or the request's. */
@@ -214,17 +219,21 @@ export function readSendItem(
 	const fields = item.get<IDataObject>('additionalFields', {});
 	const options = item.get<IDataObject>('options', {});
 	const messageSource = item.get<string>('messageSource', 'perItem');
+	const perItem = messageSource === 'perItem';
+	const recipientSource = perItem ? item.get<string>('recipientSource', 'to') : '';
+	const versionsMode = perItem ? '' : item.get<string>('versionsMode', 'fields');
+	const panel = sendPanelOf(messageSource, recipientSource, versionsMode);
 	const content = readContent(item);
 	const params = tagValuesOf(item, json);
 	const shared = readShared(item, fields);
 	let versions: IDataObject[];
-	if (messageSource === 'perItem') {
+	if (perItem) {
 		const to = (
-			item.get<string>('recipientSource', 'to') === 'inputField'
-				? recipientsFromFields(item, json)
-				: item.get('to', '')
+			recipientSource === 'inputField' ? recipientsFromFields(item, json) : item.get('to', '')
 		) as IDataObject[string];
-		versions = [readVersion(item, { to, cc: fields.cc, bcc: fields.bcc, ...content, params })];
+		versions = [
+			readVersion(item, { to, cc: fields.cc, bcc: fields.bcc, ...content, params }, panel),
+		];
 		// __item is part of the grouping key only (requestLevel drops it): this item gets its own request.
 		if (options.combineItems === false) shared.__item = item.index;
 	} else {
@@ -232,11 +241,16 @@ export function readSendItem(
 		Object.assign(shared, content);
 		const merged = { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) };
 		if (Object.keys(merged).length > 0) shared.params = merged;
-		versions = versionsDefinedHere(item);
+		versions = versionsDefinedHere(item, versionsMode, panel);
 		// An item's own versions are never mixed with another item's.
 		shared.__item = item.index;
 	}
-	assertValid(item.node, { ...shared, messageVersions: versions }, SEND_FIELD_RULES, item.index);
+	assertValid(
+		item.node,
+		{ ...shared, messageVersions: versions },
+		sendFieldRules(panel),
+		item.index,
+	);
 	checkContent(item, shared, versions);
 	const attachment = attachmentReference(
 		item,

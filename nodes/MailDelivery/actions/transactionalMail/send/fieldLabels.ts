@@ -1,0 +1,72 @@
+/**
+ * The send's checks name each field as the panel in use labels it: with Recipients From: An Input Field the
+ * addresses come from *Email Field* and names from *Name Field*, with versions given as JSON from *Message
+ * Versions (JSON)*, so an error never names a field the user cannot see. The API's path stays in the
+ * error's description.
+ */
+import type { FieldRules } from '../../../helpers/validation';
+import { SEND_FIELD_RULES } from './fieldRules';
+
+/** Which panel gives a send's messages. */
+export type SendPanel = 'toField' | 'inputField' | 'versionFields' | 'versionsJson';
+
+export function sendPanelOf(
+	messageSource: string,
+	recipientSource: unknown,
+	versionsMode: string,
+): SendPanel {
+	if (messageSource === 'perItem')
+		return recipientSource === 'inputField' ? 'inputField' : 'toField';
+	return versionsMode === 'json' ? 'versionsJson' : 'versionFields';
+}
+
+/** A key of a version written as JSON, named with the field that holds it: "Message Versions (JSON): to". */
+const inJson = (key: string) => `Message Versions (JSON): ${key}`;
+
+/** The label of To on each panel (Cc and Bcc keep theirs but inside JSON). */
+export function recipientLabel(panel: SendPanel, field: 'To' | 'Cc' | 'Bcc'): string {
+	if (panel === 'versionsJson') return inJson(field.toLowerCase());
+	if (panel === 'inputField' && field === 'To') return 'Email Field';
+	return field;
+}
+
+function relabelled(panel: SendPanel): FieldRules {
+	return Object.fromEntries(
+		Object.entries(SEND_FIELD_RULES).map(([path, entry]) => {
+			if (Array.isArray(entry) || !path.startsWith('messageVersions[]')) return [path, entry];
+			if (panel === 'versionsJson') {
+				// messageVersions[].to[].name → "to (a recipient's name)", as the key is written in the JSON.
+				const key = path.split('.')[1]?.replace(/\[\]$/, '');
+				if (!key) return [path, { ...entry, label: 'Message Versions (JSON)' }];
+				return [
+					path,
+					{
+						...entry,
+						label: inJson(path.endsWith('].name') ? `${key} (a recipient's name)` : key),
+					},
+				];
+			}
+			if (
+				panel === 'inputField' &&
+				(path === 'messageVersions[].to' || path === 'messageVersions[].to[].email')
+			)
+				return [path, { ...entry, label: 'Email Field' }];
+			if (panel === 'inputField' && path === 'messageVersions[].to[].name')
+				return [path, { ...entry, label: 'Name Field' }];
+			return [path, entry];
+		}),
+	);
+}
+
+/** Built once per panel: validation compiles each rule set once. */
+const RULES = new Map<SendPanel, FieldRules>();
+
+export function sendFieldRules(panel: SendPanel): FieldRules {
+	let fieldRules = RULES.get(panel);
+	if (!fieldRules) {
+		fieldRules =
+			panel === 'toField' || panel === 'versionFields' ? SEND_FIELD_RULES : relabelled(panel);
+		RULES.set(panel, fieldRules);
+	}
+	return fieldRules;
+}

@@ -1,0 +1,260 @@
+/**
+ * Tags a message's content uses ({{name}} in its template, subject or HTML) that none of its tag values fill.
+ * The platform sends such a message with the tag left empty and answers success, so the send checks every
+ * prepared message before any request: the message's output names the tags, one execution hint sums them
+ * up for the run, and with Options → Missing Tag Values: Fail the Message its item fails instead. A
+ * template's tags come from one read-only look-up per template and run; a template that cannot be read
+ * leaves its messages unchecked, and the hint says so.
+ */
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { templateNamed } from '../../../../shared/records';
+import { tagsIn } from '../../../../shared/tags';
+import { capitalized, describeItems } from '../../../run/itemNames';
+import { type LookupMemo, templateQuestion } from './diagnosis';
+import { contentSourceOf } from './requests';
+
+/** Options → Missing Tag Values. */
+export const MISSING_TAG_VALUES = { send: 'send', fail: 'fail' } as const;
+
+export const missingTagsField: INodeProperties = {
+	displayName: 'Missing Tag Values',
+	name: 'missingTagValues',
+	type: 'options',
+	options: [
+		{
+			name: 'Fail the Message',
+			value: 'fail',
+			description: 'Its item fails with an error naming the tags; the other items are sent',
+		},
+		{
+			name: 'Send and Say So',
+			value: 'send',
+			description:
+				"Send it (the platform fills the tag with nothing); the item's output lists missingTags",
+		},
+	],
+	default: 'send',
+	description:
+		"What to do with a message whose template, subject or HTML uses a tag ({{name}}) that none of its tag values fill. Checked before sending; the template's tags are read once per run.",
+};
+
+/**
+ * A template's tags, by the part that uses them (its subject is used only when the send gives none), or why
+ * they are not known ("could not be read (…)").
+ */
+type TemplateTags = { subject: string[]; content: string[] } | { unreadable: string };
+
+/** Where a message's tags come from, for the error that names them. */
+type Source = { tags: string[]; where: string };
+
+const quoted = (tags: string[]) => tags.map((tag) => `{{${tag}}}`);
+const listed = (words: string[]) =>
+	words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words[0];
+const hasValue = (values: IDataObject, tag: string) =>
+	Object.prototype.hasOwnProperty.call(values, tag) &&
+	values[tag] !== undefined &&
+	values[tag] !== null;
+
+/**
+ * Names that look like the tag (the same letters in another case, one holding the other, or one or two
+ * letters apart): "the input has firstName" is what a person who wrote {{name}} needs to read.
+ */
+function resembling(tag: string, names: string[]): string[] {
+	const wanted = tag.toLowerCase();
+	return names.filter((name) => {
+		const have = name.toLowerCase();
+		if (have === wanted) return name !== tag;
+		if (wanted.length >= 3 && have.length >= 3 && (have.includes(wanted) || wanted.includes(have)))
+			return true;
+		return wanted.length >= 4 && editDistance(have, wanted) <= 2;
+	});
+}
+
+function editDistance(a: string, b: string): number {
+	let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+	for (let i = 1; i <= a.length; i++) {
+		const current = [i];
+		for (let j = 1; j <= b.length; j++)
+			current[j] = Math.min(
+				previous[j] + 1,
+				current[j - 1] + 1,
+				previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1),
+			);
+		previous = current;
+	}
+	return previous[b.length];
+}
+
+/** What an item's output says of its messages' missing tags: nothing when none lacks any. */
+export const missingTagsOutput = (missingTags: string[]): IDataObject =>
+	missingTags.length > 0 ? { missingTags: [...new Set(missingTags)] } : {};
+
+export class MissingTagCheck {
+	private readonly templates = new Map<string, Promise<TemplateTags>>();
+	private messages = 0;
+	/** Per missing tag: how many messages lack it, and names given that look like it. */
+	private readonly missing = new Map<string, { count: number; inputHas: Set<string> }>();
+	private readonly unchecked = new Map<string, string>();
+	/** Tags by text: thousands of messages share one subject or HTML. */
+	private readonly textTags = new Map<string, string[]>();
+
+	/** `lookups`: what the run knows of its templates, shared with the diagnosis of a refusal (one look-up each). */
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly failMessages: boolean,
+		private readonly lookups: LookupMemo,
+	) {}
+
+	/** The template's tags, read once per run. */
+	private async templateTags(name: string, itemIndex: number): Promise<TemplateTags> {
+		let tags = this.templates.get(name);
+		if (!tags) {
+			const read = templateNamed.call(this.context, name, itemIndex);
+			tags = read.then(
+				(template): TemplateTags =>
+					template
+						? {
+								subject: tagsIn(template.templateSubject),
+								content: tagsIn(template.templateContent),
+							}
+						: { unreadable: "is not in the account's template list" },
+				(error: Error): TemplateTags => ({
+					unreadable: `could not be read (${error.message})`,
+				}),
+			);
+			// The diagnosis of a refusal asks whether the template exists: a read that worked answers it.
+			void read.then(
+				(template) => this.lookups.set(templateQuestion(name), Promise.resolve(!!template)),
+				() => undefined,
+			);
+			this.templates.set(name, tags);
+		}
+		return await tags;
+	}
+
+	private tagsOf(text: unknown): string[] {
+		if (typeof text !== 'string' || text === '') return [];
+		let tags = this.textTags.get(text);
+		if (!tags) {
+			tags = tagsIn(text);
+			this.textTags.set(text, tags);
+		}
+		return tags;
+	}
+
+	/** The tags a message's content uses, by where; undefined when its template cannot be read. */
+	private async sourcesOf(
+		version: IDataObject,
+		shared: IDataObject,
+		itemIndex: number,
+	): Promise<Source[] | undefined> {
+		const subject = (version.subject ?? shared.subject) as string | undefined;
+		const sources: Source[] = [{ tags: this.tagsOf(subject), where: 'the Subject' }];
+		if (contentSourceOf(version, shared) === 'content') {
+			sources.push({
+				tags: this.tagsOf(version.content ?? shared.content),
+				where: 'the HTML Content',
+			});
+			return sources;
+		}
+		const templateName = String(version.templateName ?? shared.templateName ?? '');
+		if (!templateName) return sources;
+		const template = await this.templateTags(templateName, itemIndex);
+		if ('unreadable' in template) {
+			this.unchecked.set(templateName, template.unreadable);
+			return undefined;
+		}
+		// The template's subject is used only when the send gives none.
+		const used = subject === undefined || subject === '' ? template.subject : [];
+		sources.push({
+			tags: [...template.content, ...used],
+			where: `the template "${templateName}"`,
+		});
+		return sources;
+	}
+
+	/**
+	 * The tags each of an item's messages leaves without a value (an empty list for a message that lacks
+	 * none). With Fail the Message, an item one of whose messages lacks a tag fails here, before any request.
+	 */
+	async check(
+		itemIndex: number,
+		shared: IDataObject,
+		versions: IDataObject[],
+	): Promise<string[][]> {
+		const inputFields = Object.keys(this.context.getInputData()[itemIndex]?.json ?? {});
+		const messages = await Promise.all(
+			versions.map(async (version) => {
+				const sources = await this.sourcesOf(version, shared, itemIndex);
+				if (!sources) return undefined;
+				const values = {
+					...((shared.params as IDataObject) ?? {}),
+					...((version.params as IDataObject) ?? {}),
+				};
+				const tags = [...new Set(sources.flatMap((source) => source.tags))].filter(
+					(tag) => !hasValue(values, tag),
+				);
+				// Input fields that look like each missing tag: "the input has firstName".
+				const like = new Map(tags.map((tag) => [tag, resembling(tag, inputFields)]));
+				return { tags, sources, values, like };
+			}),
+		);
+		for (const message of messages) {
+			if (!message) continue;
+			this.messages++;
+			for (const tag of message.tags) {
+				const entry = this.missing.get(tag) ?? { count: 0, inputHas: new Set<string>() };
+				entry.count++;
+				for (const name of message.like.get(tag) ?? []) entry.inputHas.add(name);
+				this.missing.set(tag, entry);
+			}
+		}
+		const failing = messages.findIndex((message) => message && message.tags.length > 0);
+		if (this.failMessages && failing >= 0) {
+			const { tags, sources, values, like: likeByTag } = messages[failing]!;
+			const like = [...new Set([...likeByTag.values()].flat())];
+			const where = sources
+				.filter((source) => source.tags.some((tag) => tags.includes(tag)))
+				.map((source) => source.where);
+			const names = Object.keys(values);
+			const version = versions.length > 1 ? ` (message version ${failing + 1})` : '';
+			throw new NodeOperationError(
+				this.context.getNode(),
+				`${tags.length === 1 ? 'Tag' : 'Tags'} ${listed(quoted(tags))} ${tags.length === 1 ? 'has' : 'have'} no value${version}, in ${describeItems([itemIndex])}`,
+				{
+					itemIndex,
+					description: [
+						`${capitalized(listed(where))} ${where.length === 1 ? 'uses' : 'use'} ${tags.length === 1 ? 'it' : 'them'}; the message's tag values are ${names.length > 0 ? listed(names) : 'none'}${like.length > 0 ? ` (the input has ${listed(like)})` : ''}.`,
+						'This item was not sent: Options → Missing Tag Values is Fail the Message.',
+					].join(' '),
+				},
+			);
+		}
+		return messages.map((message) => message?.tags ?? []);
+	}
+
+	/** One hint in the output panel for the run: which tags were missing in how many messages, and templates not checked. */
+	addHint() {
+		const lines: string[] = [];
+		for (const [tag, { count, inputHas }] of this.missing) {
+			const like = [...inputHas].slice(0, 3);
+			lines.push(
+				`${count} of ${this.messages} ${this.messages === 1 ? 'message has' : 'messages have'} no value for {{${tag}}}${like.length > 0 ? `: the input has ${listed(like)}` : ''}.`,
+			);
+		}
+		if (lines.length > 0)
+			lines.push(
+				this.failMessages
+					? 'Those messages were not sent (Options → Missing Tag Values: Fail the Message).'
+					: "The platform fills such a tag with nothing. Each message's output lists its missingTags; Options → Missing Tag Values: Fail the Message fails them instead.",
+			);
+		for (const [name, reason] of this.unchecked)
+			lines.push(
+				`The template "${name}" ${reason}: its messages were not checked for missing tag values.`,
+			);
+		if (lines.length > 0)
+			this.context.addExecutionHints({ message: lines.join(' '), location: 'outputPane' });
+	}
+}
