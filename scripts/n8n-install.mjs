@@ -1,7 +1,15 @@
 // Installs a real n8n (and the Node.js it needs, from the npm registry) under .n8n-local/, once per version.
 // The n8n version of each line is set here and nowhere else: changing it is one line of LINES.
 import { execSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+	existsSync,
+	mkdirSync,
+	mkdtempSync,
+	readFileSync,
+	renameSync,
+	rmSync,
+	writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -58,6 +66,24 @@ export const OVERRIDES = {
 	'2.41.1': LANGCHAIN_2_41,
 	'1.123.81': { xlsx: '0.18.5', '@langchain/langgraph-checkpoint': '1.0.0' },
 };
+
+/**
+ * The in-process suites (jest) run n8n's engine from the dev dependencies n8n-core and n8n-workflow: they must be
+ * the versions the main line's n8n runs, or a change of n8n version would leave them testing another engine.
+ */
+export function engineMismatch(line = '2') {
+	const installed = (name) =>
+		JSON.parse(
+			readFileSync(path.join(paths(line).base, 'node_modules', name, 'package.json'), 'utf8'),
+		).version;
+	const { devDependencies } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+	const differing = ['n8n-core', 'n8n-workflow'].filter(
+		(name) => devDependencies[name] !== installed(name),
+	);
+	return differing.length === 0
+		? undefined
+		: `n8n ${LINES[line].n8n} runs ${differing.map((name) => `${name} ${installed(name)}`).join(' and ')}, but the in-process suites run ${differing.map((name) => `${name} ${devDependencies[name]}`).join(' and ')}: set those versions in package.json's devDependencies`;
+}
 
 export function lineOf(value) {
 	const line = String(value ?? process.env.N8N_LINE ?? '2');

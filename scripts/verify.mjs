@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { root as projectRoot } from './ensure-deps.mjs';
+import { LINES } from './n8n-install.mjs';
 
 /** A point that does not hold: its message says what is wrong and where. */
 class Unmet extends Error {}
@@ -343,14 +344,20 @@ const README_SECTIONS = [
 function readmeSections(root) {
 	const file = path.join(root, 'README.md');
 	if (!existsSync(file)) unmet('no README.md');
-	const headings = new Set(
-		[...readFileSync(file, 'utf8').matchAll(/^## +(.+?)\s*$/gm)].map((match) =>
-			match[1].toLowerCase(),
-		),
+	const sections = new Map(
+		readFileSync(file, 'utf8')
+			.split(/^(?=## )/m)
+			.map((part) => [/^## +(.+?)\s*$/m.exec(part)?.[1].toLowerCase(), part]),
 	);
-	const absent = README_SECTIONS.filter((section) => !headings.has(section.toLowerCase()));
+	const absent = README_SECTIONS.filter((section) => !sections.has(section.toLowerCase()));
 	if (absent.length > 0) unmet(`README.md has no "## ${absent.join('", "## ')}" section`);
-	return `README.md has n8n's sections: ${README_SECTIONS.join(', ')}`;
+	const versions = Object.values(LINES).map((line) => line.n8n);
+	const unnamed = versions.filter((version) => !sections.get('compatibility').includes(version));
+	if (unnamed.length > 0)
+		unmet(
+			`README.md's Compatibility section does not name n8n ${unnamed.join(', ')}, which the suites run (LINES in scripts/n8n-install.mjs)`,
+		);
+	return `README.md has n8n's sections (${README_SECTIONS.join(', ')}); Compatibility names n8n ${versions.join(' and ')}`;
 }
 
 function communityKeyword(root) {
@@ -428,7 +435,7 @@ export const POINTS = [
 	},
 ];
 
-export const MANUAL = [
+const MANUAL = [
 	'Node Types: not an existing n8n node, not a logic or flow-control node',
 	'Package source verification: the GitHub repository is public and matches npm (repository URL, author / maintainer)',
 	'Package source verification: the published version came from publish.yml with provenance (npmjs.com shows it; the scanner checks it)',
@@ -436,7 +443,7 @@ export const MANUAL = [
 	"Submission: n8n's Creator Portal",
 ];
 
-export async function verify({ root = projectRoot, only } = {}) {
+async function verify({ root = projectRoot, only } = {}) {
 	const chosen = only ? POINTS.filter((point) => only.includes(point.id)) : POINTS;
 	const unknown = (only ?? []).filter((id) => !POINTS.some((point) => point.id === id));
 	if (unknown.length > 0)

@@ -19,6 +19,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 
 import { root } from '../../scripts/ensure-deps.mjs';
+import { LINES } from '../../scripts/n8n-install.mjs';
 import { POINTS } from '../../scripts/verify.mjs';
 
 const VERIFY = path.join(root, 'scripts', 'verify.mjs');
@@ -234,6 +235,12 @@ describe('verify names the one point that is broken', () => {
 			text.replace(/^## Compatibility$/m, '## Versions'),
 		);
 		assertNames(copy, 'readme', /no "## Compatibility" section/, CHEAP);
+	});
+
+	test('Proper documentation: a Compatibility section that does not name the n8n the suites run', () => {
+		const copy = copyOfPackage();
+		editText(path.join(copy, 'README.md'), (text) => text.replaceAll(LINES[2].n8n, '2.40.0'));
+		assertNames(copy, 'readme', new RegExp(`does not name n8n ${LINES[2].n8n}`), CHEAP);
 	});
 
 	test('Standards: no n8n-community-node-package keyword', () => {
