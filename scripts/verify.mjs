@@ -155,6 +155,8 @@ async function scanner(root) {
 		]);
 		const requireTool = createRequire(toolPath(root, '@n8n/scan-community-package/package.json'));
 		const scannerModule = requireTool.resolve('@n8n/scan-community-package/scanner/scanner.mjs');
+		// The scanner makes a folder for downloads when it loads (unused here): removed when verify exits.
+		createRequire(scannerModule)('tmp').setGracefulCleanup();
 		const { analyzePackage, SOURCE_FILE_PATTERNS } = await import(
 			pathToFileURL(scannerModule).href
 		);
