@@ -44,7 +44,7 @@ function n8nNode(root, cwd, args) {
 	const result = spawnSync(
 		process.execPath,
 		[toolPath(root, '@n8n/node-cli/bin/n8n-node.mjs'), ...args],
-		{ cwd, encoding: 'utf8', env: { ...process.env, CI: 'true' } },
+		{ cwd, encoding: 'utf8' },
 	);
 	const output = withoutColours(`${result.stdout}${result.stderr}`);
 	return { ok: result.status === 0, output };
