@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { root } from '../../scripts/ensure-deps.mjs';
-import { installN8n } from '../../scripts/n8n-install.mjs';
+import { engineMismatch, installN8n } from '../../scripts/n8n-install.mjs';
 
 const SUITES = {
 	2: ['main', 'trigger-faults', 'send-faults', 'mcp', 'browser', 'install', 'queue'],
@@ -31,6 +31,8 @@ mkdirSync(path.join(root, '.tmp'), { recursive: true });
 for (const line of lines) {
 	const installStarted = Date.now();
 	installN8n(line);
+	const mismatch = line === '2' ? engineMismatch(line) : undefined;
+	if (mismatch) failedSuites.push(`the in-process engine (${mismatch})`);
 	console.log(
 		`n8n line ${line}: install ready in ${Math.round((Date.now() - installStarted) / 1000)} s`,
 	);
