@@ -1,0 +1,73 @@
+/**
+ * Every operation the panel offers is complete: the node's Operation fields list exactly the modules of each
+ * resource, each module's fields are shown for it, it has a Description for AI agents and an output schema,
+ * every operation run item by item offers Requests in Parallel as Send does, and every one that changes
+ * something offers Repeat on Retry (the modules describe themselves: run/operation.ts, actions/resource.ts).
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+
+import { resources, toolDescriptionOf } from '../../nodes/MailDelivery/actions';
+import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
+
+const { properties } = new MailDelivery().description;
+const shownFor = (property: INodeProperties, resource: string, operation: string) =>
+	(property.displayOptions?.show?.resource as string[] | undefined)?.includes(resource) &&
+	(property.displayOptions?.show?.operation as string[] | undefined)?.includes(operation);
+const offered = properties
+	.filter((property) => property.name === 'operation')
+	.flatMap((property) =>
+		((property.options ?? []) as INodePropertyOptions[]).map(
+			(option) => `${(property.displayOptions!.show!.resource as string[])[0]}.${option.value}`,
+		),
+	);
+const modules = Object.entries(resources).flatMap(([resource, { operations }]) =>
+	Object.entries(operations).map(([operation, module]) => ({ resource, operation, module })),
+);
+const optionsOf = (resource: string, operation: string) =>
+	(properties.find((p) => p.name === 'options' && shownFor(p, resource, operation))?.options ??
+		[]) as INodeProperties[];
+
+test('the Operation fields offer exactly the operation modules, 23 in all', () => {
+	expect(offered.sort()).toEqual(modules.map((m) => `${m.resource}.${m.operation}`).sort());
+	expect(offered).toHaveLength(23);
+});
+
+test.each(modules.map((m) => [`${m.resource}.${m.operation}`, m]))(
+	'%s: its fields shown for it, a tool description, an output schema',
+	(_, { resource, operation, module }) => {
+		for (const field of module.properties)
+			expect(
+				properties.some((p) => p.name === field.name && shownFor(p, resource, operation)),
+			).toBe(true);
+		expect(toolDescriptionOf(resource, operation)).toBe(module.toolDescription);
+		const schema = path.join(
+			__dirname,
+			'../../nodes/MailDelivery/__schema__/v1.0.0',
+			resource,
+			`${operation}.json`,
+		);
+		expect(existsSync(schema)).toBe(true);
+	},
+);
+
+test('every operation offers Requests in Parallel with the same label and limits; those that change something, Repeat on Retry', () => {
+	const send = optionsOf('transactionalMail', 'send').find((o) => o.name === 'parallelRequests')!;
+	for (const { resource, operation, module } of modules) {
+		const options = optionsOf(resource, operation);
+		const parallel = options.find((o) => o.name === 'parallelRequests');
+		expect([resource, operation, parallel?.displayName, parallel?.typeOptions]).toEqual([
+			resource,
+			operation,
+			send.displayName,
+			send.typeOptions,
+		]);
+		const changes = 'effect' in module || 'executeBatch' in module;
+		expect([resource, operation, options.some((o) => o.name === 'repeatOnRetry')]).toEqual([
+			resource,
+			operation,
+			changes,
+		]);
+	}
+});
