@@ -15,8 +15,9 @@ import { authenticationProperty, nodeCredentials } from '../shared/authenticatio
 import { ANY_KIND, chosenKinds, EVENT_KINDS } from '../shared/eventKinds';
 import { getSenderAddresses } from '../shared/methods/loadOptions';
 import { readAsMeant } from '../shared/parameterKinds';
-import { enrichEvent, parsePush } from './pushParsing';
 import { SECRET_PARAMETER } from '../shared/triggerAddresses';
+import { ALL_KINDS, OUTPUTS_EXPRESSION, outputRouting } from './outputs';
+import { enrichEvent, parsePush } from './pushParsing';
 import {
 	isRegistered,
 	register,
@@ -26,32 +27,11 @@ import {
 	type RegistrationSettings,
 } from './registration';
 
-const ALL_KINDS = EVENT_KINDS.map((kind) => kind.code) as string[];
-
 /** Manual registration sends nothing to the platform, so only automatic registration needs a credential. */
 const triggerCredentials = nodeCredentials.map((credential) => ({
 	...credential,
 	displayOptions: { show: { ...credential.displayOptions?.show, registration: ['automatic'] } },
 }));
-
-/**
- * The trigger's outputs for its parameters: one per chosen kind in a fixed order, plus Other when every
- * kind is chosen, or one output. n8n evaluates this very function (its text, with the kinds passed in)
- * to draw the node, as its Switch node does; webhook() sends items to the outputs it names. So it may
- * use nothing from outside its own body.
- */
-function configuredOutputs(parameter: { outputMode?: unknown; events?: unknown }, kinds: string[]) {
-	if (parameter.outputMode !== 'perKind') return [{ type: 'main', displayName: '' }];
-	const events = Array.isArray(parameter.events) ? parameter.events : [];
-	// "*" is the Events choice Any Event (ANY_KIND).
-	const chosen = kinds.filter((kind) => events.includes(kind) || events.includes('*'));
-	if (chosen.length === kinds.length) chosen.push('Other');
-	// The canvas cuts output labels longer than about 11 characters.
-	return chosen.map((name) => ({
-		type: 'main',
-		displayName: name === 'Unsubscribed' ? 'Unsubscribe' : name,
-	}));
-}
 
 /** The trigger's fields; hooks and webhook() read them by their kinds (readParameter). */
 const properties: INodeProperties[] = [
@@ -237,7 +217,7 @@ export class MailDeliveryTrigger implements INodeType {
 			'Starts the workflow when the mail delivery platform pushes delivery, bounce, open, click and other events',
 		defaults: { name: 'Mail Delivery Trigger' },
 		inputs: [],
-		outputs: `={{(${configuredOutputs})($parameter, ${JSON.stringify(ALL_KINDS)})}}`,
+		outputs: OUTPUTS_EXPRESSION,
 		credentials: triggerCredentials,
 		// An empty responseData makes n8n answer with webhookResponse ({received, kept}) instead of its default text.
 		webhooks: [
@@ -327,21 +307,15 @@ export class MailDeliveryTrigger implements INodeType {
 				options.addIsoTimes === true ? String(options.eventTimeZone || 'UTC') : undefined,
 			isoCache: new Map<string, string | undefined>(),
 		};
-		const allChosen = ALL_KINDS.every((kind) => events.includes(kind));
-		// Per kind: the outputs of configuredOutputs, the chosen kinds in ALL_KINDS' order, then Other.
-		const names = outputMode === 'perKind' ? ALL_KINDS.filter((kind) => events.includes(kind)) : [];
-		if (outputMode === 'perKind' && allChosen) names.push('Other');
-		const outputs: INodeExecutionData[][] = outputMode === 'perKind' ? names.map(() => []) : [[]];
+		const routing = outputRouting(outputMode, events);
+		const outputs: INodeExecutionData[][] = Array.from({ length: routing.count }, () => []);
 		let kept = 0;
 		for (const event of push.events) {
-			const code = typeof event.EventCode === 'string' ? event.EventCode : undefined;
-			const known = code !== undefined && ALL_KINDS.includes(code);
-			if (known ? !events.includes(code) : !allChosen) continue;
-			const item = { json: enrichEvent(event, enrich) };
-			// Kinds not known are kept only when every kind is chosen, and then go to the last output, Other.
-			const output =
-				outputMode === 'perKind' ? (known ? names.indexOf(code) : names.length - 1) : 0;
-			outputs[output].push(item);
+			const output = routing.outputOf(
+				typeof event.EventCode === 'string' ? event.EventCode : undefined,
+			);
+			if (output === undefined) continue;
+			outputs[output].push({ json: enrichEvent(event, enrich) });
 			kept++;
 		}
 		const webhookResponse = { received: push.events.length, kept };

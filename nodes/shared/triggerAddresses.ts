@@ -1,18 +1,45 @@
 /**
- * What a Mail Delivery Trigger's push address looks like. The trigger registers its URL with a secret
- * starting with TOKEN_PREFIX, so that any workflow (another trigger, or Webhook → Save) can tell an
- * address held by a trigger from the user's own receiver. The URL also names the workflow that holds it,
- * so that a refusal can name it.
+ * What a Mail Delivery Trigger's push address looks like, read and written by both nodes. The trigger
+ * registers its URL with a secret starting with TOKEN_PREFIX, so that any workflow (another trigger, or
+ * Webhook → Save) can tell an address held by a trigger from the user's own receiver. The URL also carries
+ * the trigger's record: which n8n and workflow hold it, and what it replaced (see TriggerRecord).
  */
+import { SWITCHABLE_KINDS } from './eventKinds';
+
 export const SECRET_PARAMETER = 'token';
 export const TOKEN_PREFIX = 'mdt1';
 /** Left at an address a platform would not let a trigger clear with null: marks it free, accepts no push. */
 export const RELEASED_TOKEN = `${TOKEN_PREFIX}-released`;
-/** The query parameters naming the workflow that holds a trigger's URL. */
-export const WORKFLOW_ID_PARAMETER = 'workflow';
-export const WORKFLOW_NAME_PARAMETER = 'name';
 /** What Webhook → Get shows in place of a trigger's secret. */
 const MASK = '***';
+
+const INSTANCE_PARAMETER = 'n8n';
+const WORKFLOW_ID_PARAMETER = 'workflow';
+const WORKFLOW_NAME_PARAMETER = 'name';
+const TEST_PARAMETER = 'test';
+const PRIOR_PARAMETER = 'prior';
+const PREVIOUS_PARAMETER = 'prev';
+
+/** The account before the first trigger came: its switches, and whether it had no sender list at all. */
+export interface Prior {
+	transEvent: Record<string, boolean> | null;
+	transEnable: boolean | null;
+	noSenderList: boolean;
+}
+
+/** What a trigger's URL records beside its secret. */
+interface TriggerRecord {
+	/** The n8n installation that registered it (a hash of its instance id). */
+	instance: string | null;
+	workflowId: string | null;
+	workflowName: string | null;
+	/** A test listener's URL. */
+	test: boolean;
+	/** The switches before the first trigger came; undefined when the URL does not say. */
+	prior: Prior | undefined;
+	/** What the address held before this URL came; null: nothing. */
+	previous: string | null;
+}
 
 export function parseUrl(url: unknown): URL | undefined {
 	if (typeof url !== 'string') return undefined;
@@ -27,6 +54,11 @@ export function parseUrl(url: unknown): URL | undefined {
 export function triggerSecret(url: unknown): string | undefined {
 	const token = parseUrl(url)?.searchParams.get(SECRET_PARAMETER);
 	return token && token.startsWith(TOKEN_PREFIX) && token !== RELEASED_TOKEN ? token : undefined;
+}
+
+/** Whether the URL is a trigger's URL marked released (see RELEASED_TOKEN). */
+export function isReleasedMark(url: unknown): boolean {
+	return parseUrl(url)?.searchParams.get(SECRET_PARAMETER) === RELEASED_TOKEN;
 }
 
 /** A URL as it may be shown: without its query, so no secret is ever printed. */
@@ -45,9 +77,78 @@ export function maskSecret<T>(url: T): T | string {
 
 /** The workflow a trigger's URL names, in words: `workflow "Orders" (ID 12)`, or undefined. */
 export function holdingWorkflow(url: unknown): string | undefined {
-	const parsed = parseUrl(url);
-	const name = parsed?.searchParams.get(WORKFLOW_NAME_PARAMETER);
-	if (!parsed || !name) return undefined;
-	const id = parsed.searchParams.get(WORKFLOW_ID_PARAMETER);
-	return `workflow "${name}"${id ? ` (ID ${id})` : ''}`;
+	const record = recordOf(url);
+	if (!record?.workflowName) return undefined;
+	return `workflow "${record.workflowName}"${record.workflowId ? ` (ID ${record.workflowId})` : ''}`;
+}
+
+const SWITCH_KEYS = SWITCHABLE_KINDS.map((kind) => kind.transEventKey as string);
+const flag = (value: boolean | null | undefined) =>
+	value === true ? '1' : value === false ? '0' : 'n';
+const readFlag = (char: string) => (char === '1' ? true : char === '0' ? false : null);
+
+function encodePrior({ transEvent, transEnable, noSenderList }: Prior): string {
+	const kinds = transEvent ? SWITCH_KEYS.map((key) => flag(transEvent[key])).join('') : 'n';
+	return `${kinds}-${flag(transEnable)}-${noSenderList ? 'n' : 'l'}`;
+}
+
+/** `prior` as encodePrior writes it: a flag per switch (or n), the enable flag, the sender list's presence. */
+const PRIOR_PATTERN = new RegExp(`^(n|[01n]{${SWITCH_KEYS.length}})-([01n])-([nl])$`);
+
+function decodePrior(text: string | null | undefined): Prior | undefined {
+	const match = PRIOR_PATTERN.exec(text ?? '');
+	if (!match) return undefined;
+	const transEvent =
+		match[1] === 'n'
+			? null
+			: Object.fromEntries(
+					SWITCH_KEYS.map((key, index) => [key, readFlag(match[1][index]) === true]),
+				);
+	return { transEvent, transEnable: readFlag(match[2]), noSenderList: match[3] === 'n' };
+}
+
+/** A trigger's URL: its webhook URL with the secret and the record. */
+export function triggerUrl(webhookUrl: string, secret: string, record: TriggerRecord): string {
+	const url = new URL(webhookUrl);
+	const query = url.searchParams;
+	query.set(SECRET_PARAMETER, secret);
+	query.set(INSTANCE_PARAMETER, record.instance ?? '');
+	query.set(WORKFLOW_ID_PARAMETER, record.workflowId ?? '');
+	query.set(WORKFLOW_NAME_PARAMETER, record.workflowName ?? '');
+	if (record.test) query.set(TEST_PARAMETER, '1');
+	if (record.prior) query.set(PRIOR_PARAMETER, encodePrior(record.prior));
+	if (record.previous !== null) query.set(PREVIOUS_PARAMETER, record.previous);
+	return url.toString();
+}
+
+/** The record a trigger's URL carries, or undefined for any other URL. */
+export function recordOf(url: unknown): TriggerRecord | undefined {
+	if (triggerSecret(url) === undefined) return undefined;
+	const query = parseUrl(url)!.searchParams;
+	return {
+		instance: query.get(INSTANCE_PARAMETER),
+		workflowId: query.get(WORKFLOW_ID_PARAMETER),
+		workflowName: query.get(WORKFLOW_NAME_PARAMETER),
+		test: query.get(TEST_PARAMETER) === '1',
+		prior: decodePrior(query.get(PRIOR_PARAMETER)),
+		previous: query.get(PREVIOUS_PARAMETER),
+	};
+}
+
+/** Whether two trigger URLs are the same: the same address, secret and record. */
+export function sameTriggerUrl(a: unknown, b: unknown): boolean {
+	if (a === b) return true;
+	const [one, other] = [parseUrl(a), parseUrl(b)];
+	if (!one || !other || `${one.origin}${one.pathname}` !== `${other.origin}${other.pathname}`)
+		return false;
+	const fields = [
+		SECRET_PARAMETER,
+		INSTANCE_PARAMETER,
+		WORKFLOW_ID_PARAMETER,
+		WORKFLOW_NAME_PARAMETER,
+		TEST_PARAMETER,
+		PRIOR_PARAMETER,
+		PREVIOUS_PARAMETER,
+	];
+	return fields.every((name) => one.searchParams.get(name) === other.searchParams.get(name));
 }

@@ -1,0 +1,333 @@
+/**
+ * What the account's one webhook configuration must become, worked out without any request: the plans of a
+ * registration and of a release, and the save that turns one configuration into another.
+ *
+ * The account has ONE webhook configuration (platform API 4.7, 6.1): a default push address, one address
+ * per sender, seven kind switches and transEnable, shared by every workflow and by the user. Rules (also in
+ * the README):
+ * - A trigger never takes an address another trigger holds (test URL or production URL alike): it refuses
+ *   naming that workflow. So "what was there before" is never another trigger's URL.
+ * - A user's own receiver is taken over and put back exactly on removal, per-sender entries in their order.
+ * - Switches are shared: a trigger switches on what it needs and switches nothing off while another
+ *   trigger is still registered. The last one to leave puts back the switches as they were before the
+ *   first trigger came.
+ */
+import type { IDataObject } from 'n8n-workflow';
+
+import { SWITCHABLE_KINDS, transEventFor } from '../shared/eventKinds';
+import {
+	isReleasedMark,
+	parseUrl,
+	type Prior,
+	recordOf,
+	sameTriggerUrl,
+	triggerSecret,
+	triggerUrl,
+	withoutSecret,
+} from '../shared/triggerAddresses';
+
+export type Address = { kind: 'default' } | { kind: 'sender'; sender: string };
+
+interface SenderEntry {
+	sender: string;
+	url: string;
+}
+
+export interface Config {
+	transCallbackUrl?: string | null;
+	transEvent?: Record<string, boolean> | null;
+	transEnable?: boolean | null;
+	transCallbackUrlExtra?: SenderEntry[] | null;
+}
+
+export interface RegistrationSettings {
+	mode: 'default' | 'senders';
+	senders: string[];
+	events: string[];
+}
+
+/** What tells this trigger's URLs from others': its n8n installation and its node's path. */
+export interface Ownership {
+	/** This context's webhook URL (production or test), without query. */
+	webhookUrl: string;
+	/** The end of the path that names this trigger node: `/<webhookId>/events`. */
+	key: string;
+	instance: string;
+}
+
+/** Everything this trigger writes into its URL. */
+export interface Identity extends Ownership {
+	secret: string;
+	workflowId: string;
+	workflowName: string;
+	test: boolean;
+}
+
+/**
+ * Who holds an address, as this trigger sees it: nothing (or a released mark), the user's receiver,
+ * this trigger's URL as it is now, an older URL of this trigger (another host, secret or name, or a
+ * test URL left behind) that it takes back, this workflow's published trigger (seen by a test listener),
+ * or another trigger.
+ */
+type Holder = 'free' | 'user' | 'current' | 'leftover' | 'published' | 'other';
+
+export function isOwn(url: unknown, own: Ownership): url is string {
+	const record = recordOf(url);
+	return record?.instance === own.instance && parseUrl(url)!.pathname.endsWith(own.key);
+}
+
+export function holderOf(url: unknown, id: Identity): Holder {
+	if (url === null || url === undefined || isReleasedMark(url)) return 'free';
+	if (triggerSecret(url) === undefined) return 'user';
+	if (!isOwn(url, id)) return 'other';
+	const record = recordOf(url)!;
+	const current =
+		record.test === id.test &&
+		triggerSecret(url) === id.secret &&
+		withoutSecret(url) === id.webhookUrl &&
+		record.workflowId === id.workflowId &&
+		record.workflowName === id.workflowName;
+	if (current) return 'current';
+	return id.test && !record.test ? 'published' : 'leftover';
+}
+
+/** Whether an address holds another trigger, as far as registering there goes. */
+export const isTaken = (url: unknown, id: Identity) =>
+	['other', 'published'].includes(holderOf(url, id));
+
+/** What the address held before this trigger's URL came (null: nothing). */
+const previousOf = (url: string) => recordOf(url)?.previous ?? null;
+
+function senderEntries(config: Config): SenderEntry[] {
+	return Array.isArray(config.transCallbackUrlExtra) ? config.transCallbackUrlExtra : [];
+}
+
+/** Every address's URL, the default address first. */
+export function urlsOf(config: Config): Array<string | null | undefined> {
+	return [config.transCallbackUrl, ...senderEntries(config).map((entry) => entry.url)];
+}
+
+const sameSender = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+export function urlAt(config: Config, address: Address): string | null {
+	if (address.kind === 'default') return config.transCallbackUrl ?? null;
+	return (
+		senderEntries(config).find((entry) => sameSender(entry.sender, address.sender))?.url ?? null
+	);
+}
+
+export function addressesOf(settings: RegistrationSettings): Address[] {
+	return settings.mode === 'default'
+		? [{ kind: 'default' }]
+		: settings.senders.map((sender) => ({ kind: 'sender', sender }));
+}
+
+export function kindsOn(config: Config, events: string[]): boolean {
+	const current = config.transEvent ?? {};
+	return Object.entries(transEventFor(events)).every(([key, on]) => !on || current[key] === true);
+}
+
+/** The switches before the first trigger: from a URL of this trigger, else another's, else as they are. */
+function priorOf(config: Config, own: Ownership): Prior {
+	const triggers = urlsOf(config).filter((url) => triggerSecret(url) !== undefined) as string[];
+	const ordered = [...triggers.filter((url) => isOwn(url, own)), ...triggers];
+	for (const url of ordered) {
+		const prior = recordOf(url)!.prior;
+		if (prior) return prior;
+	}
+	return {
+		transEvent: config.transEvent ?? null,
+		transEnable: config.transEnable ?? null,
+		noSenderList: !Array.isArray(config.transCallbackUrlExtra),
+	};
+}
+
+/**
+ * Which record a URL is released by: the URL itself (what it carries), or, where the platform did not keep
+ * the URL as saved, the URL this trigger meant to save there. Undefined: the URL stays.
+ */
+export type Releasing = (url: string, address: Address) => string | undefined;
+
+/**
+ * The configuration with what was there before put back at every address `releasing` picks; a sender
+ * entry that was not there before goes away, every other keeps its place.
+ */
+function putBack(config: Config, releasing: Releasing, prior: Prior): Config {
+	const target = { ...config };
+	const defaultUrl = config.transCallbackUrl;
+	const record = typeof defaultUrl === 'string' && releasing(defaultUrl, { kind: 'default' });
+	if (record) target.transCallbackUrl = previousOf(record);
+	const entries = senderEntries(config);
+	const recordOfEntry = (entry: SenderEntry) =>
+		releasing(entry.url, { kind: 'sender', sender: entry.sender });
+	if (entries.some(recordOfEntry)) {
+		const list = entries.flatMap((entry) => {
+			const released = recordOfEntry(entry);
+			if (!released) return [entry];
+			const previous = previousOf(released);
+			return previous === null ? [] : [{ sender: entry.sender, url: previous }];
+		});
+		target.transCallbackUrlExtra = list.length === 0 && prior.noSenderList ? null : list;
+	}
+	return target;
+}
+
+const SWITCH_KEYS = SWITCHABLE_KINDS.map((kind) => kind.transEventKey as string);
+
+/** The switches the last trigger leaves: what triggers switched on goes back to the prior state. */
+function restoredSwitches(config: Config, prior: Prior): Config {
+	const restore: Config = {};
+	const current = config.transEvent;
+	if (current) {
+		const target = { ...current };
+		let changed = false;
+		for (const key of SWITCH_KEYS) {
+			if (target[key] === true && prior.transEvent?.[key] !== true) {
+				target[key] = false;
+				changed = true;
+			}
+		}
+		if (changed)
+			restore.transEvent =
+				prior.transEvent === null && SWITCH_KEYS.every((key) => !target[key]) ? null : target;
+	}
+	if (config.transEnable === true && prior.transEnable !== true)
+		restore.transEnable = prior.transEnable;
+	return restore;
+}
+
+const sameSwitches = (a: Config['transEvent'], b: Config['transEvent']) =>
+	a === b || (!!a && !!b && SWITCH_KEYS.every((key) => a[key] === b[key]));
+
+/** The sender entries' part of a save: changed and added entries in "save" mode while every entry keeps its place, else the whole list. */
+function senderChanges(before: SenderEntry[] | null, after: SenderEntry[] | null): IDataObject {
+	if (before === after) return {};
+	if (after === null) return before === null ? {} : { transCallbackUrlExtra: null };
+	const old = before ?? [];
+	if (old.every((entry, index) => after[index]?.sender === entry.sender)) {
+		const changed = after.filter((entry, index) => old[index]?.url !== entry.url);
+		return changed.length === 0
+			? {}
+			: { transCallbackUrlExtra: changed, transCallbackUrlExtraUpdateMode: 'save' };
+	}
+	return { transCallbackUrlExtra: after, transCallbackUrlExtraUpdateMode: 'replace' };
+}
+
+/** The save that turns `config` into `target`: only what differs. */
+export function changes(config: Config, target: Config): IDataObject {
+	const body: IDataObject = {};
+	if ((target.transCallbackUrl ?? null) !== (config.transCallbackUrl ?? null))
+		body.transCallbackUrl = target.transCallbackUrl ?? null;
+	Object.assign(
+		body,
+		senderChanges(config.transCallbackUrlExtra ?? null, target.transCallbackUrlExtra ?? null),
+	);
+	if (!sameSwitches(config.transEvent ?? null, target.transEvent ?? null))
+		body.transEvent = target.transEvent ?? null;
+	if ((target.transEnable ?? null) !== (config.transEnable ?? null))
+		body.transEnable = target.transEnable ?? null;
+	return body;
+}
+
+type Plan = { target: Config } | { taken: { address: Address; holder: string } };
+
+/** This trigger's URLs at `settings`' addresses, each replacing what the address holds now. */
+function withOwnUrls(
+	config: Config,
+	base: Config,
+	id: Identity,
+	settings: RegistrationSettings,
+	prior: Prior,
+): Config {
+	const target = { ...base };
+	const urlReplacing = (holder: string | null) => {
+		const kind = holderOf(holder, id);
+		if (kind === 'current') return holder!;
+		const previous = kind === 'user' ? holder : kind === 'leftover' ? previousOf(holder!) : null;
+		const record = { ...id, prior, previous };
+		return triggerUrl(id.webhookUrl, id.secret, record);
+	};
+	if (settings.mode === 'default')
+		target.transCallbackUrl = urlReplacing(urlAt(config, { kind: 'default' }));
+	else {
+		const chosen = (sender: string) => settings.senders.some((one) => sameSender(one, sender));
+		const list = senderEntries(target).map((entry) =>
+			chosen(entry.sender) ? { sender: entry.sender, url: urlReplacing(entry.url) } : entry,
+		);
+		for (const sender of settings.senders)
+			if (!list.some((entry) => sameSender(entry.sender, sender)))
+				list.push({ sender, url: urlReplacing(null) });
+		target.transCallbackUrlExtra = list;
+	}
+	return target;
+}
+
+/** What the configuration must become for this trigger, or the address another trigger holds. */
+export function registrationPlan(
+	config: Config,
+	id: Identity,
+	settings: RegistrationSettings,
+): Plan {
+	for (const address of addressesOf(settings)) {
+		const holder = urlAt(config, address);
+		if (isTaken(holder, id)) return { taken: { address, holder: holder! } };
+	}
+	const prior = priorOf(config, id);
+	const needed = (address: Address) =>
+		address.kind === 'default'
+			? settings.mode === 'default'
+			: settings.mode === 'senders' &&
+				settings.senders.some((sender) => sameSender(sender, address.sender));
+	const ours = (url: string) => ['current', 'leftover'].includes(holderOf(url, id));
+	// This trigger's URLs where it is no longer needed (settings changed, a test URL left behind) go.
+	const cleared = putBack(
+		config,
+		(url, address) => (ours(url) && !needed(address) ? url : undefined),
+		prior,
+	);
+	const target = withOwnUrls(config, cleared, id, settings, prior);
+	if (!kindsOn(config, settings.events)) {
+		// Switch on what this trigger needs; every other kind stays as it is (someone else may need it).
+		const transEvent = { ...(config.transEvent ?? transEventFor([])) };
+		for (const [key, on] of Object.entries(transEventFor(settings.events)))
+			if (on) transEvent[key] = true;
+		target.transEvent = transEvent;
+	}
+	target.transEnable = true;
+	return { target };
+}
+
+/**
+ * What the configuration becomes when this trigger lets go of the URLs `releasing` picks: what was there
+ * before them, and the prior switches when no trigger is left. Undefined when it holds none of them.
+ */
+export function releasePlan(
+	config: Config,
+	own: Ownership,
+	releasing: Releasing,
+): Config | undefined {
+	const records = [
+		config.transCallbackUrl && releasing(config.transCallbackUrl, { kind: 'default' }),
+		...senderEntries(config).map((entry) =>
+			releasing(entry.url, { kind: 'sender', sender: entry.sender }),
+		),
+	].filter((record): record is string => typeof record === 'string');
+	if (records.length === 0) return undefined;
+	const prior = recordOf(records[0])?.prior ?? priorOf(config, own);
+	const target = putBack(config, releasing, prior);
+	if (urlsOf(target).every((url) => triggerSecret(url) === undefined))
+		Object.assign(target, restoredSwitches(config, prior));
+	return target;
+}
+
+/**
+ * Where the platform did not keep this trigger's URL as planned (a platform that shortens or rewrites
+ * addresses): the URL it meant to save there, by which what it replaced is put back. Undefined elsewhere.
+ */
+export function notKeptBy(plan: Config, own: Ownership): Releasing {
+	return (url, address) => {
+		const meant = urlAt(plan, address);
+		const ours = isOwn(url, own) || (!!url && !!meant && meant.startsWith(url));
+		return ours && !sameTriggerUrl(url, meant) ? meant! : undefined;
+	};
+}
