@@ -65,8 +65,8 @@ export interface Identity extends Ownership {
 
 /**
  * Who holds an address, as this trigger sees it: nothing (or a released mark), the user's receiver,
- * this trigger's URL as it is now, an older URL of this trigger (another host, secret or name, or a
- * test URL left behind) that it takes back, this workflow's published trigger (seen by a test listener),
+ * this trigger's URL as it is now, an older URL of this trigger (another host, secret or name, a test URL
+ * left behind, or one an earlier version wrote) that it takes back, this workflow's published trigger (seen by a test listener),
  * or another trigger.
  */
 type Holder = 'free' | 'user' | 'current' | 'leftover' | 'published' | 'other';
@@ -82,6 +82,7 @@ export function holderOf(url: unknown, id: Identity): Holder {
 	if (!isOwn(url, id)) return 'other';
 	const record = recordOf(url)!;
 	const current =
+		!record.inQuery &&
 		record.test === id.test &&
 		triggerSecret(url) === id.secret &&
 		withoutSecret(url) === id.webhookUrl &&

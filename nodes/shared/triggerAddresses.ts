@@ -19,6 +19,14 @@ const WORKFLOW_NAME_PARAMETER = 'name';
 const TEST_PARAMETER = 'test';
 const PRIOR_PARAMETER = 'prior';
 const PREVIOUS_PARAMETER = 'prev';
+const RECORD_PARAMETERS = [
+	INSTANCE_PARAMETER,
+	WORKFLOW_ID_PARAMETER,
+	WORKFLOW_NAME_PARAMETER,
+	TEST_PARAMETER,
+	PRIOR_PARAMETER,
+	PREVIOUS_PARAMETER,
+];
 
 /** The account before the first trigger came: its switches, and whether it had no sender list at all. */
 export interface Prior {
@@ -107,48 +115,61 @@ function decodePrior(text: string | null | undefined): Prior | undefined {
 	return { transEvent, transEnable: readFlag(match[2]), noSenderList: match[3] === 'n' };
 }
 
-/** A trigger's URL: its webhook URL with the secret and the record. */
+/**
+ * A trigger's URL: its webhook URL with the secret in the query, which every push carries, and the record
+ * in the fragment (after "#"), which HTTP clients never send: it stays on the platform, out of every
+ * request line and access log.
+ */
 export function triggerUrl(webhookUrl: string, secret: string, record: TriggerRecord): string {
 	const url = new URL(webhookUrl);
-	const query = url.searchParams;
-	query.set(SECRET_PARAMETER, secret);
-	query.set(INSTANCE_PARAMETER, record.instance ?? '');
-	query.set(WORKFLOW_ID_PARAMETER, record.workflowId ?? '');
-	query.set(WORKFLOW_NAME_PARAMETER, record.workflowName ?? '');
-	if (record.test) query.set(TEST_PARAMETER, '1');
-	if (record.prior) query.set(PRIOR_PARAMETER, encodePrior(record.prior));
-	if (record.previous !== null) query.set(PREVIOUS_PARAMETER, record.previous);
+	url.search = '';
+	url.searchParams.set(SECRET_PARAMETER, secret);
+	const fields = new URLSearchParams();
+	fields.set(INSTANCE_PARAMETER, record.instance ?? '');
+	fields.set(WORKFLOW_ID_PARAMETER, record.workflowId ?? '');
+	fields.set(WORKFLOW_NAME_PARAMETER, record.workflowName ?? '');
+	if (record.test) fields.set(TEST_PARAMETER, '1');
+	if (record.prior) fields.set(PRIOR_PARAMETER, encodePrior(record.prior));
+	if (record.previous !== null) fields.set(PREVIOUS_PARAMETER, record.previous);
+	url.hash = fields.toString();
 	return url.toString();
 }
 
-/** The record a trigger's URL carries, or undefined for any other URL. */
-export function recordOf(url: unknown): TriggerRecord | undefined {
+/**
+ * The fields of a trigger URL's record: in its fragment, or in its query where a version before 0.2
+ * registered it (those URLs are read as they are, and replaced at the trigger's next registration).
+ */
+function recordFields(url: URL): URLSearchParams {
+	const fragment = new URLSearchParams(url.hash.slice(1));
+	return fragment.has(INSTANCE_PARAMETER) ? fragment : url.searchParams;
+}
+
+/**
+ * The record a trigger's URL carries, or undefined for any other URL; `inQuery` when an earlier version
+ * wrote it in the query.
+ */
+export function recordOf(url: unknown): (TriggerRecord & { inQuery: boolean }) | undefined {
 	if (triggerSecret(url) === undefined) return undefined;
-	const query = parseUrl(url)!.searchParams;
+	const parsed = parseUrl(url)!;
+	const fields = recordFields(parsed);
 	return {
-		instance: query.get(INSTANCE_PARAMETER),
-		workflowId: query.get(WORKFLOW_ID_PARAMETER),
-		workflowName: query.get(WORKFLOW_NAME_PARAMETER),
-		test: query.get(TEST_PARAMETER) === '1',
-		prior: decodePrior(query.get(PRIOR_PARAMETER)),
-		previous: query.get(PREVIOUS_PARAMETER),
+		inQuery: fields === parsed.searchParams,
+		instance: fields.get(INSTANCE_PARAMETER),
+		workflowId: fields.get(WORKFLOW_ID_PARAMETER),
+		workflowName: fields.get(WORKFLOW_NAME_PARAMETER),
+		test: fields.get(TEST_PARAMETER) === '1',
+		prior: decodePrior(fields.get(PRIOR_PARAMETER)),
+		previous: fields.get(PREVIOUS_PARAMETER),
 	};
 }
 
-/** Whether two trigger URLs are the same: the same address, secret and record. */
+/** Whether two URLs are the same trigger URL: the same address, secret and record. */
 export function sameTriggerUrl(a: unknown, b: unknown): boolean {
 	if (a === b) return true;
 	const [one, other] = [parseUrl(a), parseUrl(b)];
 	if (!one || !other || `${one.origin}${one.pathname}` !== `${other.origin}${other.pathname}`)
 		return false;
-	const fields = [
-		SECRET_PARAMETER,
-		INSTANCE_PARAMETER,
-		WORKFLOW_ID_PARAMETER,
-		WORKFLOW_NAME_PARAMETER,
-		TEST_PARAMETER,
-		PRIOR_PARAMETER,
-		PREVIOUS_PARAMETER,
-	];
-	return fields.every((name) => one.searchParams.get(name) === other.searchParams.get(name));
+	if (triggerSecret(a) === undefined || triggerSecret(a) !== triggerSecret(b)) return false;
+	const [first, second] = [recordFields(one), recordFields(other)];
+	return RECORD_PARAMETERS.every((name) => first.get(name) === second.get(name));
 }

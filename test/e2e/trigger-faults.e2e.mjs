@@ -96,6 +96,9 @@ async function publish(name, parameters = {}) {
 	return { id: created.id, path: `/${workflow.nodes[0].webhookId}/events` };
 }
 
+/** The record a trigger's URL keeps in its fragment, which no push carries. */
+const recordOf = (url) => new URLSearchParams(new URL(url).hash.slice(1));
+
 const urlsOf = (config) => [
 	config.transCallbackUrl,
 	...(config.transCallbackUrlExtra ?? []).map((entry) => entry.url),
@@ -165,7 +168,7 @@ test("the trigger's secret is in no Webhook → Get output and no execution data
 	});
 	const item = Array.isArray(data) ? data[0] : data;
 	const shown = item.transCallbackUrlExtra.find((entry) => entry.sender === 'news@example.com');
-	assert.match(shown.url, /\?token=\*\*\*&/);
+	assert.match(shown.url, /\?token=\*\*\*#/);
 	const executions = await eventually(async () => {
 		const page = await stack.session.api('GET', '/executions?includeData=true&limit=250');
 		return page.data?.length > 0 ? page.data : false;
@@ -256,7 +259,7 @@ test('test listening stopped while the platform fails: n8n keeps listening to te
 	);
 	const during = await platform();
 	assert.ok(during.transCallbackUrl.includes(`/webhook/${workflow.nodes[0].webhookId}/events`));
-	assert.equal(new URL(during.transCallbackUrl).searchParams.get('prev'), before.transCallbackUrl);
+	assert.equal(recordOf(during.transCallbackUrl).get('prev'), before.transCallbackUrl);
 	await unpublishRestores(id, before);
 });
 
@@ -295,7 +298,7 @@ test('n8n restarted with another public address: the trigger takes over its own 
 		'the URL at the new address',
 		60_000,
 	);
-	assert.equal(new URL(during.transCallbackUrl).searchParams.get('prev'), before.transCallbackUrl);
+	assert.equal(recordOf(during.transCallbackUrl).get('prev'), before.transCallbackUrl);
 	await receives(during.transCallbackUrl);
 	await unpublishRestores(trigger.id, before);
 });

@@ -43,6 +43,8 @@ export interface TriggerHost {
 	/** Executions started, each as the node's outputs. */
 	executions: INodeExecutionData[][][];
 	responses: Array<{ status: number; body: string }>;
+	/** Every request's target as it came (method and path with query): what an access log records. */
+	requestLines: string[];
 	/** The workflow's static data as n8n's database holds it (a copy). */
 	readonly staticData: IDataObject;
 	/** Errors the delete hook threw where n8n cannot take them (the end of test listening). */
@@ -122,7 +124,12 @@ export async function startTriggerHost(
 	};
 	let testWorkflow: Workflow | undefined;
 
-	const host = { executions: [], responses: [], unhandled: [] } as unknown as TriggerHost;
+	const host = {
+		executions: [],
+		responses: [],
+		requestLines: [],
+		unhandled: [],
+	} as unknown as TriggerHost;
 	Object.defineProperty(host, 'staticData', { get: () => JSON.parse(database) as IDataObject });
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
@@ -281,6 +288,7 @@ export async function startTriggerHost(
 		`${host.baseUrl}/${mode === 'manual' ? 'webhook-test' : 'webhook'}/${webhookId}/events`;
 
 	async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer) {
+		host.requestLines.push(`${req.method} ${req.url}`);
 		const url = new URL(req.url ?? '/', host.baseUrl);
 		const mode: WorkflowExecuteMode = url.pathname.startsWith('/webhook-test/')
 			? 'manual'
