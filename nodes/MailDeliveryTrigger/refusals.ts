@@ -6,7 +6,7 @@ import type { INode } from 'n8n-workflow';
 import { WebhookPathTakenError } from 'n8n-workflow';
 
 import { holdingWorkflow, parseUrl, recordOf, withoutSecret } from '../shared/triggerAddresses';
-import { type Address, holderOf, type Identity } from './plans';
+import { type Address, addressName, holderOf, type Identity } from './plans';
 
 /**
  * A refusal n8n does not retry (it retries every activation error but WebhookPathTakenError, five times
@@ -18,12 +18,6 @@ class RegistrationRefused extends WebhookPathTakenError {
 		this.message = message;
 		this.description = description;
 	}
-}
-
-export function addressName(address: Address) {
-	return address.kind === 'default'
-		? "the account's default push address"
-		: `the push address of sender ${address.sender}`;
 }
 
 const refusing = (test: boolean) =>
