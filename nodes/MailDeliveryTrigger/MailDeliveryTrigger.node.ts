@@ -18,14 +18,9 @@ import { readAsMeant } from '../shared/parameterKinds';
 import { SECRET_PARAMETER } from '../shared/triggerAddresses';
 import { ALL_KINDS, OUTPUTS_EXPRESSION, outputRouting } from './outputs';
 import { enrichEvent, parsePush } from './pushParsing';
-import {
-	isRegistered,
-	register,
-	registeredSecretDigest,
-	secretDigest,
-	unregister,
-	type RegistrationSettings,
-} from './registration';
+import { answerProbe, PROBE_HEADER } from './probe';
+import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
+import { type Registered, registeredSecret, secretDigest } from './secrets';
 
 /** Manual registration sends nothing to the platform, so only automatic registration needs a credential. */
 const triggerCredentials = nodeCredentials.map((credential) => ({
@@ -275,10 +270,13 @@ export class MailDeliveryTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
-		const expected = expectedSecretDigest(this);
-		if (expected !== undefined && !sameSecret(request.query[SECRET_PARAMETER], expected)) {
+		const expected = await expectedSecret(this);
+		if (expected !== undefined && !sameSecret(request.query[SECRET_PARAMETER], expected.digest)) {
 			return reject(this, 401, 'The push has no valid secret token');
 		}
+		// Another trigger asking whether this one is live (probe.ts): answered without an execution.
+		const probe = request.headers[PROBE_HEADER];
+		if (probe !== undefined) return answerProbe(this, probe, expected?.probeKey);
 		if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
 		// Read in the charset n8n decodes the body with (a Buffer encoding), so both paths agree.
 		const contentType = String(request.headers['content-type'] ?? '').toLowerCase();
@@ -336,21 +334,23 @@ function registrationSettings(context: IHookFunctions): RegistrationSettings {
 }
 
 /**
- * The digest of the secret a push must carry: the registered one (automatic), the user's (manual), an
- * empty one that nothing matches (none registered, none set), or undefined when the user turned the
- * check off.
+ * The secret a push must carry: the registered one (automatic: its digest and probe key), the user's
+ * (manual), an empty digest that nothing matches (none registered, none set), or undefined when the user
+ * turned the check off.
  */
-function expectedSecretDigest(context: IWebhookFunctions): Buffer | undefined {
+async function expectedSecret(
+	context: IWebhookFunctions,
+): Promise<Partial<Registered> | undefined> {
 	if (readParameter(context, 'registration', 'automatic') === 'automatic')
-		return registeredSecretDigest(context) ?? Buffer.alloc(0);
+		return (await registeredSecret(context)) ?? { digest: Buffer.alloc(0) };
 	if (readParameter(context, 'requireSecret', true) !== true) return undefined;
 	const secret = String(context.getNodeParameter('secret', '')).trim();
-	return secret ? secretDigest(secret) : Buffer.alloc(0);
+	return { digest: secret ? secretDigest(secret) : Buffer.alloc(0) };
 }
 
 /** Constant-time comparison of SHA-256 digests; any other expected digest (empty) matches nothing. */
-function sameSecret(given: unknown, expected: Buffer): boolean {
-	if (expected.length !== 32 || typeof given !== 'string') return false;
+function sameSecret(given: unknown, expected: Buffer | undefined): boolean {
+	if (!expected || expected.length !== 32 || typeof given !== 'string') return false;
 	return timingSafeEqual(secretDigest(given), expected);
 }
 

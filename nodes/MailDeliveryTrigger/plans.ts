@@ -14,7 +14,7 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { SWITCHABLE_KINDS, transEventFor } from '../shared/eventKinds';
+import { SWITCH_KEYS, transEventFor } from '../shared/eventKinds';
 import {
 	isReleasedMark,
 	parseUrl,
@@ -25,20 +25,16 @@ import {
 	triggerUrl,
 	withoutSecret,
 } from '../shared/triggerAddresses';
+import {
+	restoredSwitches,
+	type SenderEntry,
+	senderEntries,
+	urlsOf,
+	type WebhookConfig as Config,
+} from '../shared/webhookConfig';
+import type { Liveness } from './probe';
 
 export type Address = { kind: 'default' } | { kind: 'sender'; sender: string };
-
-interface SenderEntry {
-	sender: string;
-	url: string;
-}
-
-export interface Config {
-	transCallbackUrl?: string | null;
-	transEvent?: Record<string, boolean> | null;
-	transEnable?: boolean | null;
-	transCallbackUrlExtra?: SenderEntry[] | null;
-}
 
 export interface RegistrationSettings {
 	mode: 'default' | 'senders';
@@ -46,7 +42,7 @@ export interface RegistrationSettings {
 	events: string[];
 }
 
-/** What tells this trigger's URLs from others': its n8n installation and its node's path. */
+/** What tells this trigger's URLs from others': its n8n installation and its node's path (secrets.ts). */
 export interface Ownership {
 	/** This context's webhook URL (production or test), without query. */
 	webhookUrl: string;
@@ -58,6 +54,7 @@ export interface Ownership {
 /** Everything this trigger writes into its URL. */
 export interface Identity extends Ownership {
 	secret: string;
+	probeKey: string;
 	workflowId: string;
 	workflowName: string;
 	test: boolean;
@@ -66,26 +63,32 @@ export interface Identity extends Ownership {
 /**
  * Who holds an address, as this trigger sees it: nothing (or a released mark), the user's receiver,
  * this trigger's URL as it is now, an older URL of this trigger (another host, secret or name, a test URL
- * left behind, or one an earlier version wrote) that it takes back, this workflow's published trigger (seen by a test listener),
- * or another trigger.
+ * left behind, or one an earlier version wrote) that it takes back, this workflow's published trigger
+ * (seen by a test listener), this workflow's trigger live on a copy of this n8n at another public
+ * address, or another trigger.
  */
-type Holder = 'free' | 'user' | 'current' | 'leftover' | 'published' | 'other';
+type Holder = 'free' | 'user' | 'current' | 'leftover' | 'published' | 'copy' | 'other';
+
+/** This trigger's URLs that another live copy of this n8n answers at (see liveCopies). */
+export type Copies = ReadonlySet<string>;
 
 export function isOwn(url: unknown, own: Ownership): url is string {
 	const record = recordOf(url);
 	return record?.instance === own.instance && parseUrl(url)!.pathname.endsWith(own.key);
 }
 
-export function holderOf(url: unknown, id: Identity): Holder {
+export function holderOf(url: unknown, id: Identity, copies: Copies = new Set()): Holder {
 	if (url === null || url === undefined || isReleasedMark(url)) return 'free';
 	if (triggerSecret(url) === undefined) return 'user';
 	if (!isOwn(url, id)) return 'other';
+	if (copies.has(url)) return 'copy';
 	const record = recordOf(url)!;
 	const current =
 		!record.inQuery &&
 		record.test === id.test &&
 		triggerSecret(url) === id.secret &&
 		withoutSecret(url) === id.webhookUrl &&
+		record.probeKey === id.probeKey &&
 		record.workflowId === id.workflowId &&
 		record.workflowName === id.workflowName;
 	if (current) return 'current';
@@ -93,20 +96,45 @@ export function holderOf(url: unknown, id: Identity): Holder {
 }
 
 /** Whether an address holds another trigger, as far as registering there goes. */
-export const isTaken = (url: unknown, id: Identity) =>
-	['other', 'published'].includes(holderOf(url, id));
+export const isTaken = (url: unknown, id: Identity, copies?: Copies) =>
+	['other', 'published', 'copy'].includes(holderOf(url, id, copies));
+
+/** Where an n8n receives pushes: a URL's origin and path before its endpoint (`/webhook` of `/webhook/<id>/events`). */
+export function publicAddressOf(url: string, own: Ownership): string {
+	const parsed = parseUrl(url)!;
+	const path = parsed.pathname.endsWith(own.key)
+		? parsed.pathname.slice(0, -own.key.length)
+		: parsed.pathname;
+	return `${parsed.origin}${path.slice(0, path.lastIndexOf('/'))}`;
+}
+
+/**
+ * This trigger's production URLs at another public address than its own: left by a restart elsewhere,
+ * or held by a copy of this n8n. They are taken or released only when no trigger answers there.
+ */
+export function ownElsewhere(config: Config, own: Ownership): string[] {
+	const here = publicAddressOf(own.webhookUrl, own);
+	return urlsOf(config).filter(
+		(url): url is string =>
+			isOwn(url, own) && !recordOf(url)!.test && publicAddressOf(url, own) !== here,
+	);
+}
+
+/** The URLs a trigger other than this one answered at: not this n8n itself, reached at an older address. */
+export function liveCopies(probes: ReadonlyMap<string, Liveness>, own: Ownership): Copies {
+	const here = publicAddressOf(own.webhookUrl, own);
+	const copies = new Set<string>();
+	for (const [url, liveness] of probes)
+		if (
+			liveness.answered &&
+			(!liveness.answer || publicAddressOf(liveness.answer.url, own) !== here)
+		)
+			copies.add(url);
+	return copies;
+}
 
 /** What the address held before this trigger's URL came (null: nothing). */
 const previousOf = (url: string) => recordOf(url)?.previous ?? null;
-
-function senderEntries(config: Config): SenderEntry[] {
-	return Array.isArray(config.transCallbackUrlExtra) ? config.transCallbackUrlExtra : [];
-}
-
-/** Every address's URL, the default address first. */
-export function urlsOf(config: Config): Array<string | null | undefined> {
-	return [config.transCallbackUrl, ...senderEntries(config).map((entry) => entry.url)];
-}
 
 const sameSender = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
@@ -177,30 +205,6 @@ function putBack(config: Config, releasing: Releasing, prior: Prior): Config {
 		target.transCallbackUrlExtra = list.length === 0 && prior.noSenderList ? null : list;
 	}
 	return target;
-}
-
-const SWITCH_KEYS = SWITCHABLE_KINDS.map((kind) => kind.transEventKey as string);
-
-/** The switches the last trigger leaves: what triggers switched on goes back to the prior state. */
-function restoredSwitches(config: Config, prior: Prior): Config {
-	const restore: Config = {};
-	const current = config.transEvent;
-	if (current) {
-		const target = { ...current };
-		let changed = false;
-		for (const key of SWITCH_KEYS) {
-			if (target[key] === true && prior.transEvent?.[key] !== true) {
-				target[key] = false;
-				changed = true;
-			}
-		}
-		if (changed)
-			restore.transEvent =
-				prior.transEvent === null && SWITCH_KEYS.every((key) => !target[key]) ? null : target;
-	}
-	if (config.transEnable === true && prior.transEnable !== true)
-		restore.transEnable = prior.transEnable;
-	return restore;
 }
 
 const sameSwitches = (a: Config['transEvent'], b: Config['transEvent']) =>
@@ -274,10 +278,11 @@ export function registrationPlan(
 	config: Config,
 	id: Identity,
 	settings: RegistrationSettings,
+	copies: Copies = new Set(),
 ): Plan {
 	for (const address of addressesOf(settings)) {
 		const holder = urlAt(config, address);
-		if (isTaken(holder, id)) return { taken: { address, holder: holder! } };
+		if (isTaken(holder, id, copies)) return { taken: { address, holder: holder! } };
 	}
 	const prior = priorOf(config, id);
 	const needed = (address: Address) =>
@@ -285,7 +290,7 @@ export function registrationPlan(
 			? settings.mode === 'default'
 			: settings.mode === 'senders' &&
 				settings.senders.some((sender) => sameSender(sender, address.sender));
-	const ours = (url: string) => ['current', 'leftover'].includes(holderOf(url, id));
+	const ours = (url: string) => ['current', 'leftover'].includes(holderOf(url, id, copies));
 	// This trigger's URLs where it is no longer needed (settings changed, a test URL left behind) go.
 	const cleared = putBack(
 		config,

@@ -1,12 +1,21 @@
 /**
- * The trigger's refusals, in words: what holds the address, and only the remedies that apply. n8n 2.x shows
- * only an activation error's message, so the remedies are in it.
+ * The trigger's refusals, in words: what holds the address, named as the user can act on it (its
+ * workflow's ID, and its current name where the trigger holding it answers), and only the remedies that
+ * apply. n8n 2.x shows only an activation error's message, so the remedies are in it.
  */
 import type { INode } from 'n8n-workflow';
 import { WebhookPathTakenError } from 'n8n-workflow';
 
-import { holdingWorkflow, parseUrl, recordOf, withoutSecret } from '../shared/triggerAddresses';
-import { type Address, addressName, holderOf, type Identity } from './plans';
+import { parseUrl, recordOf, withoutSecret } from '../shared/triggerAddresses';
+import {
+	type Address,
+	addressName,
+	type Copies,
+	holderOf,
+	type Identity,
+	publicAddressOf,
+} from './plans';
+import type { Liveness } from './probe';
 
 /**
  * A refusal n8n does not retry (it retries every activation error but WebhookPathTakenError, five times
@@ -22,13 +31,67 @@ class RegistrationRefused extends WebhookPathTakenError {
 
 const refusing = (test: boolean) =>
 	test ? 'Cannot listen for test events' : 'Cannot publish this workflow';
+const REPLACE_ANYWAY =
+	"free the address with the Mail Delivery node's Webhook → Save (option Replace Anyway)";
 
-function remediesWhileTesting(address: Address, unpublish: string, ownPublished: boolean) {
+/** The trigger holding an address, as the refusal names it, and how to make it let go. */
+interface HolderInWords {
+	who: string;
+	/** Unpublishing it, in words: "unpublish "Orders" there". */
+	unpublish: string;
+	/** The workflow to move this one's work into, if there is one to name. */
+	that?: string;
+	/** Whether it did not answer (or could not be asked): it may no longer exist. */
+	silent: boolean;
+}
+
+function describeHolder(
+	id: Identity,
+	holder: string,
+	copies: Copies,
+	liveness: Liveness | undefined,
+): HolderInWords {
+	const kind = holderOf(holder, id, copies);
+	if (kind === 'published')
+		return { who: "this workflow's published trigger", unpublish: '', silent: false };
+	if (kind === 'copy') {
+		const there = publicAddressOf(holder, id);
+		return {
+			who: `this workflow's trigger on another n8n at ${there}, which still receives its pushes (a copy of this n8n: the same workflows and instance)`,
+			unpublish: `unpublish this workflow on the n8n at ${there} (or stop that n8n)`,
+			silent: false,
+		};
+	}
+	const record = recordOf(holder);
+	const answer = liveness?.answered ? liveness.answer : undefined;
+	const name = answer?.workflowName ?? record?.workflowName;
+	const workflowId = answer?.workflowId ?? record?.workflowId;
+	const silent = !liveness?.answered;
+	const elsewhere = record?.instance !== id.instance;
+	const origin = parseUrl(holder)!.origin;
+	const that = name ? `"${name}"` : undefined;
+	const workflow = name
+		? `workflow "${name}"${workflowId ? ` (ID ${workflowId})` : ''}`
+		: `another Mail Delivery Trigger (${withoutSecret(holder)})`;
+	const where = elsewhere ? ` on another n8n (${origin})` : '';
+	const answering =
+		liveness && !liveness.answered
+			? `, which does not answer ${elsewhere ? 'there' : `at ${origin}`}`
+			: '';
+	return {
+		who: `${workflow}${where}${answering}`,
+		unpublish: `unpublish ${that ?? 'that workflow'}${elsewhere ? ' there' : ''}`,
+		that: liveness?.answered !== false ? that : undefined,
+		silent,
+	};
+}
+
+function remediesWhileTesting(address: Address, holder: HolderInWords, ownPublished: boolean) {
 	return [
 		ownPublished
 			? // Its unpublication may have failed to put the address back: a URL n8n cannot tell from a live one.
 				'unpublish this workflow while you test (if it is not published, publish and unpublish it once to put back what its trigger replaced)'
-			: `${unpublish} while you test`,
+			: `${holder.unpublish} while you test`,
 		address.kind === 'default'
 			? 'set Register For to Chosen Senders with a sender you use only for tests'
 			: `use a sender you use only for tests instead of ${address.sender} in Sender Names or IDs`,
@@ -36,41 +99,42 @@ function remediesWhileTesting(address: Address, unpublish: string, ownPublished:
 	];
 }
 
-/** The address another trigger holds: who holds it, and what the user can do. */
+function remediesToPublish(address: Address, holder: HolderInWords) {
+	return [
+		`${holder.unpublish} first`,
+		address.kind === 'default'
+			? 'set Register For to Chosen Senders'
+			: `remove ${address.sender} from Sender Names or IDs`,
+		...(holder.that ? [`move what this workflow does into ${holder.that}`] : []),
+		...(holder.silent ? [`if that workflow no longer exists, ${REPLACE_ANYWAY}`] : []),
+	];
+}
+
+/**
+ * The address another trigger holds: who holds it, and what the user can do. `liveness`: what a probe of
+ * the holder learnt (undefined: not asked, a test listener's URL).
+ */
 export function takenError(
 	node: INode,
 	id: Identity,
 	{ address, holder }: { address: Address; holder: string },
-): RegistrationRefused {
-	const name = recordOf(holder)?.workflowName;
-	const elsewhere = recordOf(holder)?.instance !== id.instance;
-	const ownPublished = holderOf(holder, id) === 'published';
-	const that = name ? `"${name}"` : 'that workflow';
-	const origin = parseUrl(holder)!.origin;
-	const who = ownPublished
-		? "this workflow's published trigger"
-		: `${holdingWorkflow(holder) ?? `another Mail Delivery Trigger (${withoutSecret(holder)})`}${elsewhere ? ` on another n8n (${origin})` : ''}`;
-	const unpublish = `unpublish ${that}${elsewhere ? ' there' : ''}`;
-	const remedies = id.test
-		? remediesWhileTesting(address, unpublish, ownPublished)
-		: [
-				`${unpublish} first`,
-				address.kind === 'default'
-					? 'set Register For to Chosen Senders'
-					: `remove ${address.sender} from Sender Names or IDs`,
-				`move what this workflow does into ${that}`,
-				...(elsewhere
-					? [
-							"if that n8n is gone, free the address with the Mail Delivery node's Webhook → Save (option Replace Anyway)",
-						]
-					: []),
-			];
-	const remedy = remedies.join(', or ');
-	const message = `${refusing(id.test)}: ${addressName(address)} is used by ${who}. ${remedy[0].toUpperCase()}${remedy.slice(1)}.`;
+	copies: Copies,
+	liveness?: Liveness,
+): Error {
+	const described = describeHolder(id, holder, copies, liveness);
+	const kind = holderOf(holder, id, copies);
+	const remedy = (
+		id.test
+			? remediesWhileTesting(address, described, kind === 'published')
+			: remediesToPublish(address, described)
+	).join(', or ');
+	const message = `${refusing(id.test)}: ${addressName(address)} is used by ${described.who}. ${remedy[0].toUpperCase()}${remedy.slice(1)}.`;
 	const description = id.test
 		? 'The platform keeps one push address per account (and one per sender). Listening here would move the pushes away from that trigger, which would miss events until the test ends.'
-		: 'The platform keeps one push address per account (and one per sender), so two workflows cannot both receive the same events. ' +
-			"If the workflow holding the address no longer exists, save another address with the Mail Delivery node's Webhook → Save operation (option Replace Anyway), then publish again.";
+		: kind === 'copy'
+			? "The platform keeps one push address per account (and one per sender). Another n8n made from this one's user folder (the same database, instance and webhooks) publishes this workflow at another address; publishing here would take its pushes away while it still shows as published."
+			: 'The platform keeps one push address per account (and one per sender), so two workflows cannot both receive the same events. ' +
+				"If the workflow holding the address no longer exists, save another address with the Mail Delivery node's Webhook → Save operation (option Replace Anyway), then publish again.";
 	return new RegistrationRefused(node, message, description);
 }
 
@@ -81,7 +145,7 @@ export function notKeptError(
 	address: Address,
 	stored: string,
 	intended: string,
-): RegistrationRefused {
+): Error {
 	const what = intended.startsWith(stored)
 		? `kept only ${stored.length} of the ${intended.length} characters of its URL`
 		: 'changed its URL';
@@ -96,7 +160,7 @@ export function notKeptError(
  * Chosen Senders Only with no sender would hold no address, so nothing would carry the record of the
  * switches it turned on, and deactivation could not put them back: refused before any request.
  */
-export function unusableError(node: INode): RegistrationRefused {
+export function unusableError(node: INode): Error {
 	return new RegistrationRefused(
 		node,
 		'Cannot publish this workflow: Register For is Chosen Senders Only, but Sender Names or IDs is empty',

@@ -4,7 +4,7 @@
  * Webhook → Save) can tell an address held by a trigger from the user's own receiver. The URL also carries
  * the trigger's record: which n8n and workflow hold it, and what it replaced (see TriggerRecord).
  */
-import { SWITCHABLE_KINDS } from './eventKinds';
+import { SWITCH_KEYS } from './eventKinds';
 
 export const SECRET_PARAMETER = 'token';
 export const TOKEN_PREFIX = 'mdt1';
@@ -19,7 +19,9 @@ const WORKFLOW_NAME_PARAMETER = 'name';
 const TEST_PARAMETER = 'test';
 const PRIOR_PARAMETER = 'prior';
 const PREVIOUS_PARAMETER = 'prev';
+const PROBE_KEY_PARAMETER = 'key';
 const RECORD_PARAMETERS = [
+	PROBE_KEY_PARAMETER,
 	INSTANCE_PARAMETER,
 	WORKFLOW_ID_PARAMETER,
 	WORKFLOW_NAME_PARAMETER,
@@ -43,6 +45,8 @@ interface TriggerRecord {
 	workflowName: string | null;
 	/** A test listener's URL. */
 	test: boolean;
+	/** The key that opens the trigger's probe: only whoever reads the platform's configuration knows it. */
+	probeKey: string | null;
 	/** The switches before the first trigger came; undefined when the URL does not say. */
 	prior: Prior | undefined;
 	/** What the address held before this URL came; null: nothing. */
@@ -90,7 +94,6 @@ export function holdingWorkflow(url: unknown): string | undefined {
 	return `workflow "${record.workflowName}"${record.workflowId ? ` (ID ${record.workflowId})` : ''}`;
 }
 
-const SWITCH_KEYS = SWITCHABLE_KINDS.map((kind) => kind.transEventKey as string);
 const flag = (value: boolean | null | undefined) =>
 	value === true ? '1' : value === false ? '0' : 'n';
 const readFlag = (char: string) => (char === '1' ? true : char === '0' ? false : null);
@@ -129,6 +132,7 @@ export function triggerUrl(webhookUrl: string, secret: string, record: TriggerRe
 	fields.set(WORKFLOW_ID_PARAMETER, record.workflowId ?? '');
 	fields.set(WORKFLOW_NAME_PARAMETER, record.workflowName ?? '');
 	if (record.test) fields.set(TEST_PARAMETER, '1');
+	if (record.probeKey) fields.set(PROBE_KEY_PARAMETER, record.probeKey);
 	if (record.prior) fields.set(PRIOR_PARAMETER, encodePrior(record.prior));
 	if (record.previous !== null) fields.set(PREVIOUS_PARAMETER, record.previous);
 	url.hash = fields.toString();
@@ -158,6 +162,7 @@ export function recordOf(url: unknown): (TriggerRecord & { inQuery: boolean }) |
 		workflowId: fields.get(WORKFLOW_ID_PARAMETER),
 		workflowName: fields.get(WORKFLOW_NAME_PARAMETER),
 		test: fields.get(TEST_PARAMETER) === '1',
+		probeKey: fields.get(PROBE_KEY_PARAMETER),
 		prior: decodePrior(fields.get(PRIOR_PARAMETER)),
 		previous: fields.get(PREVIOUS_PARAMETER),
 	};

@@ -6,6 +6,7 @@
  * Static data lives as n8n keeps it: a database copy (JSON), read into a new `Workflow` (which wraps it
  * in n8n-workflow's observable object) and written back only where n8n writes it, and only when a
  * change was flagged. So a record the node keeps where n8n does not see it is lost here as in n8n.
+ * A production push saves its static data after the answer, as n8n's live webhooks do.
  * The lifecycles follow n8n's code: publication in n8n 2.41 (workflow-trigger-activator.js: one Workflow
  * for up to five attempts, the delete hook and a save after each failed one, no retry of a
  * WebhookPathTakenError; deactivation on a new Workflow from the database, three tries), activation in
@@ -337,6 +338,8 @@ export async function startTriggerHost(
 				null,
 			);
 			const answer = await trigger.webhook.call(context);
+			// LiveWebhooks.executeWebhook saves a production push's static data once it is answered.
+			if (mode !== 'manual') saveStaticData(workflow);
 			if (answer.noWebhookResponse) return;
 			if (answer.workflowData) host.executions.push(answer.workflowData);
 			// As n8n's onReceived mode with an empty responseData: the node's webhookResponse, else its default text.
