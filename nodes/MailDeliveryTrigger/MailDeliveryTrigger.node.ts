@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type {
 	IDataObject,
 	IHookFunctions,
@@ -20,7 +19,7 @@ import { ALL_KINDS, OUTPUTS_EXPRESSION, outputRouting } from './outputs';
 import { enrichEvent, parsePush } from './pushParsing';
 import { answerProbe, PROBE_HEADER } from './probe';
 import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
-import { type Registered, registeredSecret, secretDigest } from './secrets';
+import { acceptedSecret, type Registered, sameSecret, secretDigest } from './secrets';
 
 /** Manual registration sends nothing to the platform, so only automatic registration needs a credential. */
 const triggerCredentials = nodeCredentials.map((credential) => ({
@@ -270,13 +269,12 @@ export class MailDeliveryTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
-		const expected = await expectedSecret(this);
-		if (expected !== undefined && !sameSecret(request.query[SECRET_PARAMETER], expected.digest)) {
-			return reject(this, 401, 'The push has no valid secret token');
-		}
+		const given = request.query[SECRET_PARAMETER];
+		const accepted = await secretOfPush(this, given);
+		if (accepted === false) return reject(this, 401, 'The push has no valid secret token');
 		// Another trigger asking whether this one is live (probe.ts): answered without an execution.
 		const probe = request.headers[PROBE_HEADER];
-		if (probe !== undefined) return answerProbe(this, probe, expected?.probeKey);
+		if (probe !== undefined) return answerProbe(this, probe, accepted?.probeKey);
 		if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
 		// Read in the charset n8n decodes the body with (a Buffer encoding), so both paths agree.
 		const contentType = String(request.headers['content-type'] ?? '').toLowerCase();
@@ -334,24 +332,19 @@ function registrationSettings(context: IHookFunctions): RegistrationSettings {
 }
 
 /**
- * The secret a push must carry: the registered one (automatic: its digest and probe key), the user's
- * (manual), an empty digest that nothing matches (none registered, none set), or undefined when the user
- * turned the check off.
+ * The secret a push's token matches: the registered one (automatic: with its probe key), the user's
+ * (manual); undefined when the user turned the check off; false when it matches none (none registered,
+ * none set, or another).
  */
-async function expectedSecret(
+async function secretOfPush(
 	context: IWebhookFunctions,
-): Promise<Partial<Registered> | undefined> {
+	given: unknown,
+): Promise<Partial<Registered> | undefined | false> {
 	if (readParameter(context, 'registration', 'automatic') === 'automatic')
-		return (await registeredSecret(context)) ?? { digest: Buffer.alloc(0) };
+		return (await acceptedSecret(context, given)) ?? false;
 	if (readParameter(context, 'requireSecret', true) !== true) return undefined;
 	const secret = String(context.getNodeParameter('secret', '')).trim();
-	return { digest: secret ? secretDigest(secret) : Buffer.alloc(0) };
-}
-
-/** Constant-time comparison of SHA-256 digests; any other expected digest (empty) matches nothing. */
-function sameSecret(given: unknown, expected: Buffer | undefined): boolean {
-	if (!expected || expected.length !== 32 || typeof given !== 'string') return false;
-	return timingSafeEqual(secretDigest(given), expected);
+	return secret && sameSecret(given, secretDigest(secret)) ? {} : false;
 }
 
 function reject(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {

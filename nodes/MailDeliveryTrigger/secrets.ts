@@ -8,7 +8,7 @@
  * stays published (saved over by a copy that predates the publication, for example), both are read back
  * once from this trigger's URL on the platform, instead of refusing every push.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
 
 import { recordOf, TOKEN_PREFIX, triggerSecret, withoutSecret } from '../shared/triggerAddresses';
@@ -69,7 +69,13 @@ export interface Registered {
 	probeKey: string | undefined;
 }
 
-/** Read-backs tried, by trigger, in this process: a stranger's pushes cannot make the trigger read more often. */
+/** Constant-time comparison of a push's token with a SHA-256 digest; an empty digest matches nothing. */
+export function sameSecret(given: unknown, expected: Buffer | undefined): boolean {
+	if (!expected || expected.length !== 32 || typeof given !== 'string') return false;
+	return timingSafeEqual(secretDigest(given), expected);
+}
+
+/** Read-backs, by trigger, in this process: whatever strangers post, at most one a minute. */
 const readBacks = new Map<string, { at: number; found?: Registered }>();
 const READ_BACK_INTERVAL_MS = 60_000;
 
@@ -90,45 +96,54 @@ async function ownUrlOnPlatform(context: IWebhookFunctions): Promise<string | un
 }
 
 /**
- * The secret's digest and probe key of this trigger: from static data, or, when static data lost them
- * while the workflow is published, read back from this trigger's URL on the platform (at most once a
- * minute per trigger and process, and kept) and saved again. Undefined when it has registered none.
+ * What the platform holds for this trigger at its address: read at most once a minute, then kept;
+ * `fresh` when read now.
  */
-export async function registeredSecret(
-	context: IWebhookFunctions,
-): Promise<Registered | undefined> {
-	const data = staticData(context);
-	if (typeof data.secretDigest === 'string')
-		return { digest: Buffer.from(data.secretDigest, 'hex'), probeKey: data.probeKey };
-	if (context.getMode() === 'manual') return undefined;
+async function readBack(context: IWebhookFunctions) {
 	const workflow = context.getWorkflow();
 	const trigger = `${workflow.id}:${context.getNode().webhookId}`;
 	const known = readBacks.get(trigger);
-	if (known && Date.now() - known.at < READ_BACK_INTERVAL_MS) {
-		if (known.found) saveRegistered(data, known.found);
-		return known.found;
-	}
+	if (known && Date.now() - known.at < READ_BACK_INTERVAL_MS)
+		return { found: known.found, fresh: false };
 	readBacks.set(trigger, { at: Date.now() });
 	const url = await ownUrlOnPlatform(context).catch(() => undefined);
-	if (!url) {
-		context.logger.error(
-			`Mail Delivery Trigger: workflow "${workflow.name}" (ID ${workflow.id}) refuses every push: it keeps no secret (its static data was lost), and the platform holds no URL of its trigger at ${ownership(context).webhookUrl}. Unpublish and publish it again.`,
-		);
-		return undefined;
-	}
-	const found = {
+	const found = url && {
 		digest: secretDigest(triggerSecret(url)!),
 		probeKey: recordOf(url)?.probeKey ?? undefined,
 	};
-	readBacks.set(trigger, { at: Date.now(), found });
-	saveRegistered(data, found);
-	context.logger.warn(
-		`Mail Delivery Trigger: workflow "${workflow.name}" (ID ${workflow.id}) had lost its secret's digest (its static data was replaced); it was read back from its URL on the platform, so pushes are accepted again.`,
-	);
-	return found;
+	readBacks.set(trigger, { at: Date.now(), found: found || undefined });
+	return { found: found || undefined, fresh: true };
 }
 
-function saveRegistered(data: TriggerStaticData, found: Registered) {
+/**
+ * The registered secret a push's token matches, or undefined (the push is refused). Static data holds
+ * it; when it holds none (lost while the workflow stays published) or another (a push that came before
+ * n8n saved a new registration's static data), the secret is the one of this trigger's URL at its own
+ * address on the platform, read back and saved again.
+ */
+export async function acceptedSecret(
+	context: IWebhookFunctions,
+	given: unknown,
+): Promise<Registered | undefined> {
+	const data = staticData(context);
+	const stored =
+		typeof data.secretDigest === 'string'
+			? { digest: Buffer.from(data.secretDigest, 'hex'), probeKey: data.probeKey }
+			: undefined;
+	if (stored && sameSecret(given, stored.digest)) return stored;
+	if (context.getMode() === 'manual') return undefined;
+	const { found, fresh } = await readBack(context);
+	const workflow = context.getWorkflow();
+	if (!stored && !found && fresh)
+		context.logger.error(
+			`Mail Delivery Trigger: workflow "${workflow.name}" (ID ${workflow.id}) refuses every push: it keeps no secret (its static data was lost), and the platform holds no URL of its trigger at ${ownership(context).webhookUrl}. Unpublish and publish it again.`,
+		);
+	if (!found || !sameSecret(given, found.digest)) return undefined;
 	data.secretDigest = found.digest.toString('hex');
 	if (found.probeKey) data.probeKey = found.probeKey;
+	if (!stored)
+		context.logger.warn(
+			`Mail Delivery Trigger: workflow "${workflow.name}" (ID ${workflow.id}) had lost its secret's digest (its static data was replaced); it was read back from its URL on the platform, so pushes are accepted again.`,
+		);
+	return found;
 }
