@@ -356,14 +356,21 @@ test("a copy of this n8n made from its user folder neither takes nor gives back 
 		'production to answer at its URL again',
 		60_000,
 	);
+	const copyLog = [];
 	const copy = await startN8n({
 		line,
 		userFolder: copyFolder,
 		port: await freePort(),
 		brokerPort: await freePort(),
+		log: (text) => copyLog.push(text),
 	});
 	try {
-		const copySession = await setupOwner(copy.baseUrl);
+		// n8n 1.x may answer 503 ("Database is not ready") for a moment after its readiness check.
+		const copySession = await eventually(
+			async () => await setupOwner(copy.baseUrl).catch(() => false),
+			'the copy to let the owner in',
+			60_000,
+		);
 		// n8n 1.x activates the copy's published workflow at start-up, n8n 2.x shows it published: either
 		// way, production keeps its address.
 		await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -405,6 +412,9 @@ test("a copy of this n8n made from its user folder neither takes nor gives back 
 		await receives(taken.transCallbackUrl);
 		stack.session = copySession;
 		await unpublishRestores(trigger.id, before);
+	} catch (error) {
+		console.log(copyLog.join('').slice(-6000));
+		throw error;
 	} finally {
 		if (stack.n8n !== copy) await stack.n8n.stop();
 		stack.n8n = copy;
