@@ -79,6 +79,11 @@ export function withoutSecret(url: string): string {
 	return parsed ? `${parsed.origin}${parsed.pathname}` : '(an address that cannot be read)';
 }
 
+/** Whether the URL is a trigger's URL as Webhook → Get shows it: its secret masked. */
+export function isMasked(url: unknown): url is string {
+	return parseUrl(url)?.searchParams.get(SECRET_PARAMETER) === MASK;
+}
+
 /** A trigger's URL with its secret replaced by a mask; any other URL as it is. */
 export function maskSecret<T>(url: T): T | string {
 	if (triggerSecret(url) === undefined) return url;
@@ -137,6 +142,14 @@ export function triggerUrl(webhookUrl: string, secret: string, record: TriggerRe
 	if (record.previous !== null) fields.set(PREVIOUS_PARAMETER, record.previous);
 	url.hash = fields.toString();
 	return url.toString();
+}
+
+/** A trigger's URL with the switches its record keeps from before the first trigger replaced. */
+export function withPrior(url: string, prior: Prior): string {
+	const base = parseUrl(url)!;
+	base.search = '';
+	base.hash = '';
+	return triggerUrl(base.toString(), triggerSecret(url)!, { ...recordOf(url)!, prior });
 }
 
 /**
