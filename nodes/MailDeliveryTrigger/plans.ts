@@ -105,7 +105,8 @@ export function publicAddressOf(url: string, own: Ownership): string {
 	const path = parsed.pathname.endsWith(own.key)
 		? parsed.pathname.slice(0, -own.key.length)
 		: parsed.pathname;
-	return `${parsed.origin}${path.slice(0, path.lastIndexOf('/'))}`;
+	const cut = path.lastIndexOf('/');
+	return `${parsed.origin}${cut <= 0 ? '' : path.slice(0, cut)}`;
 }
 
 /**
