@@ -26,7 +26,7 @@ beforeEach(() => {
 	spies = (['warn', 'error'] as const).map((level) =>
 		jest
 			.spyOn(logger, level)
-			.mockImplementation((message: string) => void logged.push(`${level}: ${message}`)),
+			.mockImplementation((...args: unknown[]) => void logged.push(`${level}: ${String(args[0])}`)),
 	);
 });
 afterEach(async () => {

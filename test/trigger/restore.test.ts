@@ -20,7 +20,7 @@ beforeEach(() => {
 	warnings = [];
 	spy = jest
 		.spyOn(Container.get(Logger), 'warn')
-		.mockImplementation((message: string) => void warnings.push(message));
+		.mockImplementation((...args: unknown[]) => void warnings.push(String(args[0])));
 });
 afterEach(async () => {
 	spy.mockRestore();
