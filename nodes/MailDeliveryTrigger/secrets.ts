@@ -4,9 +4,10 @@
  * keeps in the fragment. Not the secret itself: n8n 1.x copies static data into every execution.
  *
  * Static data is written by top-level assignment: n8n saves it only when a change is flagged, and flags no
- * change made inside an object created during the same activation. When it is lost while the workflow
- * stays published (saved over by a copy that predates the publication, for example), both are read back
- * once from this trigger's URL on the platform, instead of refusing every push.
+ * change made inside an object created during the same activation. When a push's secret is not the one
+ * static data holds (it was lost while the workflow stays published, saved over by a copy that predates
+ * the publication; or the push came before n8n saved a new registration's static data), both are read
+ * back from this trigger's URL on the platform (at most once a minute), instead of refusing every push.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflow';
