@@ -108,9 +108,21 @@ export async function control(
 			if (input.duplicateMailNames !== undefined)
 				state.duplicateMailNames = input.duplicateMailNames === 'accept' ? 'accept' : 'refuse';
 			if (input.webhookNull !== undefined)
-				state.webhookNull = input.webhookNull === 'refuse' ? 'refuse' : 'accept';
+				state.webhookNull = ['refuse', 'ignore'].includes(input.webhookNull)
+					? input.webhookNull
+					: 'accept';
 			if (input.webhookUrlMaxLength !== undefined)
 				state.webhookUrlMaxLength = Number(input.webhookUrlMaxLength);
+			return [200, { ok: true }];
+		case 'POST /__control/webhook':
+			// The configuration as the platform's own console (or an older, laxer API) saved it: unchecked,
+			// so values webhook/save now refuses ("", a leading space) can be there before a trigger comes.
+			state.webhook = {
+				transEvent: input.transEvent ?? null,
+				transCallbackUrl: input.transCallbackUrl ?? null,
+				transCallbackUrlExtra: input.transCallbackUrlExtra ?? null,
+				transEnable: input.transEnable ?? null,
+			};
 			return [200, { ok: true }];
 		case 'POST /__control/fault':
 			network.faults.push({

@@ -43,8 +43,11 @@ export class State {
 	dns = new Map<string, DnsRecord>();
 	/** The largest page a search answers, whatever pageSize asks (0: no cap); totalRecords stays true. */
 	pageSizeCap = 0;
-	/** webhook/save with a null field: saved as "nothing configured" (default) or refused with 400. */
-	webhookNull: 'accept' | 'refuse' = 'accept';
+	/**
+	 * webhook/save with a null field: saved as "nothing configured" (default), refused with 400, or ignored
+	 * (the field keeps its value, as if it had not been sent).
+	 */
+	webhookNull: 'accept' | 'refuse' | 'ignore' = 'accept';
 	/**
 	 * A campaign task whose mailName another task has: refused with 400 (default), or created, as a platform
 	 * that does not keep names unique would (the API does not say).

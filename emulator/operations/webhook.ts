@@ -23,11 +23,15 @@ export const webhook: Record<string, Operation> = {
 			required: [],
 			sandbox: false,
 		},
-		handle: ({ state }, b) => {
+		handle: ({ state }, sent) => {
 			// "Only fields that are sent are saved": a field sent as null is saved as null (nothing configured),
-			// unless the emulator plays a platform that refuses null.
-			if (state.webhookNull === 'refuse' && Object.values(b).some((value) => value === null))
+			// unless the emulator plays a platform that refuses null, or one that ignores it.
+			if (state.webhookNull === 'refuse' && Object.values(sent).some((value) => value === null))
 				fail(400, '参数不能为空', 'a field is null');
+			const b =
+				state.webhookNull === 'ignore'
+					? Object.fromEntries(Object.entries(sent).filter(([, value]) => value !== null))
+					: sent;
 			if (
 				b.transCallbackUrl !== undefined &&
 				b.transCallbackUrl !== null &&

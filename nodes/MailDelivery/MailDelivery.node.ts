@@ -10,7 +10,8 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { resourceOptions, resources } from './actions';
 import { route } from './run/router';
 import { authenticationProperty, nodeCredentials } from '../shared/authentication';
-import { listSearch, loadOptions } from '../shared/methods';
+import { listSearch } from './methods';
+import { loadOptions } from '../shared/methods';
 
 const properties: INodeProperties[] = [
 	authenticationProperty,

@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type {
 	IDataObject,
 	IHookFunctions,
@@ -15,43 +14,18 @@ import { authenticationProperty, nodeCredentials } from '../shared/authenticatio
 import { ANY_KIND, chosenKinds, EVENT_KINDS } from '../shared/eventKinds';
 import { getSenderAddresses } from '../shared/methods/loadOptions';
 import { readAsMeant } from '../shared/parameterKinds';
-import { enrichEvent, parsePush } from './pushParsing';
 import { SECRET_PARAMETER } from '../shared/triggerAddresses';
-import {
-	isRegistered,
-	register,
-	registeredSecretDigest,
-	secretDigest,
-	unregister,
-	type RegistrationSettings,
-} from './registration';
-
-const ALL_KINDS = EVENT_KINDS.map((kind) => kind.code) as string[];
+import { ALL_KINDS, OUTPUTS_EXPRESSION, outputRouting } from './outputs';
+import { enrichEvent, parsePush } from './pushParsing';
+import { answerProbe, PROBE_HEADER } from './probe';
+import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
+import { acceptedSecret, type Registered, sameSecret, secretDigest } from './secrets';
 
 /** Manual registration sends nothing to the platform, so only automatic registration needs a credential. */
 const triggerCredentials = nodeCredentials.map((credential) => ({
 	...credential,
 	displayOptions: { show: { ...credential.displayOptions?.show, registration: ['automatic'] } },
 }));
-
-/**
- * The trigger's outputs for its parameters: one per chosen kind in a fixed order, plus Other when every
- * kind is chosen, or one output. n8n evaluates this very function (its text, with the kinds passed in)
- * to draw the node, as its Switch node does; webhook() sends items to the outputs it names. So it may
- * use nothing from outside its own body.
- */
-function configuredOutputs(parameter: { outputMode?: unknown; events?: unknown }, kinds: string[]) {
-	if (parameter.outputMode !== 'perKind') return [{ type: 'main', displayName: '' }];
-	const events = Array.isArray(parameter.events) ? parameter.events : [];
-	// "*" is the Events choice Any Event (ANY_KIND).
-	const chosen = kinds.filter((kind) => events.includes(kind) || events.includes('*'));
-	if (chosen.length === kinds.length) chosen.push('Other');
-	// The canvas cuts output labels longer than about 11 characters.
-	return chosen.map((name) => ({
-		type: 'main',
-		displayName: name === 'Unsubscribed' ? 'Unsubscribe' : name,
-	}));
-}
 
 /** The trigger's fields; hooks and webhook() read them by their kinds (readParameter). */
 const properties: INodeProperties[] = [
@@ -239,7 +213,7 @@ export class MailDeliveryTrigger implements INodeType {
 			'Send transactional and campaign mail, manage templates, contacts and lists, and start workflows on delivery, bounce, open and click events',
 		defaults: { name: 'Mail Delivery Trigger' },
 		inputs: [],
-		outputs: `={{(${configuredOutputs})($parameter, ${JSON.stringify(ALL_KINDS)})}}`,
+		outputs: OUTPUTS_EXPRESSION,
 		credentials: triggerCredentials,
 		// An empty responseData makes n8n answer with webhookResponse ({received, kept}) instead of its default text.
 		webhooks: [
@@ -297,10 +271,12 @@ export class MailDeliveryTrigger implements INodeType {
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();
-		const expected = expectedSecretDigest(this);
-		if (expected !== undefined && !sameSecret(request.query[SECRET_PARAMETER], expected)) {
-			return reject(this, 401, 'The push has no valid secret token');
-		}
+		const given = request.query[SECRET_PARAMETER];
+		const accepted = await secretOfPush(this, given);
+		if (accepted === false) return reject(this, 401, 'The push has no valid secret token');
+		// Another trigger asking whether this one is live (probe.ts): answered without an execution.
+		const probe = request.headers[PROBE_HEADER];
+		if (probe !== undefined) return answerProbe(this, probe, accepted?.probeKey);
 		if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
 		// Read in the charset n8n decodes the body with (a Buffer encoding), so both paths agree.
 		const contentType = String(request.headers['content-type'] ?? '').toLowerCase();
@@ -329,21 +305,15 @@ export class MailDeliveryTrigger implements INodeType {
 				options.addIsoTimes === true ? String(options.eventTimeZone || 'UTC') : undefined,
 			isoCache: new Map<string, string | undefined>(),
 		};
-		const allChosen = ALL_KINDS.every((kind) => events.includes(kind));
-		// Per kind: the outputs of configuredOutputs, the chosen kinds in ALL_KINDS' order, then Other.
-		const names = outputMode === 'perKind' ? ALL_KINDS.filter((kind) => events.includes(kind)) : [];
-		if (outputMode === 'perKind' && allChosen) names.push('Other');
-		const outputs: INodeExecutionData[][] = outputMode === 'perKind' ? names.map(() => []) : [[]];
+		const routing = outputRouting(outputMode, events);
+		const outputs: INodeExecutionData[][] = Array.from({ length: routing.count }, () => []);
 		let kept = 0;
 		for (const event of push.events) {
-			const code = typeof event.EventCode === 'string' ? event.EventCode : undefined;
-			const known = code !== undefined && ALL_KINDS.includes(code);
-			if (known ? !events.includes(code) : !allChosen) continue;
-			const item = { json: enrichEvent(event, enrich) };
-			// Kinds not known are kept only when every kind is chosen, and then go to the last output, Other.
-			const output =
-				outputMode === 'perKind' ? (known ? names.indexOf(code) : names.length - 1) : 0;
-			outputs[output].push(item);
+			const output = routing.outputOf(
+				typeof event.EventCode === 'string' ? event.EventCode : undefined,
+			);
+			if (output === undefined) continue;
+			outputs[output].push({ json: enrichEvent(event, enrich) });
 			kept++;
 		}
 		const webhookResponse = { received: push.events.length, kept };
@@ -364,22 +334,19 @@ function registrationSettings(context: IHookFunctions): RegistrationSettings {
 }
 
 /**
- * The digest of the secret a push must carry: the registered one (automatic), the user's (manual), an
- * empty one that nothing matches (none registered, none set), or undefined when the user turned the
- * check off.
+ * The secret a push's token matches: the registered one (automatic: with its probe key), the user's
+ * (manual); undefined when the user turned the check off; false when it matches none (none registered,
+ * none set, or another).
  */
-function expectedSecretDigest(context: IWebhookFunctions): Buffer | undefined {
+async function secretOfPush(
+	context: IWebhookFunctions,
+	given: unknown,
+): Promise<Partial<Registered> | undefined | false> {
 	if (readParameter(context, 'registration', 'automatic') === 'automatic')
-		return registeredSecretDigest(context) ?? Buffer.alloc(0);
+		return (await acceptedSecret(context, given)) ?? false;
 	if (readParameter(context, 'requireSecret', true) !== true) return undefined;
 	const secret = String(context.getNodeParameter('secret', '')).trim();
-	return secret ? secretDigest(secret) : Buffer.alloc(0);
-}
-
-/** Constant-time comparison of SHA-256 digests; any other expected digest (empty) matches nothing. */
-function sameSecret(given: unknown, expected: Buffer): boolean {
-	if (expected.length !== 32 || typeof given !== 'string') return false;
-	return timingSafeEqual(secretDigest(given), expected);
+	return secret && sameSecret(given, secretDigest(secret)) ? {} : false;
 }
 
 function reject(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {

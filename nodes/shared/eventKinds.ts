@@ -36,6 +36,9 @@ export const EVENT_KINDS = [
 
 export const SWITCHABLE_KINDS = EVENT_KINDS.filter((kind) => kind.transEventKey !== undefined);
 
+/** The transEvent keys, in the order of EVENT_KINDS. */
+export const SWITCH_KEYS = SWITCHABLE_KINDS.map((kind) => kind.transEventKey as string);
+
 /** transEvent with the chosen kinds on and every other switch off. */
 export function transEventFor(chosen: readonly string[]): Record<string, boolean> {
 	return Object.fromEntries(

@@ -6,6 +6,7 @@
  * Static data lives as n8n keeps it: a database copy (JSON), read into a new `Workflow` (which wraps it
  * in n8n-workflow's observable object) and written back only where n8n writes it, and only when a
  * change was flagged. So a record the node keeps where n8n does not see it is lost here as in n8n.
+ * A production push saves its static data after the answer, as n8n's live webhooks do.
  * The lifecycles follow n8n's code: publication in n8n 2.41 (workflow-trigger-activator.js: one Workflow
  * for up to five attempts, the delete hook and a save after each failed one, no retry of a
  * WebhookPathTakenError; deactivation on a new Workflow from the database, three tries), activation in
@@ -43,6 +44,8 @@ export interface TriggerHost {
 	/** Executions started, each as the node's outputs. */
 	executions: INodeExecutionData[][][];
 	responses: Array<{ status: number; body: string }>;
+	/** Every request's target as it came (method and path with query): what an access log records. */
+	requestLines: string[];
 	/** The workflow's static data as n8n's database holds it (a copy). */
 	readonly staticData: IDataObject;
 	/** Errors the delete hook threw where n8n cannot take them (the end of test listening). */
@@ -122,7 +125,12 @@ export async function startTriggerHost(
 	};
 	let testWorkflow: Workflow | undefined;
 
-	const host = { executions: [], responses: [], unhandled: [] } as unknown as TriggerHost;
+	const host = {
+		executions: [],
+		responses: [],
+		requestLines: [],
+		unhandled: [],
+	} as unknown as TriggerHost;
 	Object.defineProperty(host, 'staticData', { get: () => JSON.parse(database) as IDataObject });
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
@@ -281,6 +289,7 @@ export async function startTriggerHost(
 		`${host.baseUrl}/${mode === 'manual' ? 'webhook-test' : 'webhook'}/${webhookId}/events`;
 
 	async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: Buffer) {
+		host.requestLines.push(`${req.method} ${req.url}`);
 		const url = new URL(req.url ?? '/', host.baseUrl);
 		const mode: WorkflowExecuteMode = url.pathname.startsWith('/webhook-test/')
 			? 'manual'
@@ -329,6 +338,8 @@ export async function startTriggerHost(
 				null,
 			);
 			const answer = await trigger.webhook.call(context);
+			// LiveWebhooks.executeWebhook saves a production push's static data once it is answered.
+			if (mode !== 'manual') saveStaticData(workflow);
 			if (answer.noWebhookResponse) return;
 			if (answer.workflowData) host.executions.push(answer.workflowData);
 			// As n8n's onReceived mode with an empty responseData: the node's webhookResponse, else its default text.

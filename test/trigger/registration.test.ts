@@ -311,3 +311,32 @@ test('an accepted push is answered with how many events came and how many were k
 	expect(none.data).toEqual({ received: 1, kept: 0 });
 	expect(host.executions).toHaveLength(1);
 });
+
+describe('a refusal names what the user can act on', () => {
+	test('the holding workflow by its current name after a rename (its trigger answers with it), and its ID', async () => {
+		const a = await workflow('wf-a');
+		await activate(a);
+		await a.close();
+		// Renamed in the editor: n8n serves the same trigger under the new name, and runs no hook for it.
+		const renamed = await startTriggerHost({}, env.credentials(), a.staticData, {
+			webhookId: 'wf-a',
+			port: a.port,
+			workflowName: 'Orders (renamed)',
+		});
+		hosts.push(renamed);
+		const b = await workflow('wf-b');
+		await expect(activate(b)).rejects.toThrow(
+			`Cannot publish this workflow: the account's default push address is used by workflow "Orders (renamed)" (ID wf-wf-a). Unpublish "Orders (renamed)" first, or set Register For to Chosen Senders, or move what this workflow does into "Orders (renamed)".`,
+		);
+	});
+
+	test('a holder that no longer answers (its n8n lost its user folder, or the workflow was deleted): said so, with Replace Anyway among the remedies', async () => {
+		const a = await workflow('wf-a');
+		await activate(a);
+		await a.close();
+		const b = await workflow('wf-b');
+		await expect(activate(b)).rejects.toThrow(
+			`Cannot publish this workflow: the account's default push address is used by workflow "Workflow wf-a" (ID wf-wf-a), which does not answer at ${a.baseUrl}. Unpublish "Workflow wf-a" first, or set Register For to Chosen Senders, or if that workflow no longer exists, free the address with the Mail Delivery node's Webhook → Save (option Replace Anyway).`,
+		);
+	});
+});

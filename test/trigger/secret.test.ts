@@ -45,11 +45,11 @@ test('Webhook → Get shows the trigger URLs with their secret masked, and the s
 	const result = await run({ resource: 'webhook', operation: 'get' });
 	const [item] = result.output('Mail Delivery');
 	expect(item.json.transCallbackUrl).toMatch(
-		new RegExp(`^${onDefault.webhookUrl()}\\?token=\\*\\*\\*&`),
+		new RegExp(`^${onDefault.webhookUrl()}\\?token=\\*\\*\\*#`),
 	);
 	const extra = item.json.transCallbackUrlExtra as Array<{ sender: string; url: string }>;
 	expect(extra.find((entry) => entry.sender === 'news@example.com')?.url).toMatch(
-		new RegExp(`^${onSender.webhookUrl()}\\?token=\\*\\*\\*&`),
+		new RegExp(`^${onSender.webhookUrl()}\\?token=\\*\\*\\*#`),
 	);
 	const everything = JSON.stringify(result.run);
 	for (const secret of secrets) expect(everything).not.toContain(secret);

@@ -35,9 +35,10 @@ test('activation registers the URL with a secret; a 2,500-event send arrives as 
 	await host.create();
 	const config = await webhookConfig();
 	expect(config.transCallbackUrl).toMatch(
-		// The secret, this n8n, the workflow, the switches before it; no prev: nothing was there.
+		// The secret in the query; in the fragment, which no push carries: this n8n, the workflow, the key
+		// of its probe, the switches before it, and no prev (nothing was there).
 		new RegExp(
-			`^${host.webhookUrl()}\\?token=mdt1[0-9a-f]{48}&n8n=[0-9a-f]{12}&workflow=wf-hook-id&name=Workflow\\+hook-id&prior=n-n-n$`,
+			`^${host.webhookUrl()}\\?token=mdt1[0-9a-f]{48}#n8n=[0-9a-f]{12}&workflow=wf-hook-id&name=Workflow\\+hook-id&key=[0-9a-f]{32}&prior=n-n-n$`,
 		),
 	);
 	expect(config.transEnable).toBe(true);

@@ -132,3 +132,90 @@ test('saves that leave the triggers their pushes go through, and the option repl
 	expect(extra).toContainEqual({ sender: 'news@example.com', url: 'https://example.com/news' });
 	expect(JSON.stringify(extra)).not.toContain(trigger.webhookUrl());
 });
+
+describe("Webhook → Save and the triggers' record", () => {
+	const userSwitches = {
+		dropped: false,
+		bounced: true,
+		delivered: false,
+		spamReport: false,
+		opened: false,
+		clicked: false,
+		unsubscribed: false,
+	};
+	const userConfig = {
+		transCallbackUrl: 'https://receiver.example/hook',
+		transEvent: userSwitches,
+		transEnable: false,
+		transCallbackUrlExtra: [{ sender: 'second@example.com', url: 'https://second.example/hook' }],
+	};
+	const deactivate = async (host: TriggerHost) => {
+		await host.remove('trigger');
+	};
+
+	test("a switch the user turns on while a trigger is active stays on after the trigger leaves; the trigger's own go back", async () => {
+		await call(env.emulator, '/v5/webhook/save', userConfig);
+		const trigger = await activeTrigger({ events: ['Delivered'] });
+		const { error } = await save({ transEvent: ['Bounced', 'Delivered', 'Opened'] });
+		expect(error).toBeUndefined();
+		await deactivate(trigger);
+		expect(await config()).toEqual({
+			...userConfig,
+			transEvent: { ...userSwitches, opened: true },
+		});
+	});
+
+	test('Replace Anyway taking the last address a trigger holds puts back the switches and the flag the triggers turned on (what the save sets stays)', async () => {
+		await call(env.emulator, '/v5/webhook/save', userConfig);
+		const trigger = await activeTrigger({ events: ['Delivered'] });
+		const { error, output } = await save(
+			{ transCallbackUrl: 'https://new-receiver.example/hook' },
+			{ replaceTriggerSettings: true },
+		);
+		expect(error).toBeUndefined();
+		expect(output[0].json.success).toBe(true);
+		const after = await config();
+		expect(after).toEqual({ ...userConfig, transCallbackUrl: 'https://new-receiver.example/hook' });
+		// The trigger, disconnected, finds nothing of its own to put back when it leaves.
+		await deactivate(trigger);
+		expect(await config()).toEqual(after);
+	});
+
+	test('a Get → Save round trip (URLs as Get shows them, secrets masked) never writes a masked URL; the trigger keeps receiving', async () => {
+		await call(env.emulator, '/v5/webhook/save', userConfig);
+		await activeTrigger({ registerFor: 'senders', senders: ['news@example.com'] });
+		const before = await config();
+		const got = (
+			await runWorkflow({
+				...actionWorkflow({ resource: 'webhook', operation: 'get' }),
+				credentials: env.credentials(),
+			})
+		).output('Mail Delivery')[0].json;
+		expect(JSON.stringify(got)).toContain('token=***');
+		for (const options of [{}, { replaceTriggerSettings: true }]) {
+			const { error } = await save(
+				{
+					transCallbackUrl: got.transCallbackUrl,
+					transCallbackUrlExtra: { entries: got.transCallbackUrlExtra },
+					transCallbackUrlExtraUpdateMode: 'replace',
+				},
+				options,
+			);
+			expect(error).toBeUndefined();
+			expect(await config()).toEqual(before);
+		}
+	});
+
+	test('a masked URL that no trigger holds now (from an older Get) is refused, naming the field; nothing is saved', async () => {
+		const trigger = await activeTrigger();
+		const savesBefore = saves();
+		const { error } = await save(
+			{ transCallbackUrl: `${trigger.webhookUrl()}?token=***#n8n=000000000000` },
+			{ replaceTriggerSettings: true },
+		);
+		expect(error?.message).toMatch(
+			/^Field "Default Push URL" holds a trigger's URL with its secret masked \(token=\*\*\*\)/,
+		);
+		expect(saves()).toBe(savesBefore);
+	});
+});

@@ -1,12 +1,12 @@
 /**
- * Texts are cut into text and {{ blocks }} as n8n cuts them: templateChunks (nodes/shared/tags.ts) against
+ * Texts are cut into text and {{ blocks }} as n8n cuts them: templateChunks (nodes/MailDelivery/run/templateChunks.ts) against
  * @n8n/tournament's own splitExpression, the splitter n8n's expression engines run, on texts made of the
  * characters that matter (braces, backslashes), quirks included.
  */
 import { splitExpression } from '@n8n/tournament/dist/ExpressionSplitter';
 import fc from 'fast-check';
 
-import { blocksOf, templateChunks } from '../../nodes/shared/tags';
+import { templateChunks } from '../../nodes/MailDelivery/run/templateChunks';
 
 const texts = fc
 	.array(fc.constantFrom('{', '}', '{{', '}}', '\\', '\\\\', 'a', ' ', '$json.x'), {
@@ -28,9 +28,14 @@ test("templateChunks cuts every text as n8n's splitter does", () => {
 	);
 });
 
-test('blocksOf gives the closed blocks, where they are in the text', () => {
+test('closed blocks say where they are in the text', () => {
 	const text = 'Hi {{ name }}, \\{{ not }} {{ $json.x }} and {{ open';
-	expect(blocksOf(text)).toEqual([
+	const closed = templateChunks(text).flatMap((chunk) =>
+		chunk.type === 'code' && chunk.closed
+			? [{ start: chunk.start, end: chunk.end, inside: chunk.inside }]
+			: [],
+	);
+	expect(closed).toEqual([
 		{ start: 3, end: 13, inside: ' name ' },
 		{ start: 26, end: 39, inside: ' $json.x ' },
 	]);

@@ -9,7 +9,7 @@ import {
 	searchListsOrNew,
 	searchSenders,
 	searchTagNames,
-} from '../../nodes/shared/methods/listSearch';
+} from '../../nodes/MailDelivery/methods/listSearch';
 import { useEmulator } from '../harness/emulator';
 import { actionWorkflow, loadOptionsContext, runWorkflow } from '../harness/n8n';
 

@@ -219,3 +219,50 @@ describe('10,000 items', () => {
 		expect(subjects[9_999]).toBe('Order {{orderId}} for P9999');
 	});
 });
+
+describe('read as n8n reads the rest of the field (n8n itself is the judge: the same text with no tag)', () => {
+	// Each case: a field with the platform's tag {{name}}, and the same field with an n8n block giving "T"
+	// in its place, which n8n alone evaluates (a field without tags is n8n's). The tag must come out where
+	// n8n put "T", and everything else exactly as n8n gave it.
+	test.each([
+		['backslashes before the tag', '=C:\\\\dir {{name}}', '=C:\\\\dir {{ "T" }}'],
+		[
+			'backslashes after the last n8n block',
+			'={{ $json.a }} C:\\\\dir {{name}}',
+			'={{ $json.a }} C:\\\\dir {{ "T" }}',
+		],
+		['backslashes right before the tag', '=a\\\\\\\\{{name}} b', '=a\\\\\\\\{{ "T" }} b'],
+		[
+			'backslashes between n8n blocks and tags',
+			'={{ $json.a }}\\\\x{{name}}\\\\{{ $json.a }}\\\\',
+			'={{ $json.a }}\\\\x{{ "T" }}\\\\{{ $json.a }}\\\\',
+		],
+	])('%s', async (_what, tagged, twin) => {
+		await run(
+			{
+				resource: 'template',
+				operation: 'create',
+				templateName: 'backslashes',
+				templateSubject: tagged,
+				templateContent: twin,
+			},
+			[{ json: { a: 'A' } }],
+		);
+		const [body] = bodiesOf('/v5/campaign/mail/template/add');
+		expect(String(body.templateContent)).toContain('T');
+		expect(body.templateSubject).toBe(String(body.templateContent).replace('T', '{{name}}'));
+	});
+
+	test("JavaScript's literals and names under n8n's globals are n8n's, not tags: {{ true }}, {{ null }}, {{ Math.PI }}", async () => {
+		await run({
+			resource: 'template',
+			operation: 'create',
+			templateName: 'literals',
+			templateSubject: '={{ true }}|{{ null }}|{{ Math.PI }}|{{ JSON.stringify }}|{{ orderId }}',
+			templateContent: '={{ true }}|{{ null }}|{{ Math.PI }}|{{ JSON.stringify }}|',
+		});
+		const [body] = bodiesOf('/v5/campaign/mail/template/add');
+		expect(String(body.templateContent)).toMatch(/^true\|\|3\.14159/);
+		expect(body.templateSubject).toBe(`${String(body.templateContent)}{{orderId}}`);
+	});
+});

@@ -2,7 +2,7 @@ import type { NodeApiError } from 'n8n-workflow';
 
 import { call } from '../harness/client';
 import { useEmulator } from '../harness/emulator';
-import { searchLists, searchSenders } from '../../nodes/shared/methods/listSearch';
+import { searchLists, searchSenders } from '../../nodes/MailDelivery/methods/listSearch';
 import { getSenderAddresses } from '../../nodes/shared/methods/loadOptions';
 import { actionWorkflow, loadOptionsContext, runWorkflow } from '../harness/n8n';
 

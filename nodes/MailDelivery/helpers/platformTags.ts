@@ -2,14 +2,16 @@
  * The platform's personalization tags are written {{name}}, which is also n8n's expression syntax: a text
  * with tags pasted into a field becomes an n8n expression, and n8n would evaluate {{orderId}} to nothing.
  * Fields the platform reads tags in are read here instead: every {{ block }} whose inside is a bare tag
- * name (no "$", no call, no operator) is kept as the tag {{name}}; what is left is n8n's, and n8n
- * evaluates it (shared/tags.ts finds the blocks as n8n does); nothing here evaluates anything.
+ * name (no "$", no call, no operator, not a JavaScript literal nor a name under one of n8n's globals) is
+ * kept as the tag {{name}}; what is left is n8n's, and n8n evaluates it (run/templateChunks.ts splits the
+ * text as n8n does, backslashes included); nothing here evaluates anything.
  */
 import { randomUUID } from 'node:crypto';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { blocksOf, TAG_NAME } from '../../shared/tags';
 import type { ItemParameters } from '../run/parameters';
+import { type TemplateChunk, templateChunks } from '../run/templateChunks';
+import { isTagName } from './tags';
 
 /** What a field's stored expression holds, worked out once per text. */
 type Reading =
@@ -17,8 +19,8 @@ type Reading =
 	| { kind: 'n8n' }
 	/** Only tags and text: the field's value, with no evaluation at all. */
 	| { kind: 'fixed'; value: string }
-	/** Tags and n8n expressions: n8n evaluates `expression`, whose placeholders become the tags again. */
-	| { kind: 'mixed'; expression: string; tags: string[] };
+	/** Tags and n8n expressions: n8n evaluates `expression`, whose placeholders become `texts` again. */
+	| { kind: 'mixed'; expression: string; texts: string[] };
 
 // Placeholders are plain text, which n8n copies as it is; the random part keeps them apart from any data.
 const PLACEHOLDER_ID = randomUUID().replace(/-/g, '');
@@ -39,26 +41,33 @@ function readingOf(run: object, expression: string): Reading {
 	}
 	let reading = readings.get(expression);
 	if (reading) return reading;
-	const blocks = blocksOf(expression);
-	const tags = blocks.filter((block) => TAG_NAME.test(block.inside.trim()));
-	if (tags.length === 0) reading = { kind: 'n8n' };
-	else {
-		// Backslashes change how n8n copies the text around blocks: then n8n copies it, placeholders included.
-		const onlyTags = tags.length === blocks.length && !expression.includes('\\');
-		let text = '';
-		let from = 0;
-		tags.forEach((tag, index) => {
-			text += expression.slice(from, tag.start);
-			text += onlyTags ? `{{${tag.inside.trim()}}}` : placeholder(index);
-			from = tag.end;
-		});
-		text += expression.slice(from);
-		reading = onlyTags
-			? { kind: 'fixed', value: text }
-			: { kind: 'mixed', expression: text, tags: tags.map((tag) => tag.inside.trim()) };
-	}
+	reading = readingOfText(expression);
 	readings.set(expression, reading);
 	return reading;
+}
+
+/**
+ * How a field's expression is read: its chunks as n8n splits them; tags and text become the text n8n
+ * would give for them, and n8n evaluates only its own blocks. In a mixed field each tag, and each text
+ * with a backslash (which n8n reads differently where it stands), becomes a placeholder (no backslash,
+ * no brace) that n8n copies as it is.
+ */
+function readingOfText(expression: string): Reading {
+	const chunks = templateChunks(expression);
+	const isTag = (chunk: TemplateChunk) =>
+		chunk.type === 'code' && chunk.closed && isTagName(chunk.code);
+	if (!chunks.some(isTag)) return { kind: 'n8n' };
+	const own = (chunk: TemplateChunk) =>
+		chunk.type === 'text' ? chunk.text : `{{${chunk.code.trim()}}}`;
+	if (chunks.every((chunk) => chunk.type === 'text' || isTag(chunk)))
+		return { kind: 'fixed', value: chunks.map(own).join('') };
+	const texts: string[] = [];
+	const rebuilt = chunks.map((chunk) => {
+		if (chunk.type === 'code' && !isTag(chunk)) return expression.slice(chunk.start, chunk.end);
+		if (chunk.type === 'text' && !chunk.text.includes('\\')) return chunk.text;
+		return placeholder(texts.push(own(chunk)) - 1);
+	});
+	return { kind: 'mixed', expression: rebuilt.join(''), texts };
 }
 
 /**
@@ -87,8 +96,5 @@ export function taggedParameter(
 				'Nothing was sent. Tags of the platform ({{name}}) are kept as they are; the rest of the field is an n8n expression.',
 		});
 	}
-	return String(value ?? '').replace(
-		PLACEHOLDERS,
-		(_, index) => `{{${reading.tags[Number(index)]}}}`,
-	);
+	return String(value ?? '').replace(PLACEHOLDERS, (_, index) => reading.texts[Number(index)]);
 }

@@ -9,7 +9,7 @@
 import type { IDataObject } from 'n8n-workflow';
 import { isSafeObjectProperty } from 'n8n-workflow';
 
-import { templateChunks } from '../../shared/tags';
+import { templateChunks } from './templateChunks';
 
 /** A path into the item's JSON: names, and indexes of arrays. */
 type ItemPath = ReadonlyArray<string | number>;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { itemOptions, returnAllOrLimit, simplified, simplifyField } from '../common.descriptions';
-import { tagsIn } from '../../../shared/tags';
+import { tagsIn } from '../../helpers/tags';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
 import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';

@@ -2,12 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { SWITCHABLE_KINDS, transEventFor } from '../../../shared/eventKinds';
-import { holdingWorkflow, triggerSecret, withoutSecret } from '../../../shared/triggerAddresses';
+import type { WebhookConfig } from '../../../shared/webhookConfig';
 import { trimmed } from '../../helpers/parameters';
 import { assertValid, inputError, rules } from '../../helpers/validation';
+import type { ItemRun, OperationOption } from '../../run/operation';
 import { writeResult } from '../../run/results';
 import { itemOptions, repeatOnRetryOption } from '../common.descriptions';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import { keepingRecords, maskedBody, triggerConflicts, unmasked } from './triggerRecords';
 
 export const option: OperationOption = {
 	name: 'Save',
@@ -164,10 +165,45 @@ export async function execute(this: IExecuteFunctions, item: ItemRun) {
 		},
 		item.index,
 	);
-	const options = item.get('options', {}) as IDataObject;
-	if (options.replaceTriggerSettings !== true && touchesTriggers(body)) {
-		const current = (await item.request('/v5/webhook/get', {})) as WebhookConfig;
-		const conflicts = triggerConflicts(current, body);
+	const options = item.get<IDataObject>('options', {});
+	const saving = touchesTriggers(body)
+		? await withTriggers(item, body, options.replaceTriggerSettings === true)
+		: body;
+	const answer = await item.request('/v5/webhook/save', saving);
+	return writeResult(saving, answer, { saved: maskedBody(saving) });
+}
+
+/** Whether the save could concern a trigger; only then is the configuration read first. */
+function touchesTriggers(body: IDataObject): boolean {
+	return (
+		body.transCallbackUrl !== undefined ||
+		body.transCallbackUrlExtra !== undefined ||
+		body.transEnable !== undefined ||
+		body.transEvent !== undefined
+	);
+}
+
+/**
+ * The save as it must be beside the triggers on the account: masked URLs (as Get shows them) put back,
+ * refused where it would take pushes from a trigger (unless Replace Anyway), and the triggers' record
+ * kept true (triggerRecords.ts).
+ */
+async function withTriggers(
+	item: ItemRun,
+	body: IDataObject,
+	replaceAnyway: boolean,
+): Promise<IDataObject> {
+	const current = (await item.request('/v5/webhook/get', {})) as WebhookConfig;
+	const { body: real, refused } = unmasked(current, body);
+	if (refused.length > 0) {
+		throw new NodeOperationError(
+			item.node,
+			`Field "${refused[0]}" holds a trigger's URL with its secret masked (token=***), as Webhook → Get shows it, and no trigger holds that URL now. Nothing was saved. Leave the field out to keep the address as it is, or give the URL to save.`,
+			{ itemIndex: item.index },
+		);
+	}
+	if (!replaceAnyway) {
+		const conflicts = triggerConflicts(current, real);
 		if (conflicts.length > 0) {
 			throw new NodeOperationError(
 				item.node,
@@ -176,85 +212,5 @@ export async function execute(this: IExecuteFunctions, item: ItemRun) {
 			);
 		}
 	}
-	const answer = await item.request('/v5/webhook/save', body);
-	return writeResult(body, answer, { saved: body });
-}
-
-interface WebhookConfig {
-	transCallbackUrl?: string | null;
-	transEvent?: Record<string, boolean> | null;
-	transEnable?: boolean | null;
-	transCallbackUrlExtra?: Array<{ sender: string; url: string }> | null;
-}
-
-/** A trigger by its URL (without the secret) and the workflow it names. */
-function triggerNamed(url: string): string {
-	const workflow = holdingWorkflow(url);
-	return `a Mail Delivery Trigger (${withoutSecret(url)})${workflow ? ` of ${workflow}` : ''}`;
-}
-
-/** Whether the save could take pushes away from a trigger; only then is the configuration read first. */
-function touchesTriggers(body: IDataObject): boolean {
-	return (
-		body.transCallbackUrl !== undefined ||
-		body.transCallbackUrlExtra !== undefined ||
-		body.transEnable === false ||
-		body.transEvent !== undefined
-	);
-}
-
-/**
- * What the save would take away from Mail Delivery Triggers (recognised by their URLs): an address
- * one holds, pushes as a whole, or a kind that is on while one is registered (which kinds each
- * trigger needs is not recorded on the platform, so every kind that is on counts).
- */
-function triggerConflicts(current: WebhookConfig, body: IDataObject): string[] {
-	const held = (url: unknown) => triggerSecret(url) !== undefined;
-	const conflicts: string[] = [];
-	if (
-		body.transCallbackUrl !== undefined &&
-		held(current.transCallbackUrl) &&
-		body.transCallbackUrl !== current.transCallbackUrl
-	) {
-		conflicts.push(
-			`the account's default push address is held by ${triggerNamed(current.transCallbackUrl!)}`,
-		);
-	}
-	const entries = current.transCallbackUrlExtra ?? [];
-	const newEntries =
-		(body.transCallbackUrlExtra as Array<{ sender: string; url: string }> | undefined) ?? undefined;
-	if (newEntries !== undefined) {
-		const replacing = body.transCallbackUrlExtraUpdateMode === 'replace';
-		for (const entry of entries.filter((candidate) => held(candidate.url))) {
-			const next = newEntries.find(
-				(candidate) => candidate.sender.toLowerCase() === entry.sender.toLowerCase(),
-			);
-			if (next ? next.url !== entry.url : replacing) {
-				conflicts.push(
-					`the push address of sender ${entry.sender} is held by ${triggerNamed(entry.url)}`,
-				);
-			}
-		}
-	}
-	const triggerUrls = [current.transCallbackUrl, ...entries.map((entry) => entry.url)].filter(
-		held,
-	) as string[];
-	if (triggerUrls.length > 0 && body.transEnable === false && current.transEnable === true) {
-		conflicts.push(
-			`turning pushes off would stop every Mail Delivery Trigger on the account (${triggerUrls.map((url) => holdingWorkflow(url) ?? withoutSecret(url)).join(', ')})`,
-		);
-	}
-	if (triggerUrls.length > 0 && body.transEvent) {
-		const next = body.transEvent as Record<string, boolean>;
-		const switchedOff = SWITCHABLE_KINDS.filter(
-			(kind) =>
-				current.transEvent?.[kind.transEventKey] === true && next[kind.transEventKey] === false,
-		);
-		if (switchedOff.length > 0) {
-			conflicts.push(
-				`the change would switch off ${switchedOff.map((kind) => kind.code).join(', ')}, which the Mail Delivery Triggers on the account may receive`,
-			);
-		}
-	}
-	return conflicts;
+	return keepingRecords(current, real);
 }

@@ -10,7 +10,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { templateNamed } from '../../../../shared/records';
-import { tagsIn } from '../../../../shared/tags';
+import { tagsIn } from '../../../helpers/tags';
 import { capitalized, describeItems } from '../../../run/itemNames';
 import { type LookupMemo, templateQuestion } from './diagnosis';
 import { contentSourceOf } from './requests';

@@ -1,8 +1,14 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listNameOf, senderLabel, senderTypeOf, templateNamed, verifiedSenders } from '../records';
-import { tagsIn } from '../tags';
-import { apiRequest } from '../transport';
+import {
+	listNameOf,
+	senderLabel,
+	senderTypeOf,
+	templateNamed,
+	verifiedSenders,
+} from '../../shared/records';
+import { tagsIn } from '../helpers/tags';
+import { apiRequest } from '../../shared/transport';
 
 const SEARCH_PAGE_SIZE = 50;
 

@@ -1,36 +1,12 @@
 /**
- * The platform's tag syntax, {{name}}, which is also n8n's expression syntax. Texts are cut into text and
- * {{ blocks }} exactly as n8n's own template splitter cuts them (@n8n/tournament's splitExpression), so a
- * text is read the way n8n would read it.
+ * Texts cut into literal text and {{ blocks }} exactly as n8n's own template splitter cuts them
+ * (@n8n/tournament's splitExpression, quirks included): the fast reading of item references
+ * (itemReferences.ts) and the platform's tags (helpers/platformTags.ts) read a field the way n8n would.
+ * test/unit/template-chunks.test.ts holds it against n8n's splitter on generated texts.
  */
 
-/** A tag name: letters, digits and "_", in parts joined by "." or "-" (e.g. firstName, order.id, first-name). */
-export const TAG_NAME = /^[\p{L}_][\p{L}\p{N}_]*(?:[.-][\p{L}\p{N}_]+)*$/u;
-
-/** The distinct tag names a text uses ({{name}} or {{ name }}), in order of first use. */
-export function tagsIn(...texts: unknown[]): string[] {
-	const names = new Set<string>();
-	for (const text of texts) {
-		if (typeof text !== 'string') continue;
-		for (const block of blocksOf(text)) {
-			const name = block.inside.trim();
-			if (TAG_NAME.test(name)) names.add(name);
-		}
-	}
-	return [...names];
-}
-
-/** How n8n reads the text: which spans are closed {{ blocks }}, by their position in the text. */
-export function blocksOf(text: string): Array<{ start: number; end: number; inside: string }> {
-	return templateChunks(text).flatMap((chunk) =>
-		chunk.type === 'code' && chunk.closed
-			? [{ start: chunk.start, end: chunk.end, inside: chunk.inside }]
-			: [],
-	);
-}
-
 /** A part of a text as n8n's template splitter cuts it. */
-type TemplateChunk =
+export type TemplateChunk =
 	/** Literal text, as n8n copies it into the result. */
 	| { type: 'text'; text: string }
 	/**
