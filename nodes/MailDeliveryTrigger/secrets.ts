@@ -80,17 +80,10 @@ export function sameSecret(given: unknown, expected: Buffer | undefined): boolea
 const readBacks = new Map<string, { at: number; found?: Registered }>();
 const READ_BACK_INTERVAL_MS = 60_000;
 
-/**
- * This trigger's URL at its own address on the platform, from a push's context. The transport's context
- * type names hook and execute contexts; a webhook context has the same request helpers and parameters.
- */
+/** This trigger's URL at its own address on the platform, from a push's context. */
 async function ownUrlOnPlatform(context: IWebhookFunctions): Promise<string | undefined> {
 	const own = ownership(context);
-	const config = (await apiRequest.call(
-		context as unknown as IHookFunctions,
-		'/v5/webhook/get',
-		{},
-	)) as Config;
+	const config = (await apiRequest.call(context, '/v5/webhook/get', {})) as Config;
 	return urlsOf(config).find(
 		(url): url is string => isOwn(url, own) && withoutSecret(url) === own.webhookUrl,
 	);

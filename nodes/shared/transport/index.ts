@@ -4,6 +4,7 @@ import type {
 	IHookFunctions,
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
+	IWebhookFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
@@ -13,7 +14,8 @@ import { explainCode } from './explanations';
 import { type ConnectionFailure, PlatformError, processingOf } from './failures';
 import type { RequestPacer } from './pacing';
 
-export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions;
+export type ApiContext =
+	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
 
 /**
  * Retries of answers that mean "not processed, try later": HTTP 429, and 503 with Retry-After.
