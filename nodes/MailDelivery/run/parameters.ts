@@ -174,12 +174,11 @@ export class ParameterReader {
 		let reading = this.readings.get(name);
 		if (reading) return reading;
 		const stored = storedValue(this.stored, name);
-		const read = holdsExpression(stored) && this.fromItems ? compileStoredValue(stored) : undefined;
-		reading = !holdsExpression(stored)
-			? { kind: 'once', values: new Map() }
-			: read
-				? { kind: 'item', read }
-				: { kind: 'n8n' };
+		if (!holdsExpression(stored)) reading = { kind: 'once', values: new Map() };
+		else {
+			const read = this.fromItems ? compileStoredValue(stored) : undefined;
+			reading = read ? { kind: 'item', read } : { kind: 'n8n' };
+		}
 		this.readings.set(name, reading);
 		return reading;
 	}
