@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 
 import { setupDemo } from '../../scripts/demo.mjs';
 import { startStack } from './env.mjs';
-import { a, b, c, d, e, f, g, h, i, j, k, l } from './browser/journeys.mjs';
+import { a, b, c, d, e, f, g, h, i, j, k, l, m } from './browser/journeys.mjs';
 import { launchBrowser } from './browser/ui.mjs';
 
 const JOURNEY_TIMEOUT = 180_000;
@@ -105,4 +105,10 @@ test(
 	"l. the example's Tag Values → Name shows its mode, Import's Add to List offers a new list, the node creator's entry speaks of actions and events",
 	{ timeout: JOURNEY_TIMEOUT },
 	() => l(env),
+);
+
+test(
+	'm. a field only n8n can evaluate over 150 items: the output panel names it and the faster way; an operation run item by item offers Requests in Parallel and Repeat on Retry',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => m(env),
 );

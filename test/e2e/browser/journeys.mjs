@@ -1689,3 +1689,67 @@ export async function l(env) {
 		);
 	});
 }
+
+/** 150 customers, enough for the hint of a field left to n8n's expression engine (100 items or more). */
+const MANY_CUSTOMERS = Array.from({ length: 150 }, (_, i) => ({
+	email: `customer${i}@example.org`,
+	name: `Customer ${i}`,
+}));
+
+export async function m(env) {
+	const suffix = randomUUID().slice(0, 6);
+	const slow = await stageWorkflow(env, `Browser: a slow field ${suffix}`, MANY_CUSTOMERS, {
+		resource: 'transactionalMail',
+		operation: 'send',
+		senderMail: rl('sender@example.com'),
+		to: '={{ $json.email.trim() }}',
+		contentSource: 'template',
+		templateName: rl('welcome'),
+		tagValuesMode: 'inputFields',
+	});
+	const upsert = await stageWorkflow(env, `Browser: contacts several at once ${suffix}`, null, {
+		resource: 'contact',
+		operation: 'upsert',
+		email: 'ada@example.org',
+	});
+	return await journey(env, 'm-speed-and-retries', async (j, page) => {
+		// A To that only n8n's engine can evaluate (a method call), over 150 items: the output panel says so.
+		await openWorkflowById(page, env.baseUrl, slow);
+		await openNode(page, 'Mail Delivery');
+		await executeStep(page);
+		const output = await readOutput(page);
+		const panel = await textOf(page.getByTestId('output-panel'));
+		await j.shot('slow-field-hint');
+		j.saw('send output', output.countText);
+		const hint =
+			/n8n's expression engine evaluated these fields item by item[^]*?same result\./.exec(
+				panel,
+			)?.[0];
+		j.saw('hint in the output panel', hint ?? '(none)');
+		await j.check(
+			output.count === 150,
+			`the send gave ${output.count} items for 150: ${output.text.slice(0, 200)}`,
+		);
+		await j.check(
+			/To \(150 items\): Recipients From → An Input Field/.test(hint ?? ''),
+			`the output panel names no slow field To with its faster way: ${panel.slice(0, 500)}`,
+		);
+		await closeNode(page);
+
+		// An operation run item by item offers Requests in Parallel and, since it changes something, Repeat on Retry.
+		await openWorkflowById(page, env.baseUrl, upsert);
+		await openNode(page, 'Mail Delivery');
+		// n8n draws a collection of several options as a select whose placeholder reads "Add Option".
+		await page.getByPlaceholder('Add Option').filter({ visible: true }).first().click();
+		await page.waitForTimeout(500);
+		const offered = await page.getByRole('option').filter({ visible: true }).allInnerTexts();
+		await j.shot('per-item-options');
+		j.saw('Options offered', offered.join(', '));
+		for (const option of ['Requests in Parallel', 'Repeat on Retry', 'Timeout (Seconds)'])
+			await j.check(
+				offered.some((text) => text.includes(option)),
+				`Contact → Create or Update's Options offer no "${option}": ${offered.join(', ')}`,
+			);
+		await page.keyboard.press('Escape');
+	});
+}
