@@ -29,9 +29,8 @@ const optionsOf = (resource: string, operation: string) =>
 	(properties.find((p) => p.name === 'options' && shownFor(p, resource, operation))?.options ??
 		[]) as INodeProperties[];
 
-test('the Operation fields offer exactly the operation modules, 23 in all', () => {
+test('the Operation fields offer exactly the operation modules', () => {
 	expect(offered.sort()).toEqual(modules.map((m) => `${m.resource}.${m.operation}`).sort());
-	expect(offered).toHaveLength(23);
 });
 
 test.each(modules.map((m) => [`${m.resource}.${m.operation}`, m]))(
