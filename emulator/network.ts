@@ -33,6 +33,8 @@ export class Network {
 	/** /v5 requests received and not yet answered, and the most there were at once. */
 	underWay = 0;
 	peakUnderWay = 0;
+	/** /v5 requests received in all. */
+	received = 0;
 	private recentRequests: number[] = [];
 	private v5Requests = 0;
 
@@ -40,6 +42,7 @@ export class Network {
 
 	/** Counts a /v5 request as under way until its answer is sent or its connection closed. */
 	track(res: http.ServerResponse) {
+		this.received++;
 		this.underWay++;
 		this.peakUnderWay = Math.max(this.peakUnderWay, this.underWay);
 		res.once('close', () => this.underWay--);

@@ -17,6 +17,12 @@ export interface EmulatorFixture {
 	/** All three credentials on this emulator; the workflow's Authentication picks one. `authorizationCode` fills the code credential. */
 	credentials: (authorizationCode?: string) => CredentialsStore;
 	authorizationCode: () => Promise<string>;
+	/**
+	 * Resolves once every request that was sent has been answered: none under way, and none arriving for 100 ms.
+	 * A request the client gave up on (a stopped execution aborts the ones under way) may still arrive after the
+	 * client moved on, as it may reach a real platform.
+	 */
+	settled: () => Promise<void>;
 }
 
 export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
@@ -52,6 +58,13 @@ export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
 		return new URL(answer.headers.location as string).searchParams.get('code')!;
 	};
 	fixture.view = () => fixture.emulator.inspect();
+	fixture.settled = async () => {
+		const { network } = fixture.emulator;
+		for (let seen = -1; seen !== network.received || network.underWay > 0;) {
+			seen = network.received;
+			await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+	};
 	fixture.credentials = (code) => {
 		const store = new CredentialsStore();
 		const { url, account } = fixture.emulator;

@@ -190,7 +190,7 @@ test('a stopped execution starts no other request (a 2,000-item send stopped aft
 		cancelWhen: () => txCount() >= 3,
 	});
 	// Whatever was under way is answered; then nothing more comes.
-	while (env.emulator.network.underWay > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+	await env.settled();
 	await new Promise((resolve) => setTimeout(resolve, 500));
 	expect(txCount()).toBeLessThanOrEqual(4);
 });

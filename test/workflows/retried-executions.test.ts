@@ -31,7 +31,7 @@ async function interruptedSend(workflow: ReturnType<typeof actionWorkflow>, exec
 		mode: 'webhook',
 		cancelWhen: () => txRequests() >= 3,
 	});
-	while (env.emulator.network.underWay > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+	await env.settled();
 }
 
 test('a retry of an execution that stopped mid-send sends nothing again: every item fails, saying why', async () => {
@@ -142,7 +142,7 @@ test('operations run item by item that change something are held to the same rul
 		mode: 'webhook',
 		cancelWhen: () => upserts() >= 3,
 	});
-	while (env.emulator.network.underWay > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+	await env.settled();
 	const before = upserts();
 	const retried = await runWorkflow({
 		...workflow,
