@@ -1,4 +1,4 @@
-// Bulk sends and imports the way a user runs them: a real n8n 2.41.1 (the one the tests install, n8n's default
+// Bulk sends and imports the way a user runs them: a real n8n of the main line (the one the tests install, n8n's default
 // settings) and the emulator as its own process, every platform answer 150 ms late. Each case is a production
 // Webhook → Code node making N items → the measured node; figures come from n8n's own execution records and the
 // emulator's request log. `node bench/n8n-bulk.mjs [--cpu-prof DIR]`; `npm run bench` runs it last.
@@ -18,6 +18,7 @@ import {
 	freePort,
 	startEmulatorProcess,
 } from '../test/e2e/env.mjs';
+import { LINES } from '../scripts/n8n-install.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 import { residentMiB } from '../scripts/queue-stack.mjs';
 
@@ -399,7 +400,7 @@ async function main() {
 	);
 }
 
-/** One n8n 2.41.1 process with an owner and the signature credential, for the time of `use`. */
+/** One n8n process of the main line with an owner and the signature credential, for the time of `use`. */
 async function withN8n(emulator, use) {
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'mail-delivery-bench-bulk-'));
 	const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
@@ -683,7 +684,7 @@ function line(result) {
 
 function print(results, load) {
 	console.log(`
-Bulk sends and imports inside a real n8n 2.41.1 (n8n's default settings, one process for all cases but the 100,000-row
+Bulk sends and imports inside a real n8n ${LINES[2].n8n} (n8n's default settings, one process for all cases but the 100,000-row
 pair, whose runs each have a fresh process; SQLite, execution data saved); the emulator as its own process answering every request ${LATENCY_MS} ms late. ${os.cpus().length} cores, load average
 ${load} at the start (the machine may be shared). Medians of ${ROUNDS} runs after one 100-item warm-up per case, the rounds
 interleaved (case A, B, C, A, B, C, …) so that drift falls on every case alike${SCALE === 1 ? '' : `; sizes scaled by ${SCALE}`}.
@@ -700,6 +701,7 @@ wall times, and CPU÷Set CPU its ratio to the Set run's, pair by pair like node�
 	console.log(COLUMNS.map(([name, width]) => name.padEnd(width)).join(' | '));
 	console.log(COLUMNS.map(([, width]) => '-'.repeat(width)).join('-|-'));
 	for (const result of results) console.log(line(result));
+	printTargets(results);
 	// Under a rate limit the ideal above is not reachable: the limit sets its own floor.
 	for (const { benchCase } of results.filter((r) => r.benchCase.rateLimit)) {
 		const requests = Math.ceil(benchCase.n / RECIPIENTS_PER_REQUEST);
@@ -709,6 +711,37 @@ wall times, and CPU÷Set CPU its ratio to the Set run's, pair by pair like node�
 			`${benchCase.label}: ${requests} requests at ${benchCase.rateLimit} per second cannot end before ${seconds(floor)} after the first.`,
 		);
 	}
+}
+
+/**
+ * The speed targets, each a ratio of two figures of this run: the send built by dragging fields to its ideal, Import
+ * mapped field by field to Import mapped automatically, 1,000 contacts Create or Update at 16 at once to its ideal
+ * (with n8n's HTTP Request node making the same calls beside it).
+ */
+function printTargets(results) {
+	const byLabel = new Map(results.filter((r) => !r.error).map((r) => [r.benchCase.label, r]));
+	const nodeMs = (label) => (byLabel.has(label) ? summary(byLabel.get(label)).nodeMs : undefined);
+	const toIdeal = (label) =>
+		byLabel.has(label) ? nodeMs(label) / idealMs(byLabel.get(label).benchCase) : undefined;
+	const targets = [
+		['send by dragging P=16 ÷ its ideal', toIdeal('send by dragging P=16'), 2],
+		[
+			'import by dragged fields large ÷ import by input fields large',
+			nodeMs('import by dragged fields large') / nodeMs('import by input fields large'),
+			1.5,
+		],
+		['upsert 1,000 P=16 ÷ its ideal', toIdeal('upsert 1,000 P=16'), 1.5],
+		[
+			"HTTP Request node's 1,000 upserts ÷ the same ideal (beside it)",
+			toIdeal('HTTP Request node, 1,000 upserts in batches of 16'),
+		],
+	].filter(([, value]) => Number.isFinite(value));
+	if (targets.length === 0) return;
+	console.log('\nTargets (median node times of this run):');
+	for (const [label, value, target] of targets)
+		console.log(
+			`  ${label}: ${ratio(value)}${target ? ` (target ≤ ${target}: ${value <= target ? 'met' : 'NOT met'})` : ''}`,
+		);
 }
 
 main().then(

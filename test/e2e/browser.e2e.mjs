@@ -1,4 +1,4 @@
-// The editor in a real browser: n8n 2.41.1 with the built package and the emulator, the demo's credentials and
+// The editor in a real browser: n8n of the main line with the built package and the emulator, the demo's credentials and
 // example workflows (as `npm start` makes them), and Debian's Chromium driven as a person drives it. The REST
 // API only sets the stage; every check reads what the editor shows. Screenshots: .tmp/browser/<journey>/.
 import { after, before, test } from 'node:test';

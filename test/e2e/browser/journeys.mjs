@@ -942,7 +942,7 @@ export async function f(env) {
 	return await journey(env, 'f-webhook-save', async (j, page) => {
 		j.saw(
 			'default push URL before',
-			String(before?.transCallbackUrl).replace(/token=[^&]+/, 'token=…'),
+			String(before?.transCallbackUrl).replace(/token=[^&#]+/, 'token=…'),
 		);
 		await j.check(
 			/\/webhook\/.+\/events\?token=/.test(String(before?.transCallbackUrl)),
@@ -978,10 +978,13 @@ export async function f(env) {
 			`the emulator's default push URL is now ${after?.transCallbackUrl}: the trigger's address was replaced`,
 		);
 
-		// The explicit option that allows replacing.
+		// The explicit option that allows replacing. n8n draws "Add Option" as a button when the collection has one
+		// option and as a select when it has several (Save has Replace Anyway, Requests in Parallel, Timeout…).
 		const options = ndv
 			.getByTestId('collection-parameter-add')
 			.filter({ hasText: /Add Option/i })
+			.or(ndv.getByPlaceholder('Add Option'))
+			.filter({ visible: true })
 			.first();
 		if (
 			!(await j.check(

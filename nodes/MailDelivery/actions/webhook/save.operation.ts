@@ -207,7 +207,7 @@ async function withTriggers(
 		if (conflicts.length > 0) {
 			throw new NodeOperationError(
 				item.node,
-				`Not saved: ${conflicts.join('; ')}. Saving would silently disconnect that trigger workflow, which would still show as active. Deactivate it first, or turn on Options → Replace Anyway.`,
+				`Not saved: ${conflicts.join('; ')}. Saving would silently disconnect that trigger workflow, which would still show as published. Unpublish it first (deactivate, on n8n 1.x), or turn on Options → Replace Anyway.`,
 				{ itemIndex: item.index },
 			);
 		}
