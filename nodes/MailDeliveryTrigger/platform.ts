@@ -2,12 +2,13 @@
  * The account's one webhook configuration, read and saved: a release saves the nearest value the platform
  * takes when it refuses what was there before, and corrects what it did not keep.
  */
-import type { IDataObject, IHookFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { transEventFor } from '../shared/eventKinds';
 import { RELEASED_TOKEN, SECRET_PARAMETER } from '../shared/triggerAddresses';
 import { apiRequest } from '../shared/transport';
+import { asNodeApiError } from '../shared/transport/failures';
 import { type WebhookConfig as Config } from '../shared/webhookConfig';
 import { changes, withoutRefusedUrls } from './plans';
 
@@ -19,9 +20,7 @@ async function saveConfig(context: IHookFunctions, body: IDataObject) {
 	try {
 		await apiRequest.call(context, '/v5/webhook/save', body);
 	} catch (error) {
-		throw error instanceof NodeApiError
-			? error
-			: new NodeApiError(context.getNode(), error as JsonObject);
+		throw asNodeApiError(context.getNode(), error);
 	}
 }
 
@@ -101,9 +100,7 @@ export async function saveNearest(
 			await apiRequest.call(context, '/v5/webhook/save', body);
 		} catch (error) {
 			if (refusedAsInvalid(error) && index < attempts.length - 1) continue;
-			throw error instanceof NodeApiError
-				? error
-				: new NodeApiError(context.getNode(), error as JsonObject);
+			throw asNodeApiError(context.getNode(), error);
 		}
 		for (const note of notes) context.logger.warn(`Mail Delivery Trigger: ${note}.`);
 		return body;

@@ -5,10 +5,11 @@
  * releasing its own URL at another public address, or naming another workflow in a refusal, the trigger
  * asks whether a trigger still answers there (probe.ts).
  */
-import type { IHookFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IHookFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { parseUrl, recordOf, sameTriggerUrl } from '../shared/triggerAddresses';
+import { asNodeApiError } from '../shared/transport/failures';
 import type { WebhookConfig as Config } from '../shared/webhookConfig';
 import { correctIgnoredNulls, readConfig, saveNearest } from './platform';
 import {
@@ -189,9 +190,7 @@ export async function unregister(context: IHookFunctions): Promise<void> {
 		await release(context, config, own, (url) => (mine(url) && !copies.has(url) ? url : undefined));
 	} catch (error) {
 		if (staticData(context).listeningForTest !== true)
-			throw error instanceof NodeApiError
-				? error
-				: new NodeApiError(context.getNode(), error as JsonObject);
+			throw asNodeApiError(context.getNode(), error);
 		context.logger.warn(
 			`Mail Delivery Trigger: the push address could not be put back at the end of test listening (${(error as Error).message}); this workflow takes it back at its next test listen or publication.`,
 		);

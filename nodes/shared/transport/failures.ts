@@ -90,6 +90,10 @@ export function whatWasSent(error: unknown, effect = 'it may have taken effect')
 	return `The platform may still have processed that request (${effect}): check before sending it again.`;
 }
 
+/** An error of a hook's platform I/O as n8n shows an API failure: a NodeApiError as it is, anything else made one. */
+export const asNodeApiError = (node: INode, error: unknown): NodeApiError =>
+	error instanceof NodeApiError ? error : new NodeApiError(node, error as JsonObject);
+
 /**
  * The same error with other words (and the item it belongs to), of the same kind: a platform failure keeps
  * its data. The one place where the node makes a NodeApiError from another.
