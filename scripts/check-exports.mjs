@@ -15,7 +15,7 @@ function filesUnder(folder) {
 	for (const name of readdirSync(folder)) {
 		const full = path.join(folder, name);
 		if (statSync(full).isDirectory()) found.push(...filesUnder(full));
-		else if (/\.(ts|mjs)$/.test(name) && !name.endsWith('.d.ts')) found.push(full);
+		else if (/\.(ts|cts|mjs)$/.test(name) && !name.endsWith('.d.ts')) found.push(full);
 	}
 	return found;
 }
@@ -23,7 +23,7 @@ function filesUnder(folder) {
 /** The source file an import specifier names, without extension, or undefined for a package. */
 function resolve(fromFile, specifier) {
 	if (!specifier.startsWith('.')) return undefined;
-	const target = path.resolve(path.dirname(fromFile), specifier).replace(/\.(ts|js|mjs)$/, '');
+	const target = path.resolve(path.dirname(fromFile), specifier).replace(/\.(ts|cts|js|mjs)$/, '');
 	for (const candidate of [target, path.join(target, 'index')]) {
 		if (statSync(`${candidate}.ts`, { throwIfNoEntry: false })) return candidate;
 	}

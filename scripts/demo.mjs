@@ -14,7 +14,7 @@ export async function startDemoEmulator(port, { mailLog = false } = {}) {
 		[
 			path.join(root, 'node_modules', 'ts-node', 'dist', 'bin.js'),
 			'--transpile-only',
-			path.join(root, 'emulator', 'cli.ts'),
+			path.join(root, 'emulator', 'cli.cts'),
 		],
 		{
 			cwd: root,

@@ -1,5 +1,6 @@
 // `node scripts/import-cycles.mjs [folder] [--graph]` (default emulator): checks the folder's TypeScript import graph
-// (relative imports, type-only included), prints it with --graph, and exits 1 when it has a cycle. No dependencies,
+// (.ts, and .cts imported by file name; relative imports, type-only included), prints it with --graph, and exits 1
+// when it has a cycle. No dependencies,
 // unlike madge. `npm run lint` runs it over nodes/ and emulator/.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -10,13 +11,13 @@ const walk = (dir) => {
 	for (const name of readdirSync(dir)) {
 		const p = join(dir, name);
 		if (statSync(p).isDirectory()) walk(p);
-		else if (p.endsWith('.ts')) files.push(p);
+		else if (/\.c?ts$/.test(p)) files.push(p);
 	}
 };
 walk(root);
 const resolveImport = (from, spec) => {
 	const base = resolve(dirname(from), spec);
-	for (const candidate of [`${base}.ts`, join(base, 'index.ts')])
+	for (const candidate of [base, `${base}.ts`, join(base, 'index.ts')])
 		if (files.includes(candidate)) return candidate;
 	return undefined;
 };

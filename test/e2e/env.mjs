@@ -35,7 +35,7 @@ export async function startEmulatorProcess(port = 0) {
 		[
 			path.join(root, 'node_modules', 'ts-node', 'dist', 'bin.js'),
 			'--transpile-only',
-			path.join(root, 'emulator', 'cli.ts'),
+			path.join(root, 'emulator', 'cli.cts'),
 		],
 		{
 			cwd: root,

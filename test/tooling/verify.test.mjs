@@ -7,6 +7,7 @@ import {
 	appendFileSync,
 	cpSync,
 	existsSync,
+	mkdirSync,
 	mkdtempSync,
 	readFileSync,
 	realpathSync,
@@ -121,6 +122,17 @@ describe('verify names the one point that is broken', () => {
 			'\nexport const startedAt = setTimeout(() => undefined, 1);\n',
 		);
 		assertNames(copy, 'n8n-node-lint', /no-restricted-globals/);
+	});
+
+	test('Use the n8n-node tool: development code in a .ts file, which n8n-node lint reads from the root', () => {
+		const copy = copyOfPackage();
+		mkdirSync(path.join(copy, 'test'));
+		// A test helper as .cts (how the project writes development code) stays out of n8n's node rules…
+		writeFileSync(path.join(copy, 'test', 'helper.cts'), 'export const wait = setTimeout;\n');
+		assert.equal(verify(copy, ['n8n-node-lint']).status, 0);
+		// …and the same helper as .ts is linted as node code, as n8n lints the root.
+		writeFileSync(path.join(copy, 'test', 'helper.ts'), 'export const wait = setTimeout;\n');
+		assertNames(copy, 'n8n-node-lint', /test\/helper\.ts[\s\S]*no-restricted-globals/);
 	});
 
 	test('Use the n8n-node tool: node code that does not compile', () => {

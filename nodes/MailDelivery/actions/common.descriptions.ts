@@ -160,7 +160,7 @@ export const listLocator = (displayName = 'Contact List', required = true) =>
 /**
  * Several contact lists, each picked from a searchable list or typed (or a list of names from an
  * expression). Searchable lists load when opened, so they work on a panel that has just been added (see
- * test/unit/editor-panel.test.ts); one empty entry is shown at first, ready to pick.
+ * test/unit/editor-panel.test.cts); one empty entry is shown at first, ready to pick.
  */
 export const listsField = (options: {
 	displayName: string;

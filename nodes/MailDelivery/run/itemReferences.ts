@@ -4,7 +4,7 @@
  * item in its expression engine, this costs microseconds. The value is exactly the one n8n's
  * getNodeParameter gives (type and value), on both n8n lines and with every engine n8n offers; whatever
  * cannot be proved to give that value is left to n8n: the text, at compile time, or one item's values, at
- * read time. test/workflows/item-references.test.ts compares the two on a corpus through n8n's engines.
+ * read time. test/workflows/item-references.test.cts compares the two on a corpus through n8n's engines.
  */
 import type { IDataObject } from 'n8n-workflow';
 import { isSafeObjectProperty } from 'n8n-workflow';

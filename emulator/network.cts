@@ -1,0 +1,97 @@
+/**
+ * A distant, rate-limited, sometimes failing platform, all off by default: latency, HTTP 429 above a
+ * rate, HTTP 503 every Nth request, and faults planned for the next request to a path.
+ */
+import type http from 'node:http';
+
+import { send, type Text } from './reply.cts';
+import type { Fault, PlannedFault } from './types.cts';
+
+export interface NetworkSettings {
+	/** Added to every /v5 answer, plus up to latencyJitterMs at random. */
+	latencyMs: number;
+	latencyJitterMs: number;
+	/** Requests per second answered; more get HTTP 429 with Retry-After (0: no limit). */
+	rateLimitPerSecond: number;
+	/** Every Nth /v5 request is answered HTTP 503 with Retry-After: 1, unprocessed (0: never). */
+	unavailableEvery: number;
+}
+
+export class Network {
+	settings: NetworkSettings = {
+		latencyMs: 0,
+		latencyJitterMs: 0,
+		rateLimitPerSecond: 0,
+		unavailableEvery: 0,
+	};
+	/** Answers refused by the settings: 429 (rate limit) and 503 (unavailable). */
+	throttled = { 429: 0, 503: 0 };
+	/** Planned by POST /__control/fault, each taken by the next request to its path. */
+	faults: PlannedFault[] = [];
+	/** Sockets held open by `hang` faults, closed when the emulator stops. */
+	held = new Set<import('node:net').Socket>();
+	/** /v5 requests received and not yet answered, and the most there were at once. */
+	underWay = 0;
+	peakUnderWay = 0;
+	/** /v5 requests received in all. */
+	received = 0;
+	private recentRequests: number[] = [];
+	private v5Requests = 0;
+
+	constructor(private readonly text: Text) {}
+
+	/** Counts a /v5 request as under way until its answer is sent or its connection closed. */
+	track(res: http.ServerResponse) {
+		this.received++;
+		this.underWay++;
+		this.peakUnderWay = Math.max(this.peakUnderWay, this.underWay);
+		res.once('close', () => this.underWay--);
+	}
+
+	/** Plays distance and limits: waits the latency, then may refuse the request unprocessed (true). */
+	async throttle(res: http.ServerResponse): Promise<boolean> {
+		const { latencyMs, latencyJitterMs, rateLimitPerSecond, unavailableEvery } = this.settings;
+		const delay = latencyMs + Math.random() * latencyJitterMs;
+		if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+		this.v5Requests++;
+		if (unavailableEvery > 0 && this.v5Requests % unavailableEvery === 0) {
+			this.throttled[503]++;
+			send(
+				res,
+				503,
+				{ code: 503, message: this.text('服务暂不可用', 'service unavailable, try later') },
+				{ 'Retry-After': '1' },
+			);
+			return true;
+		}
+		if (rateLimitPerSecond > 0) {
+			const now = Date.now();
+			this.recentRequests = this.recentRequests.filter((at) => at > now - 1000);
+			if (this.recentRequests.length >= rateLimitPerSecond) {
+				this.throttled[429]++;
+				const retryAfter = Math.max(1, Math.ceil((this.recentRequests[0] + 1000 - now) / 1000));
+				send(
+					res,
+					429,
+					{ code: 429, message: this.text('请求过于频繁', 'too many requests') },
+					{ 'Retry-After': String(retryAfter) },
+				);
+				return true;
+			}
+			this.recentRequests.push(now);
+		}
+		return false;
+	}
+
+	/**
+	 * A request to `path` arrived: it takes the first fault planned for it (one whose `skip` is 0), and the
+	 * faults planned for later requests to the path come one closer. Each request has at most one fault.
+	 */
+	arrive(path: string): Fault | undefined {
+		const index = this.faults.findIndex((planned) => planned.path === path && planned.skip === 0);
+		const taken = index === -1 ? undefined : this.faults.splice(index, 1)[0].fault;
+		for (const planned of this.faults)
+			if (planned.path === path && planned.skip > 0) planned.skip--;
+		return taken;
+	}
+}

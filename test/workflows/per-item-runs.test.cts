@@ -1,0 +1,196 @@
+/**
+ * Operations run item by item send several requests at once (Options → Requests in Parallel), with the
+ * send's guarantees: outputs in input order and paired, items acting on the same record in input order, one
+ * item's fault never losing or repeating another's request (n8n's Retry On Fail included), pacing after a
+ * 429, and nothing started after the execution is stopped.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import type { NodeApiError } from 'n8n-workflow';
+
+import { useEmulator } from '../harness/emulator.cts';
+import { people, sendToEachItem, TX } from '../harness/fixtures.cts';
+import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
+
+const env = useEmulator();
+const UPSERT = '/v5/contacts/upsert';
+
+const upsert = (options: IDataObject = {}) => ({
+	resource: 'contact',
+	operation: 'upsert',
+	email: '={{ $json.email }}',
+	additionalFields: { name: '={{ $json.name }}' },
+	options,
+});
+const upsertRequests = () => env.view().requests.filter((request) => request.path === UPSERT);
+/** How many requests the platform received for each address. */
+const requestsPerEmail = () => {
+	const counts = new Map<string, number>();
+	for (const request of upsertRequests()) {
+		const email = (request.body as IDataObject).email as string;
+		counts.set(email, (counts.get(email) ?? 0) + 1);
+	}
+	return counts;
+};
+const paired = (items: INodeExecutionData[]) =>
+	items.map((item) => (item.pairedItem as { item: number }).item);
+const named = (count: number): INodeExecutionData[] =>
+	people(count).map((item, i) => ({ json: { ...item.json, name: `N${i}` } }));
+
+beforeEach(async () => {
+	await env.control('POST', 'settings', { latencyMs: 20 });
+});
+
+test('Requests in Parallel runs up to that many items at once; outputs keep the input order and pairing', async () => {
+	const result = await runWorkflow({
+		...actionWorkflow(upsert({ parallelRequests: 8 })),
+		credentials: env.credentials(),
+		items: named(60),
+	});
+	const output = result.output('Mail Delivery');
+	expect(paired(output)).toEqual([...Array(60).keys()]);
+	expect(output.map((item) => item.json.email)).toEqual(named(60).map((item) => item.json.email));
+	expect(env.view().peakRequestsUnderWay).toBeGreaterThan(1);
+	expect(env.view().peakRequestsUnderWay).toBeLessThanOrEqual(8);
+	expect([...requestsPerEmail().values()].every((count) => count === 1)).toBe(true);
+});
+
+test('by default reads and contact changes run 4 at once, campaigns one after another', async () => {
+	await runWorkflow({
+		...actionWorkflow(upsert()),
+		credentials: env.credentials(),
+		items: named(24),
+	});
+	expect(env.view().peakRequestsUnderWay).toBe(4);
+	env.emulator.reset();
+	await env.control('POST', 'settings', { latencyMs: 20 });
+	await runWorkflow({
+		...actionWorkflow({
+			resource: 'campaign',
+			operation: 'create',
+			mailName: '={{ "spring-" + $itemIndex }}',
+			senderMail: { __rl: true, mode: 'name', value: 'news@example.com' },
+			subject: 'Spring',
+			content: '<p>Hi</p>',
+			onlySave: true,
+			sendLists: { list: [] },
+		}),
+		credentials: env.credentials(),
+		items: [...Array(6).keys()].map(() => ({ json: {} })),
+	});
+	expect(env.view().requests.filter((r) => r.path === '/v5/campaign/mail/sends')).toHaveLength(6);
+	expect(env.view().peakRequestsUnderWay).toBe(1);
+});
+
+test('items that save the same contact run in input order at any parallelism: the last one stays', async () => {
+	// Items 0, 5, 10, … save one address with different names; the others their own addresses.
+	const items = named(40).map((item, i) =>
+		i % 5 === 0 ? { json: { email: 'same@example.org', name: `Name ${i}` } } : item,
+	);
+	await runWorkflow({
+		...actionWorkflow(upsert({ parallelRequests: 16 })),
+		credentials: env.credentials(),
+		items,
+	});
+	const names = upsertRequests()
+		.map((request) => request.body as IDataObject)
+		.filter((body) => body.email === 'same@example.org')
+		.map((body) => body.name);
+	expect(names).toEqual([0, 5, 10, 15, 20, 25, 30, 35].map((i) => `Name ${i}`));
+	const contact = env.view().state.contacts.find((c) => c.email === 'same@example.org');
+	expect(contact?.name).toBe('Name 35');
+});
+
+test("Stop Workflow with 8 at once: the failed item's error says what happened to the others and how to go on; Retry On Fail repeats no request", async () => {
+	// The 10th request gets a 500 after the platform saved it: it may have been processed.
+	await env.control('POST', 'fault', { path: UPSERT, fault: 'internalError', skip: 9 });
+	const result = await runWorkflow({
+		...actionWorkflow(upsert({ parallelRequests: 8 }), { retryOnFail: { maxTries: 3 } }),
+		credentials: env.credentials(),
+		items: named(100),
+	});
+	// The retry ran every item not done; the item whose request failed after it may have been saved is
+	// not sent again, and its error says so.
+	expect([...requestsPerEmail().values()].every((count) => count === 1)).toBe(true);
+	expect(requestsPerEmail().size).toBe(100);
+	const error = result.error() as NodeApiError;
+	expect(error.message).toMatch(/code 500/);
+	expect(error.description).toMatch(/earlier try of this execution/);
+	expect(error.description).toMatch(/contact may have been saved/);
+	expect(error.description).toMatch(
+		/Continue \(using error output\)", it goes on with the other 99 items/,
+	);
+});
+
+test('Stop Workflow with 8 at once, no retry: items under way are finished and kept, later ones not run, and the error says which', async () => {
+	await env.control('POST', 'fault', { path: UPSERT, fault: 'internalError', skip: 9 });
+	const result = await runWorkflow({
+		...actionWorkflow(upsert({ parallelRequests: 8 })),
+		credentials: env.credentials(),
+		items: named(100),
+	});
+	const done = upsertRequests().length;
+	expect(done).toBeGreaterThan(10);
+	expect(done).toBeLessThanOrEqual(17);
+	const error = result.error() as NodeApiError;
+	expect(error.description).toMatch(new RegExp(`items ${done}–99 were not run`));
+	expect(error.description).toMatch(/Items 0–8 and 10–\d+ were done/);
+});
+
+test('16 at once under Retry On Fail with a 500, a dropped connection and a refusal: no request repeated, every item its result or its error', async () => {
+	await env.control('POST', 'fault', { path: UPSERT, fault: 'internalError', skip: 20 });
+	await env.control('POST', 'fault', { path: UPSERT, fault: 'resetAfter', skip: 60 });
+	await env.control('POST', 'fault', { path: UPSERT, fault: 'network', skip: 90 });
+	const items = named(200);
+	const result = await runWorkflow({
+		...actionWorkflow(upsert({ parallelRequests: 16 }), {
+			onError: 'continueErrorOutput',
+			retryOnFail: { maxTries: 4 },
+		}),
+		credentials: env.credentials(),
+		items,
+	});
+	const ok = result.output('Mail Delivery', 0);
+	const failed = result.output('Mail Delivery', 1);
+	expect(paired([...ok, ...failed]).sort((a, b) => a - b)).toEqual([...Array(200).keys()]);
+	// A request that may have reached the platform is never sent again; one never made is.
+	const counts = requestsPerEmail();
+	expect([...counts.values()].filter((count) => count > 1)).toEqual([]);
+	expect(failed.length).toBeGreaterThanOrEqual(2);
+	for (const item of failed)
+		expect(String((item.json.details as IDataObject).description)).toMatch(
+			/may have been saved|reached the platform/,
+		);
+});
+
+test('after a 429 the items are paced to the rate the platform accepts, and each is sent once', async () => {
+	await env.control('POST', 'settings', { latencyMs: 0, rateLimitPerSecond: 25 });
+	const result = await runWorkflow({
+		...actionWorkflow({
+			resource: 'contact',
+			operation: 'get',
+			email: '={{ $json.email }}',
+			options: { parallelRequests: 16 },
+		}),
+		credentials: env.credentials(),
+		items: [...Array(60).keys()].map(() => ({ json: { email: 'ada@example.org' } })),
+	});
+	expect(result.error()).toBeUndefined();
+	expect(result.output('Mail Delivery')).toHaveLength(60);
+	const answered = env.view().requests.filter((r) => r.path === '/v5/contacts/get');
+	expect(answered.filter((r) => r.code === 200)).toHaveLength(60);
+});
+
+test('a stopped execution starts no other request (a 2,000-item send stopped after its 3rd request)', async () => {
+	await env.control('POST', 'settings', { latencyMs: 100, credits: 1_000_000 });
+	const txCount = () => env.view().requests.filter((r) => r.path === TX).length;
+	await runWorkflow({
+		...actionWorkflow(sendToEachItem({ options: { parallelRequests: 1 } })),
+		credentials: env.credentials(),
+		items: people(2000),
+		cancelWhen: () => txCount() >= 3,
+	});
+	// Whatever was under way is answered; then nothing more comes.
+	await env.settled();
+	await new Promise((resolve) => setTimeout(resolve, 500));
+	expect(txCount()).toBeLessThanOrEqual(4);
+});

@@ -1,0 +1,188 @@
+/**
+ * Several requests at once against a distant, rate-limited platform: the output is the same as one
+ * request at a time, every message is sent exactly once, and "try later" answers are waited out.
+ */
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+
+import { useEmulator } from '../harness/emulator.cts';
+import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
+
+const env = useEmulator();
+const TX = '/v5/transactional/mail/sends_customised';
+const rl = (value: string) => ({ __rl: true, mode: 'name', value });
+const send = (options: IDataObject) => ({
+	resource: 'transactionalMail',
+	operation: 'send',
+	senderMail: rl('sender@example.com'),
+	to: '={{ $json.email }}',
+	contentSource: 'template',
+	templateName: { __rl: true, mode: 'name', value: '={{ $json.template ?? "welcome" }}' },
+	tagValuesMode: 'json',
+	params: '={{ JSON.stringify({ name: $json.name }) }}',
+	additionalFields: { category: '={{ $json.category }}' },
+	options: { ...options },
+});
+const people = (count: number): INodeExecutionData[] =>
+	Array.from({ length: count }, (_, i) => ({
+		json: { email: `p${i}@example.org`, name: `P${i}`, category: i % 3 === 0 ? 'a' : 'b' },
+	}));
+const accepted = () =>
+	env
+		.view()
+		.mails.map((mail) => mail.email)
+		.sort();
+const everyoneOnce = (count: number, except: number[] = []) =>
+	Array.from({ length: count }, (_, i) => i)
+		.filter((i) => !except.includes(i))
+		.map((i) => `p${i}@example.org`)
+		.sort();
+/** The output without request numbers and generated IDs, which depend on which request went first. */
+const comparable = (out: INodeExecutionData[]) =>
+	out.map(({ json, pairedItem }) => {
+		const { request: _request, requests: _requests, uniqueMsgID: _uniqueMsgID, ...rest } = json;
+		if (rest.details) {
+			const {
+				request: _failedRequest,
+				requests: _failedRequests,
+				...details
+			} = rest.details as IDataObject;
+			rest.details = details;
+		}
+		return { json: rest, pairedItem };
+	});
+
+test('16 requests at once give the same output as 1 at a time, item for item, pairing included (with a refused request split)', async () => {
+	const items = people(1200);
+	items[777].json.template = 'missing';
+	await env.control('POST', 'settings', { latencyMs: 5, latencyJitterMs: 20 });
+	const sequential = await runWorkflow({
+		...actionWorkflow(send({ parallelRequests: 1 }), { continueOnFail: true }),
+		credentials: env.credentials(),
+		items,
+	});
+	const sequentialMails = accepted();
+	env.emulator.reset();
+	await env.control('POST', 'settings', { latencyMs: 5, latencyJitterMs: 20 });
+	const parallel = await runWorkflow({
+		...actionWorkflow(send({ parallelRequests: 16 }), { continueOnFail: true }),
+		credentials: env.credentials(),
+		items,
+	});
+	expect(comparable(parallel.output('Mail Delivery'))).toEqual(
+		comparable(sequential.output('Mail Delivery')),
+	);
+	expect(accepted()).toEqual(sequentialMails);
+	expect(accepted()).toEqual(everyoneOnce(1200, [777]));
+});
+
+test('under a rate limit every message is sent exactly once and the node finishes', async () => {
+	await env.control('POST', 'settings', { rateLimitPerSecond: 5, unavailableEvery: 7 });
+	const result = await runWorkflow({
+		...actionWorkflow(send({ parallelRequests: 8 })),
+		credentials: env.credentials(),
+		items: people(1500),
+	});
+	expect(result.error()).toBeUndefined();
+	expect(result.output('Mail Delivery').every((item) => item.json.success === true)).toBe(true);
+	expect(accepted()).toEqual(everyoneOnce(1500));
+	const { throttled } = await env.control('GET', 'requests');
+	expect(throttled[429]).toBeGreaterThan(0);
+	expect(throttled[503]).toBeGreaterThan(0);
+});
+
+test('under a steady limit the run is paced to it: at most 1 request in 10 is refused, every recipient sent once', async () => {
+	// About 50 requests against 10 a second, 2 at once with 50 ms answers (40 a second if unpaced).
+	await env.control('POST', 'settings', { rateLimitPerSecond: 10, latencyMs: 50 });
+	const result = await runWorkflow({
+		...actionWorkflow(send({ parallelRequests: 2 })),
+		credentials: env.credentials(),
+		items: people(5000),
+	});
+	expect(result.error()).toBeUndefined();
+	expect(accepted()).toEqual(everyoneOnce(5000));
+	// The record holds the requests the platform processed; the refused ones are counted apart.
+	const { throttled, requests } = await env.control('GET', 'requests');
+	expect(requests.length).toBeGreaterThanOrEqual(50);
+	expect(throttled[429]).toBeLessThanOrEqual(Math.floor((requests.length + throttled[429]) / 10));
+});
+
+test('with the retry budget exhausted, the items of the refused requests fail with an explanation and the rest succeed', async () => {
+	await env.control('POST', 'settings', { rateLimitPerSecond: 2 });
+	const result = await runWorkflow({
+		...actionWorkflow(send({ parallelRequests: 4, retryAttempts: 1 }), { continueOnFail: true }),
+		credentials: env.credentials(),
+		items: people(600),
+	});
+	const out = result.output('Mail Delivery');
+	const failed = out.filter((item) => item.json.error);
+	const sent = out.filter((item) => item.json.success === true);
+	expect(failed.length).toBeGreaterThan(0);
+	expect(sent.length).toBeGreaterThan(0);
+	expect(failed.length + sent.length).toBe(600);
+	expect(failed[0].json).toMatchObject({ details: { code: 429 } });
+	expect((failed[0].json.details as IDataObject).description).toContain(
+		'answered 429 ("try later") to 1 attempt; the node waited 0.0 s in all and gave up. Nothing of that request was sent or changed.',
+	);
+	expect(accepted()).toEqual(
+		sent
+			.map((item) => item.json.recipients as string[])
+			.flat()
+			.sort(),
+	);
+});
+
+test('Retry-After is honoured', async () => {
+	await env.control('POST', 'settings', { rateLimitPerSecond: 1 });
+	const started = Date.now();
+	const result = await runWorkflow({
+		...actionWorkflow(send({ parallelRequests: 2 })),
+		credentials: env.credentials(),
+		items: people(300),
+	});
+	expect(result.error()).toBeUndefined();
+	// Three requests at one per second: the node waited out the answers' Retry-After (1 s each) instead of failing.
+	expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+	expect(accepted()).toEqual(everyoneOnce(300));
+});
+
+test('Requests in Parallel outside 1 to 16 is a clear error before any request', async () => {
+	const result = await runWorkflow({
+		...actionWorkflow(send({ parallelRequests: 17 })),
+		credentials: env.credentials(),
+		items: people(2),
+	});
+	expect(result.error()?.message).toBe(
+		'Field "Requests in Parallel" must be a whole number from 1 to 16 (it is 17), in item 0 (the 1st input item)',
+	);
+	expect(env.view().requests.filter((r) => r.path === TX)).toHaveLength(0);
+});
+
+test('parameters without an expression are read once per run, not once per item', async () => {
+	const { ExecuteContext } = await import('n8n-core');
+	// Every read of a parameter, with or without an expression, goes through this method of n8n-core.
+	const reads = jest.spyOn(
+		ExecuteContext.prototype as unknown as { _getNodeParameter: (name: string) => unknown },
+		'_getNodeParameter',
+	);
+	try {
+		// One expression (To) that only n8n can evaluate (a method call) and a dozen fixed parameters; 1,000 items.
+		const parameters = {
+			...send({}),
+			to: '={{ $json.email.toLowerCase() }}',
+			additionalFields: { category: 'a', trackOpen: true },
+			params: '{"shop": "Example"}',
+			templateName: rl('welcome'),
+		};
+		await runWorkflow({
+			...actionWorkflow(parameters),
+			credentials: env.credentials(),
+			items: people(1000),
+		});
+		const perItem = reads.mock.calls.filter(([name]) => name === 'to').length;
+		expect(perItem).toBe(1000);
+		expect(reads.mock.calls.length).toBeLessThan(1000 + 50);
+	} finally {
+		reads.mockRestore();
+	}
+	expect(accepted()).toEqual(everyoneOnce(1000));
+});
