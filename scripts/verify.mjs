@@ -5,16 +5,13 @@
 // time in copies); `--only id,id` runs some points (`npm run lint` runs n8n-node-lint).
 import { execFileSync, spawnSync } from 'node:child_process';
 import {
-	cpSync,
 	existsSync,
 	mkdirSync,
 	mkdtempSync,
 	readdirSync,
 	readFileSync,
-	realpathSync,
 	rmSync,
 	statSync,
-	symlinkSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -39,12 +36,12 @@ function toolPath(root, relative) {
 	return path.join(root, 'node_modules', relative);
 }
 
-/** Runs `n8n-node <command>` as `npx n8n-node <command>` runs it; the output comes back for the report. */
-function n8nNode(root, cwd, args) {
+/** Runs `n8n-node <command>` in the package's root as `npx n8n-node <command>` runs it; the output comes back for the report. */
+function n8nNode(root, args) {
 	const result = spawnSync(
 		process.execPath,
 		[toolPath(root, '@n8n/node-cli/bin/n8n-node.mjs'), ...args],
-		{ cwd, encoding: 'utf8' },
+		{ cwd: root, encoding: 'utf8' },
 	);
 	const output = withoutColours(`${result.stdout}${result.stderr}`);
 	return { ok: result.status === 0, output };
@@ -83,14 +80,14 @@ const githubRepository = (value) => {
 function n8nNodeLint(root) {
 	if (packageOf(root).n8n?.strict !== true)
 		unmet('strict mode is off: package.json must say "n8n": { "strict": true }');
-	const { ok, output } = n8nNode(root, root, ['lint']);
+	const { ok, output } = n8nNode(root, ['lint']);
 	if (!ok) unmet(findings(output.replaceAll(`${root}/`, '')));
 	return "n8n-node lint in strict mode from the package's root: eslint.config.mjs is n8n's default, no finding";
 }
 
 /** `npm run build` is `n8n-node build`; what it made must be exactly what n8n loads. */
 function n8nNodeBuild(root) {
-	const { ok, output } = n8nNode(root, root, ['build']);
+	const { ok, output } = n8nNode(root, ['build']);
 	if (!ok) unmet(findings(output));
 	const { n8n } = packageOf(root);
 	const listed = [...(n8n?.nodes ?? []), ...(n8n?.credentials ?? [])];

@@ -60,7 +60,10 @@ export function useEmulator(options: EmulatorOptions = {}): EmulatorFixture {
 	fixture.view = () => fixture.emulator.inspect();
 	fixture.settled = async () => {
 		const { network } = fixture.emulator;
+		const deadline = Date.now() + 30_000;
 		for (let seen = -1; seen !== network.received || network.underWay > 0;) {
+			if (Date.now() > deadline)
+				throw new Error(`the emulator did not settle in 30 s: ${network.underWay} under way`);
 			seen = network.received;
 			await new Promise((resolve) => setTimeout(resolve, 100));
 		}

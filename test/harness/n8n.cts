@@ -77,21 +77,36 @@ const credentialTypes: Record<string, ICredentialType> = Object.fromEntries(
 
 /** Node executions started and not yet returned or thrown (a stopped execution's node may still be running). */
 let executionsUnderWay = 0;
+const countedTypes = new WeakMap<INodeType, INodeType>();
 
-/** The node type with its execute counted in `executionsUnderWay`. */
+/** The node type with its execute counted in `executionsUnderWay` (one wrapper per type: n8n looks types up often). */
 function counted(type: INodeType): INodeType {
 	const { execute } = type;
 	if (!execute) return type;
-	return Object.assign(Object.create(type) as INodeType, {
-		async execute(this: import('n8n-workflow').IExecuteFunctions) {
-			executionsUnderWay++;
-			try {
-				return await execute.call(this);
-			} finally {
-				executionsUnderWay--;
-			}
-		},
-	});
+	let wrapper = countedTypes.get(type);
+	if (!wrapper) {
+		wrapper = Object.assign(Object.create(type) as INodeType, {
+			async execute(this: unknown, ...args: unknown[]) {
+				executionsUnderWay++;
+				try {
+					return await (execute as (...a: unknown[]) => unknown).apply(this, args);
+				} finally {
+					executionsUnderWay--;
+				}
+			},
+		});
+		countedTypes.set(type, wrapper);
+	}
+	return wrapper;
+}
+
+/** Waits until `done()`, checking every 5 ms; fails saying `what` after `limitMs`. */
+async function waitUntil(done: () => boolean, what: string, limitMs = 30_000) {
+	const deadline = Date.now() + limitMs;
+	while (!done()) {
+		if (Date.now() > deadline) throw new Error(`${what}: still not so after ${limitMs} ms`);
+		await new Promise((resolve) => setTimeout(resolve, 5));
+	}
 }
 
 export const nodeTypes: INodeTypes = {
@@ -390,7 +405,10 @@ export async function runWorkflow({
 		// n8n ends a stopped execution at once; its node goes on until it sees the stop. Tests that count the
 		// requests a stopped run made wait for that, or a request the node started just before the stop would
 		// reach the platform after they counted.
-		while (executionsUnderWay > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+		await waitUntil(
+			() => executionsUnderWay === 0,
+			"the stopped execution's node never returned (it did not see the stop)",
+		);
 	} else run = await running;
 	const result = (finished ?? run)!;
 	return {

@@ -125,6 +125,8 @@ describe('verify names the one point that is broken', () => {
 	});
 
 	test('Use the n8n-node tool: development code in a .ts file, which n8n-node lint reads from the root', () => {
+		// The copy holds the package alone; that the real tree's development code passes is `npm run verify` on
+		// the real root, in `npm test`.
 		const copy = copyOfPackage();
 		mkdirSync(path.join(copy, 'test'));
 		// A test helper as .cts (how the project writes development code) stays out of n8n's node rules…

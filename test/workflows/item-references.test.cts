@@ -3,10 +3,10 @@
  * corpus of stored parameter values × items, whatever readFromItem answers must be what n8n's
  * getNodeParameter returns for the same value and item (type and value: -0, NaN, undefined), with every
  * engine of every n8n line the package supports. Jest's own n8n (2.41, Node 20) runs legacy and quickjs
- * in-process; n8n 2.41.1 under Node 24 runs vm (n8n 2.x's default), quickjs and legacy; n8n 1.123 legacy.
+ * in-process; line 2's n8n under Node 24 runs vm (n8n 2.x's default), quickjs and legacy; line 1's n8n legacy.
  * Where engines disagree, readFromItem must leave the value to n8n.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
 import fc from 'fast-check';
@@ -14,8 +14,9 @@ import * as core from 'n8n-core';
 import * as n8nWorkflow from 'n8n-workflow';
 
 import { compileItemReading, readFromItem } from '../../nodes/MailDelivery/run/itemReferences';
+import { installedN8n } from '../harness/n8nInstall.cts';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
+// The probe is plain JavaScript (it also runs as a script under other Node.js versions): required, typed here.
 const { encode, decode, probe } = require('../harness/parameter-probe.cjs') as {
 	encode: (value: unknown) => unknown;
 	decode: (value: unknown) => unknown;
@@ -31,7 +32,6 @@ interface EngineRun {
 	received: unknown[];
 }
 
-const root = path.join(__dirname, '..', '..');
 const MISSING = Symbol('missing');
 
 /** Leaf values: each gives one item holding it at every path the shapes read. */
@@ -332,23 +332,14 @@ describe("readFromItem gives n8n's own result", () => {
 	});
 
 	const lines = [
-		{ line: '2', engines: ['vm', 'quickjs', 'legacy'] },
-		{ line: '1', engines: ['legacy'] },
+		{ line: '2' as const, engines: ['vm', 'quickjs', 'legacy'] },
+		{ line: '1' as const, engines: ['legacy'] },
 	];
 	describe.each(lines)('n8n line $line', ({ line, engines }) => {
 		let byEngine: Record<string, EngineRun>;
 		beforeAll(() => {
-			// The line's n8n and the Node.js it runs on, installed once for the end-to-end suites too (minutes
-			// the first time), where the install script keeps them.
-			const printed = execFileSync(
-				process.execPath,
-				[path.join(root, 'scripts', 'n8n-install.mjs'), line, '--paths'],
-				{ encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 1024 * 1024 },
-			);
-			const installed = JSON.parse(printed.trim().split('\n').at(-1)!) as {
-				base: string;
-				nodeBin: string;
-			};
+			// Installed once for the end-to-end suites too (minutes the first time).
+			const installed = installedN8n(line);
 			const child = spawnSync(
 				installed.nodeBin,
 				[
