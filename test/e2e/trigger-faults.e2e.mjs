@@ -332,6 +332,92 @@ test('n8n restarted with another public address: the trigger takes over its own 
 	await unpublishRestores(trigger.id, before);
 });
 
+test('a published trigger that comes back takes its address back: production stopped, a copy of its user folder started elsewhere takes the address at start-up; the copy stopped, production started again takes it back and says so; a copy started while production answers is refused, naming production', async () => {
+	const before = await userConfiguration();
+	const trigger = await publish('faults: comes back');
+	const during = await registered(trigger);
+	const production = new URL(during.transCallbackUrl).origin;
+	const port = Number(new URL(stack.n8n.baseUrl).port);
+	await stack.n8n.stop();
+	const copyFolder = mkdtempSync(path.join(tmpdir(), `mail-delivery-e2e-${line}-comes-back-`));
+	cpSync(stack.userFolder, copyFolder, { recursive: true });
+	const copyPort = await freePort();
+	const copyLog = [];
+	const startCopy = async () =>
+		await startN8n({
+			line,
+			userFolder: copyFolder,
+			port: copyPort,
+			brokerPort: await freePort(),
+			log: (text) => copyLog.push(text),
+		});
+	const heldBy = async (origin, what) =>
+		await eventually(
+			async () => {
+				const config = await platform();
+				return String(config.transCallbackUrl).startsWith(`${origin}/webhook/`) ? config : false;
+			},
+			what,
+			90_000,
+		);
+	let copy = await startCopy();
+	const productionLog = [];
+	try {
+		// Nothing answers at production's address: the copy takes the address over as n8n starts.
+		const taken = await heldBy(copy.baseUrl, "the copy to take production's address at start-up");
+		assert.equal(recordOf(taken.transCallbackUrl).get('prev'), before.transCallbackUrl);
+		await receives(taken.transCallbackUrl);
+		assert.match(copyLog.join(''), tookFrom(production));
+		await copy.stop();
+
+		// Production comes back at its own address: it takes the address back as it starts, and says so.
+		stack.n8n = await startN8n({
+			line,
+			userFolder: stack.userFolder,
+			port,
+			brokerPort: await freePort(),
+			extraEnv: webhookUrlEnv(production),
+			log: (text) => productionLog.push(text),
+		});
+		stack.session = await setupOwner(stack.n8n.baseUrl);
+		const back = await heldBy(production, 'production to take its address back at start-up');
+		assert.equal(recordOf(back.transCallbackUrl).get('prev'), before.transCallbackUrl);
+		await receives(back.transCallbackUrl);
+		assert.match(productionLog.join(''), tookFrom(copy.baseUrl));
+
+		// The copy started again while production answers: refused as it starts, naming production's
+		// address in its log; the platform keeps production's URL.
+		copyLog.length = 0;
+		copy = await startCopy();
+		await eventually(
+			async () => refusedNaming(production).test(copyLog.join('')),
+			"the copy's refusal at start-up in its log",
+			90_000,
+		);
+		assert.deepEqual(await platform(), back);
+		await receives(back.transCallbackUrl);
+	} catch (error) {
+		console.log(`copy's log:\n${copyLog.join('').slice(-6000)}`);
+		console.log(`production's log:\n${productionLog.join('').slice(-6000)}`);
+		throw error;
+	} finally {
+		await copy.stop();
+	}
+	await unpublishRestores(trigger.id, before);
+});
+
+/** n8n's log line of a trigger that took its address from its own URL at a public address where none answers. */
+const tookFrom = (origin) =>
+	new RegExp(
+		`Mail Delivery Trigger: workflow "faults: comes back" \\(ID \\w+\\) took over the account's default push address from its URL at ${escaped(origin)},`,
+	);
+/** n8n's log line of a trigger refused at start-up because a live copy answers at `origin`. */
+const refusedNaming = (origin) =>
+	new RegExp(
+		`Mail Delivery Trigger: workflow "faults: comes back" \\(ID \\w+\\) is not receiving pushes: [^\\n]*on another n8n at ${escaped(origin)},`,
+	);
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
 test("a copy of this n8n made from its user folder neither takes nor gives back production's address while production answers; once production is gone, it takes it over", async () => {
 	const before = await userConfiguration();
 	const trigger = await publish('faults: copied');
