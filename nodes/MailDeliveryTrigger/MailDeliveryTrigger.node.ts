@@ -1,10 +1,13 @@
 import type {
 	IDataObject,
+	IExecuteFunctions,
 	IHookFunctions,
 	INodeExecutionData,
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
+	ITriggerFunctions,
+	ITriggerResponse,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
@@ -268,6 +271,27 @@ export class MailDeliveryTrigger implements INodeType {
 			},
 		},
 	};
+
+	/**
+	 * Starts nothing: pushes come through webhook(). A node with a trigger function is one n8n 2.x keeps in
+	 * memory, so when n8n starts it publishes the workflow again, running the webhook hooks above (mode
+	 * "init") as n8n 1.x does by itself: a trigger whose address a copy of this n8n took, or which n8n
+	 * reaches at another public address now, takes its address back as n8n starts (registration.ts).
+	 */
+	async trigger(this: ITriggerFunctions): Promise<ITriggerResponse> {
+		return await Promise.resolve({});
+	}
+
+	/**
+	 * Passes the events webhook() returned on as they are. n8n runs a node's execute before its trigger
+	 * function in an execution: without it, an execution started by listening for a test event would wait
+	 * on trigger() instead of showing the push.
+	 */
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await Promise.resolve(
+			this.getNodeOutputs().map((_output, index) => this.getInputData(index)),
+		);
+	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 		const request = this.getRequestObject();

@@ -99,6 +99,23 @@ function changedMeanwhile(context: IHookFunctions, message: string) {
 	});
 }
 
+/** The activation modes of n8n starting (or a main process of several taking the lead). */
+const STARTING_UP = ['init', 'leadershipChange'];
+
+const workflowInWords = (context: IHookFunctions) => {
+	const workflow = context.getWorkflow();
+	return `workflow "${workflow.name}" (ID ${workflow.id})`;
+};
+
+/** A refusal, also in n8n's log as n8n starts: nobody watches the editor then, and n8n does not retry it. */
+function refused(context: IHookFunctions, error: Error): Error {
+	if (STARTING_UP.includes(context.getActivationMode()))
+		context.logger.warn(
+			`Mail Delivery Trigger: ${workflowInWords(context)} is not receiving pushes: ${error.message}`,
+		);
+	return error;
+}
+
 /**
  * checkExists: true when the configuration is already as this trigger needs it (nothing to save). No
  * probe here: a URL of this trigger elsewhere means a change (taken back, or a refusal), made by create.
@@ -108,7 +125,7 @@ export async function isRegistered(
 	settings: RegistrationSettings,
 ): Promise<boolean> {
 	if (settings.mode === 'senders' && settings.senders.length === 0)
-		throw unusableError(context.getNode());
+		throw refused(context, unusableError(context.getNode()));
 	const config = await readConfig(context);
 	const plan = registrationPlan(config, identity(context, config), settings);
 	return 'target' in plan && Object.keys(changes(config, plan.target)).length === 0;
@@ -119,14 +136,15 @@ export async function register(
 	settings: RegistrationSettings,
 ): Promise<void> {
 	if (settings.mode === 'senders' && settings.senders.length === 0)
-		throw unusableError(context.getNode());
+		throw refused(context, unusableError(context.getNode()));
 	// Test listening runs on static data of its own; its delete hook must know it (see unregister).
 	if (context.getMode() === 'manual') staticData(context).listeningForTest = true;
 	const config = await readConfig(context);
 	const id = identity(context, config);
 	const { probes, copies } = await copiesAmong(context, ownElsewhere(config, id), id);
 	const plan = registrationPlan(config, id, settings, copies);
-	if ('taken' in plan) throw await refusal(context, id, plan.taken, copies, probes);
+	if ('taken' in plan)
+		throw refused(context, await refusal(context, id, plan.taken, copies, probes));
 	await saveNearest(context, config, plan.target, id.webhookUrl);
 	// Another workflow or n8n may have saved between that read and this save: the last save wins.
 	const after = await readConfig(context);
@@ -137,6 +155,28 @@ export async function register(
 			context,
 			'The platform did not keep the event switches this workflow needs',
 		);
+	logTakeovers(context, id, config, settings);
+}
+
+/**
+ * n8n's log says where this trigger took an address from its own URL at another public address, where
+ * no trigger answered (the probe): a copy of this n8n that stopped, or this n8n before it moved.
+ */
+function logTakeovers(
+	context: IHookFunctions,
+	id: Identity,
+	config: Config,
+	settings: RegistrationSettings,
+) {
+	if (id.test) return;
+	const elsewhere = new Set(ownElsewhere(config, id));
+	for (const address of addressesOf(settings)) {
+		const holder = urlAt(config, address);
+		if (holder === null || !elsewhere.has(holder)) continue;
+		context.logger.warn(
+			`Mail Delivery Trigger: ${workflowInWords(context)} took over ${addressName(address)} from its URL at ${publicAddressOf(holder, id)}, where no trigger answers any more (this workflow published by a copy of this n8n, or by this n8n at an earlier public address); pushes now come to ${id.webhookUrl}.`,
+		);
+	}
 }
 
 /** After the save: this trigger's URL at an address as it meant to save it, or what to do instead. */
@@ -157,11 +197,14 @@ async function checkKept(
 	const notKept = notKeptBy(target, id);
 	if (holder !== null && notKept(holder, address)) {
 		await release(context, after, id, notKept);
-		throw notKeptError(context.getNode(), id.test, address, holder, intended!);
+		throw refused(context, notKeptError(context.getNode(), id.test, address, holder, intended!));
 	}
 	if (isTaken(holder, id, copies)) {
 		await release(context, after, id, (url) => (holderOf(url, id) === 'current' ? url : undefined));
-		throw await refusal(context, id, { address, holder: holder! }, copies, probes);
+		throw refused(
+			context,
+			await refusal(context, id, { address, holder: holder! }, copies, probes),
+		);
 	}
 	throw changedMeanwhile(
 		context,

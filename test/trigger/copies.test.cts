@@ -117,10 +117,65 @@ describe.each([2, 1] as const)('a copy of this n8n (n8n line %s)', (line) => {
 		await production.close();
 		await copy.activate({ line });
 		expect(String((await config()).transCallbackUrl)).toContain(copy.webhookUrl());
+		expect(logged).toContain(tookOver('wf-wf-copy-' + line, production, copy));
 		await sendAndFlush('c@example.org');
 		expect(emails(copy)).toEqual(['c@example.org']);
 		expect(await copy.deactivate()).toEqual([]);
 		expect(await config()).toEqual(before);
+	});
+});
+
+/** n8n's log line when a trigger takes its address from its own URL where nothing answers any more. */
+const tookOver = (workflowId: string, from: TriggerHost, to: TriggerHost) =>
+	`warn: Mail Delivery Trigger: workflow "Orders" (ID ${workflowId}) took over the account's default push address from its URL at ${from.baseUrl}, where no trigger answers any more (this workflow published by a copy of this n8n, or by this n8n at an earlier public address); pushes now come to ${to.webhookUrl()}.`;
+
+describe.each([2, 1] as const)('as n8n starts (activation "init", n8n line %s)', (line) => {
+	test("a published trigger whose address a copy of this n8n took takes it back once the copy no longer answers, and n8n's log says so; while the copy answers, it is refused and the log names the copy's address", async () => {
+		await expectCode(env.emulator, '/v5/webhook/save', userConfig, 200);
+		const before = await config();
+		const id = `wf-back-${line}`;
+		const production = await workflow(id);
+		await production.activate({ line });
+		await production.close();
+		// A copy of production's user folder starts at another address while production is stopped.
+		const copy = await workflow(id, production.staticData);
+		await copy.activate({ line, activation: 'init' });
+		expect(String((await config()).transCallbackUrl)).toContain(copy.webhookUrl());
+		expect(logged).toContain(tookOver(`wf-${id}`, production, copy));
+		const held = await config();
+
+		// Production starts again while the copy answers: refused, and the log names the copy's address.
+		const restarted = await workflow(id, production.staticData, { port: production.port });
+		const refusal = await restarted
+			.activate({ line, activation: 'init' })
+			.catch((caught: Error) => caught);
+		expect(refusal).toBeInstanceOf(WebhookPathTakenError);
+		expect(logged).toContain(
+			`warn: Mail Delivery Trigger: workflow "Orders" (ID wf-${id}) is not receiving pushes: ${(refusal as Error).message}`,
+		);
+		expect((refusal as Error).message).toContain(`on another n8n at ${copy.baseUrl},`);
+		expect(await config()).toEqual(held);
+
+		// The copy stopped: production, started again, takes its address back and says so.
+		await copy.close();
+		logged = [];
+		await restarted.activate({ line, activation: 'init' });
+		expect(String((await config()).transCallbackUrl)).toContain(restarted.webhookUrl());
+		expect(logged).toEqual([tookOver(`wf-${id}`, copy, restarted)]);
+		await sendAndFlush('back@example.org');
+		expect(emails(restarted)).toEqual(['back@example.org']);
+		expect(await restarted.deactivate()).toEqual([]);
+		expect(await config()).toEqual(before);
+	});
+
+	test('a refusal when n8n publishes from the editor is not logged: the editor shows it', async () => {
+		await expectCode(env.emulator, '/v5/webhook/save', userConfig, 200);
+		const first = await workflow(`wf-first-${line}`);
+		await first.activate({ line });
+		const second = await workflow(`wf-second-${line}`);
+		await expect(second.activate({ line })).rejects.toThrow(WebhookPathTakenError);
+		expect(logged.filter((text) => text.includes('is not receiving pushes'))).toEqual([]);
+		expect(await first.deactivate()).toEqual([]);
 	});
 });
 
