@@ -95,6 +95,7 @@ export async function control(
 			if (input.autoPush !== undefined) pushes.autoPush = Boolean(input.autoPush);
 			if (input.pushRetries !== undefined) pushes.retries = Number(input.pushRetries);
 			if (input.retryDelayMs !== undefined) pushes.retryDelayMs = Number(input.retryDelayMs);
+			if (input.pushTimeoutMs !== undefined) pushes.answerTimeoutMs = Number(input.pushTimeoutMs);
 			if (input.messages !== undefined) target.settings.messages = input.messages;
 			if (input.errorHttpStatus !== undefined)
 				target.settings.errorHttpStatus = input.errorHttpStatus;

@@ -46,6 +46,12 @@ export class PushDispatcher {
 	discarded: DiscardRecord[] = [];
 	retries = 2;
 	retryDelayMs = 200;
+	/**
+	 * How long the platform waits for a receiver's answer before it gives up on that attempt and tries again.
+	 * The receiver may still be processing the attempt it gave up on: a short wait plays a platform whose
+	 * retry races a slow first answer (each push then comes more than once).
+	 */
+	answerTimeoutMs = 30_000;
 	autoPush = true;
 	private queue: Array<{ url: string; event: EmulatorEvent }> = [];
 	private scheduled = false;
@@ -127,7 +133,7 @@ export class PushDispatcher {
 		for (let attempt = 0; attempt <= this.retries; attempt++) {
 			record.attempts = attempt + 1;
 			try {
-				record.status = await post(url, body);
+				record.status = await post(url, body, this.answerTimeoutMs);
 				record.ok = record.status >= 200 && record.status < 300;
 				record.error = record.ok ? undefined : `receiver answered HTTP ${record.status}`;
 			} catch (error) {
@@ -144,13 +150,16 @@ export class PushDispatcher {
 		this.pushes = [];
 		this.discarded = [];
 		this.queue = [];
+		this.answerTimeoutMs = 30_000;
 	}
 }
 
-function post(url: string, body: string): Promise<number> {
+function post(url: string, body: string, answerTimeoutMs: number): Promise<number> {
 	return new Promise((resolve, reject) => {
 		const target = new URL(url);
 		const client = target.protocol === 'https:' ? https : http;
+		let waiting: NodeJS.Timeout | undefined;
+		let answered = false;
 		const request = client.request(
 			target,
 			{
@@ -160,15 +169,25 @@ function post(url: string, body: string): Promise<number> {
 					'Content-Length': Buffer.byteLength(body),
 					'User-Agent': 'YiyeWebhooks',
 				},
-				timeout: 30_000,
 			},
 			(response) => {
+				answered = true;
+				clearTimeout(waiting);
 				response.resume();
 				response.on('end', () => resolve(response.statusCode ?? 0));
 			},
 		);
-		request.on('timeout', () => request.destroy(new Error('receiver did not answer within 30 s')));
-		request.on('error', reject);
-		request.end(body);
+		request.on('error', (error) => {
+			clearTimeout(waiting);
+			reject(error);
+		});
+		// The wait for the answer starts once the whole push was sent.
+		request.end(body, () => {
+			if (answered) return;
+			waiting = setTimeout(
+				() => request.destroy(new Error(`receiver did not answer within ${answerTimeoutMs} ms`)),
+				answerTimeoutMs,
+			);
+		});
 	});
 }

@@ -18,10 +18,11 @@ import { ANY_KIND, chosenKinds, EVENT_KINDS } from '../shared/eventKinds';
 import { getSenderAddresses } from '../shared/methods/loadOptions';
 import { readAsMeant } from '../shared/parameterKinds';
 import { SECRET_PARAMETER } from '../shared/triggerAddresses';
-import { ALL_KINDS, OUTPUTS_EXPRESSION, outputRouting } from './outputs';
-import { enrichEvent, parsePush } from './pushParsing';
+import { ALL_KINDS, OUTPUTS_EXPRESSION } from './outputs';
+import { ignoresRepeats, receivePush, reject } from './push';
 import { answerProbe, PROBE_HEADER } from './probe';
 import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
+import { recordPassed, WINDOW_HOURS } from './repeats';
 import { acceptedSecret, type Registered, sameSecret, secretDigest } from './secrets';
 
 /** Manual registration sends nothing to the platform, so only automatic registration needs a credential. */
@@ -172,6 +173,13 @@ const properties: INodeProperties[] = [
 				description:
 					'Time zone the platform writes event times in (it does not say); used for the ISO times',
 			},
+			{
+				displayName: 'Ignore Repeated Events',
+				name: 'ignoreRepeatedEvents',
+				type: 'boolean',
+				default: true,
+				description: `Whether to leave out an event identical in every field to one this workflow received in the last ${WINDOW_HOURS} hours: platforms push an event again when the answer was slow or lost. Turn off to get every copy.`,
+			},
 		],
 	},
 ];
@@ -184,11 +192,14 @@ const storedParameters = new WeakMap<object, object>();
  * no execution): the trigger never runs on a setting it could not read.
  */
 function readParameter(
-	context: IHookFunctions | IWebhookFunctions,
+	context: IHookFunctions | IWebhookFunctions | IExecuteFunctions,
 	name: string,
 	fallback: unknown,
 ): unknown {
-	const value = context.getNodeParameter(name, fallback);
+	const value =
+		'getInputData' in context
+			? context.getNodeParameter(name, 0, fallback)
+			: context.getNodeParameter(name, fallback);
 	// n8n copies the whole node at every getNode(): a push reads its stored parameters once.
 	let stored = storedParameters.get(context);
 	if (!stored) {
@@ -283,14 +294,20 @@ export class MailDeliveryTrigger implements INodeType {
 	}
 
 	/**
-	 * Passes the events webhook() returned on as they are. n8n runs a node's execute before its trigger
-	 * function in an execution: without it, an execution started by listening for a test event would wait
-	 * on trigger() instead of showing the push.
+	 * Passes the events webhook() returned on as they are, and, n8n having saved this execution before it
+	 * runs, counts them as passed on (repeats.ts). n8n runs a node's execute before its trigger function in
+	 * an execution: without it, an execution started by listening for a test event would wait on trigger()
+	 * instead of showing the push.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await Promise.resolve(
-			this.getNodeOutputs().map((_output, index) => this.getInputData(index)),
-		);
+		const outputs = this.getNodeOutputs().map((_output, index) => this.getInputData(index));
+		const options = readParameter(this, 'options', {}) as IDataObject;
+		if (ignoresRepeats(options) && this.getMode() !== 'manual')
+			recordPassed(
+				this,
+				outputs.flat().map((item) => item.json),
+			);
+		return await Promise.resolve(outputs);
 	}
 
 	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
@@ -301,49 +318,11 @@ export class MailDeliveryTrigger implements INodeType {
 		// Another trigger asking whether this one is live (probe.ts): answered without an execution.
 		const probe = request.headers[PROBE_HEADER];
 		if (probe !== undefined) return answerProbe(this, probe, accepted?.probeKey);
-		if (!request.rawBody && typeof request.readRawBody === 'function') await request.readRawBody();
-		// Read in the charset n8n decodes the body with (a Buffer encoding), so both paths agree.
-		const contentType = String(request.headers['content-type'] ?? '').toLowerCase();
-		const charset = /;\s*charset\s*=\s*"?([^";\s]+)/.exec(contentType)?.[1] ?? 'utf-8';
-		if (!Buffer.isEncoding(charset)) {
-			return reject(
-				this,
-				415,
-				`The body is in charset ${charset}; pushes are read in UTF-8 (or another charset Node.js reads: latin1, utf-16le, ascii)`,
-			);
-		}
-		const raw = request.rawBody
-			? request.rawBody.toString(charset)
-			: JSON.stringify(request.body ?? null);
-		// n8n has parsed a JSON body already: reuse it unless that lost something (see parsePush).
-		const isJson = contentType.startsWith('application/json');
-		const push = parsePush(raw, isJson ? request.body : undefined);
-		if (!push.ok) return reject(this, 400, push.problem);
-
-		const events = chosenKinds(readParameter(this, 'events', ALL_KINDS));
-		const outputMode = readParameter(this, 'outputMode', 'single') as string;
-		const options = readParameter(this, 'options', {}) as IDataObject;
-		const enrich = {
-			decodeFailedCause: options.decodeFailedCause !== false,
-			isoTimeZone:
-				options.addIsoTimes === true ? String(options.eventTimeZone || 'UTC') : undefined,
-			isoCache: new Map<string, string | undefined>(),
-		};
-		const routing = outputRouting(outputMode, events);
-		const outputs: INodeExecutionData[][] = Array.from({ length: routing.count }, () => []);
-		let kept = 0;
-		for (const event of push.events) {
-			const output = routing.outputOf(
-				typeof event.EventCode === 'string' ? event.EventCode : undefined,
-			);
-			if (output === undefined) continue;
-			outputs[output].push({ json: enrichEvent(event, enrich) });
-			kept++;
-		}
-		const webhookResponse = { received: push.events.length, kept };
-		// An empty push, or one with only kinds not chosen, starts no execution.
-		if (kept === 0) return { webhookResponse };
-		return { workflowData: outputs, webhookResponse };
+		return await receivePush(this, {
+			events: chosenKinds(readParameter(this, 'events', ALL_KINDS)),
+			outputMode: readParameter(this, 'outputMode', 'single') as string,
+			options: readParameter(this, 'options', {}) as IDataObject,
+		});
 	}
 }
 
@@ -371,10 +350,4 @@ async function secretOfPush(
 	if (readParameter(context, 'requireSecret', true) !== true) return undefined;
 	const secret = String(context.getNodeParameter('secret', '')).trim();
 	return secret && sameSecret(given, secretDigest(secret)) ? {} : false;
-}
-
-function reject(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
-	const response = context.getResponseObject();
-	response.status(status).json({ code: status, message });
-	return { noWebhookResponse: true };
 }

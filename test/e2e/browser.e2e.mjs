@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 
 import { setupDemo } from '../../scripts/demo.mjs';
 import { startStack } from './env.mjs';
-import { a, b, c, d, e, f, g, h, i, j, k, l, m } from './browser/journeys.mjs';
+import { a, b, c, d, e, f, g, h, i, j, k, l, m, n } from './browser/journeys.mjs';
 import { launchBrowser } from './browser/ui.mjs';
 
 const JOURNEY_TIMEOUT = 180_000;
@@ -111,4 +111,10 @@ test(
 	'm. a field only n8n can evaluate over 150 items: the output panel names it and the faster way; an operation run item by item offers Requests in Parallel and Repeat on Retry',
 	{ timeout: JOURNEY_TIMEOUT },
 	() => m(env),
+);
+
+test(
+	"n. the trigger's Options offer Ignore Repeated Events: on when added, its tooltip says what it does, no label cut",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => n(env),
 );

@@ -14,6 +14,7 @@ afterAll(async () => {
 beforeEach(() => {
 	receiver.pushes = [];
 	receiver.failNext = 0;
+	receiver.answerDelayMs = 0;
 });
 
 const allOn = {
@@ -277,4 +278,44 @@ test('a failing receiver is retried, then recorded as failed', async () => {
 		[false, 3],
 	]);
 	expect(pushes[1].error).toBe('receiver answered HTTP 503');
+});
+
+test('pushTimeoutMs: a receiver slower than the platform waits gets the same push again while it is still answering the first', async () => {
+	await expectCode(
+		env.emulator,
+		'/v5/webhook/save',
+		{ transCallbackUrl: receiver.url, transEvent: allOn, transEnable: true },
+		200,
+	);
+	await env.control('POST', 'settings', {
+		autoPush: false,
+		retryDelayMs: 10,
+		pushRetries: 2,
+		pushTimeoutMs: 50,
+	});
+	receiver.answerDelayMs = 200;
+	await expectCode(
+		env.emulator,
+		TX,
+		{
+			senderMail: 'sender@example.com',
+			subject: 's',
+			content: 'c',
+			messageVersions: [{ to: [{ email: 'slow@example.org' }] }],
+		},
+		200,
+	);
+	await env.control('POST', 'flush');
+	// Three attempts, each taken by the receiver, none answered in time: the same body three times.
+	expect(receiver.pushes).toHaveLength(3);
+	expect(new Set(receiver.pushes.map((push) => push.raw)).size).toBe(1);
+	const [record] = (await env.control('GET', 'pushes')).pushes;
+	expect(record).toMatchObject({
+		ok: false,
+		attempts: 3,
+		error: 'receiver did not answer within 50 ms',
+	});
+	// A reset puts the platform's patience back.
+	env.emulator.reset();
+	expect(env.emulator.pushes.answerTimeoutMs).toBe(30_000);
 });

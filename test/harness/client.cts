@@ -48,12 +48,14 @@ export interface Receiver {
 	url: string;
 	pushes: Array<{ raw: string; events: unknown[]; path: string }>;
 	failNext: number;
+	/** How long the receiver takes to answer a push it took. */
+	answerDelayMs: number;
 	close: () => Promise<void>;
 }
 
 /** A webhook receiver on loopback that records the raw bodies of pushes. */
 export async function startReceiver(): Promise<Receiver> {
-	const receiver = { pushes: [], failNext: 0 } as unknown as Receiver;
+	const receiver = { pushes: [], failNext: 0, answerDelayMs: 0 } as unknown as Receiver;
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -65,7 +67,7 @@ export async function startReceiver(): Promise<Receiver> {
 			}
 			const raw = Buffer.concat(chunks).toString('utf8');
 			receiver.pushes.push({ raw, events: JSON.parse(raw) as unknown[], path: req.url ?? '' });
-			res.writeHead(200).end('ok');
+			setTimeout(() => res.writeHead(200).end('ok'), receiver.answerDelayMs);
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

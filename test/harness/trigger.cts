@@ -14,7 +14,7 @@
  * from the database), and test listening (test-webhooks.js: a Workflow with empty static data, the delete
  * hook in mode "internal" at the end).
  */
-import { HookContext, WebhookContext } from 'n8n-core';
+import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type {
@@ -25,7 +25,7 @@ import type {
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { WebhookPathTakenError, Workflow } from 'n8n-workflow';
+import { createRunExecutionData, WebhookPathTakenError, Workflow } from 'n8n-workflow';
 
 import { MailDeliveryTrigger } from '../../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node';
 import {
@@ -47,14 +47,16 @@ const TEARDOWN_ATTEMPTS = 3;
 export interface TriggerHost {
 	baseUrl: string;
 	port: number;
-	/** Executions started, each as the node's outputs. */
+	/** Executions started (saved by n8n), each as the node's outputs. */
 	executions: INodeExecutionData[][][];
+	/** The trigger's outputs in each execution n8n ran (its execute() passes the events on). */
+	runOutputs: INodeExecutionData[][][];
 	responses: Array<{ status: number; body: string }>;
 	/** Every request's target as it came (method and path with query): what an access log records. */
 	requestLines: string[];
 	/** The workflow's static data as n8n's database holds it (a copy). */
 	readonly staticData: IDataObject;
-	/** Errors the delete hook threw where n8n cannot take them (the end of test listening). */
+	/** Errors the delete hook threw where n8n cannot take them (the end of test listening), and errors of executions it ran. */
 	unhandled: Error[];
 	/** Single hook calls, as n8n makes them: production ones on a Workflow read from the database, saved after. */
 	checkExists(mode?: WorkflowExecuteMode): Promise<boolean>;
@@ -80,6 +82,18 @@ export interface TriggerHostOptions {
 	workflowId?: string;
 	/** Plays another n8n installation (its own instance id) on the same account. */
 	instanceId?: string;
+	/**
+	 * How n8n handles a production push the trigger passes events on from (n8n 2.41's executeWebhook):
+	 * it saves the execution (taking `savingMs`; `savingFails` answers 500 and saves nothing), saves the
+	 * push's static data, answers, then runs the execution through n8n-core's engine, the trigger's
+	 * execute() included, and saves the static data the run changed. `crashesBeforeRunning` plays n8n
+	 * killed after answering, before the execution ran.
+	 */
+	execution?: {
+		savingMs?: number;
+		savingFails?: () => boolean;
+		crashesBeforeRunning?: () => boolean;
+	};
 }
 
 /**
@@ -97,6 +111,7 @@ export async function startTriggerHost(
 		workflowName,
 		workflowId = `wf-${webhookId}`,
 		instanceId,
+		execution: executionOptions = {},
 	}: TriggerHostOptions = {},
 ): Promise<TriggerHost> {
 	const node: INode = {
@@ -133,6 +148,7 @@ export async function startTriggerHost(
 
 	const host = {
 		executions: [],
+		runOutputs: [],
 		responses: [],
 		requestLines: [],
 		unhandled: [],
@@ -344,15 +360,61 @@ export async function startTriggerHost(
 				null,
 			);
 			const answer = await trigger.webhook.call(context);
+			if (answer.workflowData && mode !== 'manual') {
+				if (executionOptions.savingMs)
+					await new Promise((resolve) => setTimeout(resolve, executionOptions.savingMs));
+				if (executionOptions.savingFails?.()) {
+					response.status(500).json({ message: 'There was a problem saving the execution' });
+					return;
+				}
+			}
+			if (answer.workflowData) host.executions.push(answer.workflowData);
 			// LiveWebhooks.executeWebhook saves a production push's static data once it is answered.
 			if (mode !== 'manual') saveStaticData(workflow);
 			if (answer.noWebhookResponse) return;
-			if (answer.workflowData) host.executions.push(answer.workflowData);
 			// As n8n's onReceived mode with an empty responseData: the node's webhookResponse, else its default text.
 			response.status(200).json(answer.webhookResponse ?? { message: 'Workflow was started' });
+			if (answer.workflowData && mode !== 'manual' && !executionOptions.crashesBeforeRunning?.())
+				await runExecution(answer.workflowData).catch((error: Error) => host.unhandled.push(error));
 		} catch (error) {
 			response.status(500).json({ message: (error as Error).message });
 		}
+	}
+
+	/**
+	 * A saved execution of a push, run by n8n-core's engine as n8n runs it (mode "webhook"): the static data
+	 * read as it starts, saved when it ends if the run changed it (the workflowExecuteAfter hook).
+	 */
+	let executionCount = 0;
+	async function runExecution(outputs: INodeExecutionData[][]) {
+		const workflow = fromDatabase();
+		const hooks = new ExecutionLifecycleHooks('webhook', `execution-${++executionCount}`, {
+			id: workflowId,
+			name: workflow.name,
+			nodes: [node],
+			connections: {},
+			active: true,
+			settings: {},
+			createdAt: new Date(),
+			updatedAt: new Date(),
+			isArchived: false,
+		} as never);
+		const runData = createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [
+					{ node: workflow.getNode(node.name)!, data: { main: outputs }, source: null },
+				],
+			},
+		});
+		const run = await new WorkflowExecute(
+			{ ...additionalData, hooks } as never,
+			'webhook',
+			runData,
+		).processRunExecutionData(workflow);
+		const error = run.data.resultData.error;
+		if (error) throw error;
+		host.runOutputs.push(run.data.resultData.runData[node.name][0].data!.main as never);
+		saveStaticData(workflow);
 	}
 
 	let closed = false;

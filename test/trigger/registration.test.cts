@@ -302,9 +302,9 @@ test('an accepted push is answered with how many events came and how many were k
 	await activate(host);
 	const url = (await config()).transCallbackUrl as string;
 	const answer = await axios.post(url, [
-		{ EventCode: 'Bounced' },
-		{ EventCode: 'Delivered' },
-		{ EventCode: 'Bounced' },
+		{ EventCode: 'Bounced', Email: 'a@example.org' },
+		{ EventCode: 'Delivered', Email: 'a@example.org' },
+		{ EventCode: 'Bounced', Email: 'b@example.org' },
 	]);
 	expect(answer.data).toEqual({ received: 3, kept: 2 });
 	const none = await axios.post(url, [{ EventCode: 'Delivered' }]);

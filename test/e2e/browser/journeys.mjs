@@ -1353,6 +1353,50 @@ async function cutTexts(root) {
 	);
 }
 
+/**
+ * The panel as a desktop browser draws it: headless Chromium shows no scrollbar, a desktop one takes about
+ * 15 px of the panel, so the panel is made 20 px narrower. Returns its width.
+ */
+async function narrowPanel(page, ndv) {
+	const handles = page.locator('[data-test-id="resize-handle"]');
+	for (let index = 0; index < (await handles.count()); index++) {
+		const box = await handles.nth(index).boundingBox();
+		const parameters = await ndv.getByTestId('node-parameters').first().boundingBox();
+		if (
+			box &&
+			parameters &&
+			box.height > 300 &&
+			Math.abs(box.x - (parameters.x + parameters.width)) < 40
+		) {
+			await page.mouse.move(box.x + 2, box.y + 200);
+			await page.mouse.down();
+			await page.mouse.move(box.x - 18, box.y + 200, { steps: 5 });
+			await page.mouse.up();
+			break;
+		}
+	}
+	await page.waitForTimeout(500);
+	return await ndv
+		.getByTestId('node-parameters')
+		.first()
+		.evaluate((element) => element.clientWidth);
+}
+
+/** Texts cut in the panel's fields, each hovered: its label then shares the row with n8n's controls (delete, menu, Fixed | Expression). */
+async function cutWhenHovered(page, ndv) {
+	const fields = ndv.locator('.parameter-item');
+	const truncated = new Set();
+	for (let index = 0; index < (await fields.count()); index++) {
+		const field = fields.nth(index);
+		if (!(await field.isVisible().catch(() => false))) continue;
+		await field.scrollIntoViewIfNeeded();
+		await field.hover();
+		await page.waitForTimeout(100);
+		for (const text of await cutTexts(field)) truncated.add(text);
+	}
+	return truncated;
+}
+
 export async function j(env) {
 	const credentials = (await env.session.api('GET', '/credentials?limit=250')).data ?? [];
 	const signature = credentials.find((credential) => credential.name === SIGNATURE_CREDENTIAL);
@@ -1421,44 +1465,12 @@ export async function j(env) {
 			`output labels cut on the canvas: ${JSON.stringify(outputs)}`,
 		);
 
-		// The send's panel as a desktop browser draws it: headless Chromium shows no scrollbar, a desktop one takes
-		// about 15 px of the panel, so the panel is made 20 px narrower. Each field is hovered: its label then
-		// shares the row with n8n's controls (delete, menu, Fixed | Expression).
+		// The send's panel as a desktop browser draws it, every field hovered (see narrowPanel, cutWhenHovered).
 		const ndv = await openNode(page, 'Mail Delivery');
 		await page.waitForTimeout(500);
-		const handles = page.locator('[data-test-id="resize-handle"]');
-		for (let index = 0; index < (await handles.count()); index++) {
-			const box = await handles.nth(index).boundingBox();
-			const parameters = await ndv.getByTestId('node-parameters').first().boundingBox();
-			if (
-				box &&
-				parameters &&
-				box.height > 300 &&
-				Math.abs(box.x - (parameters.x + parameters.width)) < 40
-			) {
-				await page.mouse.move(box.x + 2, box.y + 200);
-				await page.mouse.down();
-				await page.mouse.move(box.x - 18, box.y + 200, { steps: 5 });
-				await page.mouse.up();
-				break;
-			}
-		}
-		await page.waitForTimeout(500);
-		const width = await ndv
-			.getByTestId('node-parameters')
-			.first()
-			.evaluate((element) => element.clientWidth);
+		const width = await narrowPanel(page, ndv);
 		j.saw('panel width', `${width} px`);
-		const fields = ndv.locator('.parameter-item');
-		const truncated = new Set();
-		for (let index = 0; index < (await fields.count()); index++) {
-			const field = fields.nth(index);
-			if (!(await field.isVisible().catch(() => false))) continue;
-			await field.scrollIntoViewIfNeeded();
-			await field.hover();
-			await page.waitForTimeout(100);
-			for (const text of await cutTexts(field)) truncated.add(text);
-		}
+		const truncated = await cutWhenHovered(page, ndv);
 		await j.shot('panel-hovered');
 		const addField = ndv.getByTestId('collection-parameter-add').first();
 		await addField.scrollIntoViewIfNeeded();
@@ -1754,5 +1766,91 @@ export async function m(env) {
 				`Contact → Create or Update's Options offer no "${option}": ${offered.join(', ')}`,
 			);
 		await page.keyboard.press('Escape');
+	});
+}
+
+export async function n(env) {
+	const credentials = (await env.session.api('GET', '/credentials?limit=250')).data ?? [];
+	const signature = credentials.find((credential) => credential.name === SIGNATURE_CREDENTIAL);
+	const workflow = {
+		name: `Browser: repeated events ${randomUUID().slice(0, 6)}`,
+		nodes: [
+			{
+				id: randomUUID(),
+				name: 'Events',
+				type: `${PACKAGE_NAME}.mailDeliveryTrigger`,
+				typeVersion: 2,
+				position: [0, 0],
+				webhookId: randomUUID(),
+				parameters: { options: { addIsoTimes: true, eventTimeZone: 'UTC' } },
+				credentials: { mailDeliverySignatureApi: { id: signature.id, name: signature.name } },
+			},
+		],
+		connections: {},
+		settings: { executionOrder: 'v1' },
+	};
+	const id = (await env.session.api('POST', '/workflows', workflow)).id;
+	return await journey(env, 'n-repeated-events', async (j, page) => {
+		await openWorkflowById(page, env.baseUrl, id);
+		const ndv = await openNode(page, 'Events');
+		await page.waitForTimeout(500);
+		const width = await narrowPanel(page, ndv);
+		j.saw('panel width', `${width} px`);
+		// n8n draws a collection of several options as a select whose placeholder reads "Add Option".
+		await page.getByPlaceholder('Add Option').filter({ visible: true }).first().click();
+		await page.waitForTimeout(500);
+		const offered = await page.getByRole('option').filter({ visible: true }).allInnerTexts();
+		await j.shot('options-offered');
+		j.saw('Options offered', offered.join(', '));
+		const option = page
+			.getByRole('option')
+			.filter({ visible: true })
+			.filter({ hasText: 'Ignore Repeated Events' })
+			.first();
+		if (
+			!(await j.check(
+				(await option.count()) === 1,
+				`the trigger's Options offer no "Ignore Repeated Events": ${offered.join(', ')}`,
+			))
+		)
+			return;
+		await option.click();
+		await page.waitForTimeout(500);
+		// Added, it shows as n8n draws a boolean: a switch, on (the default).
+		const field = ndv
+			.getByTestId('parameter-item')
+			.filter({ hasText: 'Ignore Repeated Events' })
+			.first();
+		await field.scrollIntoViewIfNeeded();
+		const on = await field
+			.locator('.el-switch')
+			.first()
+			.evaluate((element) => element.classList.contains('is-checked'))
+			.catch(() => undefined);
+		await j.check(on === true, `Ignore Repeated Events is not on when added (switch: ${on})`);
+		// What it does, as the field's tooltip says it: n8n shows it on the help icon beside the label.
+		const label = ndv
+			.locator('label.n8n-input-label')
+			.filter({ hasText: 'Ignore Repeated Events' });
+		await label.hover();
+		await label.locator('[data-icon="circle-help"]').first().hover();
+		await page.waitForTimeout(800);
+		const tooltip = (
+			await page
+				.locator('.el-popper:visible, [role="tooltip"]:visible, [data-reka-popper-content-wrapper]')
+				.allInnerTexts()
+		).join(' ');
+		await j.shot('option-added-hovered');
+		j.saw('tooltip', tooltip || '(none)');
+		await j.check(
+			/identical in every field/.test(tooltip) &&
+				/24 hours/.test(tooltip) &&
+				/every copy/.test(tooltip),
+			`the tooltip of Ignore Repeated Events does not say what it does: "${tooltip}"`,
+		);
+		const cut = [...(await cutWhenHovered(page, ndv))].filter((text) => text !== 'UTC');
+		await j.shot('panel-hovered');
+		j.saw('labels cut', JSON.stringify(cut));
+		await j.check(cut.length === 0, `labels cut in a ${width} px panel: ${JSON.stringify(cut)}`);
 	});
 }

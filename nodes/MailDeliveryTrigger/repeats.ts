@@ -1,0 +1,214 @@
+/**
+ * Ignore Repeated Events (on by default): an event identical in every field to one this trigger passed on
+ * within the last 24 hours is left out, and a push left with no event starts no execution. Platforms push at
+ * least once: a push whose answer was slow or lost comes again, whole.
+ *
+ * "Passed on" means: in an execution n8n saved. The trigger never counts an event as passed on before n8n
+ * saved its execution, so a crash can double an event, never lose one:
+ * - In the process that received the push, an event counts once n8n has answered its push with success
+ *   (n8n 2.x answers after it saved the execution; n8n 1.x answers just before, and then, having answered,
+ *   loses the push in a crash whatever the trigger does), or once the execution ran this node's execute().
+ *   A push repeating events whose first push is still being answered waits for that answer (a retry racing
+ *   a slow first try), at most WAIT_MS, then is answered 503 so the platform sends it again later. A push
+ *   answered with an error passed nothing on.
+ * - Across restarts and processes, by a record in the workflow's static data that only the execution writes
+ *   (recordPassed, from execute()): n8n saves an execution's static data when it ends, after it saved the
+ *   execution. Each push reads the record as n8n loaded it for that push.
+ * Bounded: REMEMBERED events per trigger in memory, the last RECORDED in static data (n8n saves static data
+ * whole, and copies it into every execution it saves).
+ */
+import { createHash } from 'node:crypto';
+import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+export const WINDOW_HOURS = 24;
+const WINDOW_MS = WINDOW_HOURS * 60 * 60_000;
+/** Events remembered per trigger in each process (about 80 bytes each). */
+const REMEMBERED = 50_000;
+/** Events in the record in static data: 8 bytes each, about 11 KB in all. */
+const RECORDED = 1_000;
+/** How long a push repeating events of a push still being answered waits for that answer. */
+const WAIT_MS = 20_000;
+const POLL_MS = 20;
+/** A push n8n has not answered after this long is taken as failed: its events may come out again. */
+const GIVE_UP_MS = 5 * 60_000;
+const FINGERPRINT_BYTES = 8;
+
+/** n8n's answer to a push as its response object shows it: ended once n8n answered. */
+interface Answer {
+	readonly writableEnded: boolean;
+	readonly statusCode: number;
+}
+
+interface Push {
+	answer: Answer;
+	at: number;
+	fingerprints: string[];
+}
+
+/** What one trigger remembers in this process. */
+interface Memory {
+	/** Fingerprint → when it was passed on (ms); in the order they came, oldest first. */
+	passed: Map<string, number>;
+	/** Fingerprints of pushes not answered yet, and those pushes. */
+	pending: Map<string, Push>;
+	pushes: Set<Push>;
+	/** The last record read from static data, not read again while unchanged. */
+	merged?: string;
+}
+
+const memories = new Map<string, Memory>();
+
+function memoryOf(context: IWebhookFunctions | IExecuteFunctions): Memory {
+	const key = `${context.getWorkflow().id}:${context.getNode().webhookId ?? context.getNode().name}`;
+	let memory = memories.get(key);
+	if (!memory) {
+		memory = { passed: new Map(), pending: new Map(), pushes: new Set() };
+		memories.set(key, memory);
+	}
+	return memory;
+}
+
+/**
+ * An event's fingerprint: 64 bits of the SHA-256 of its fields, in key order, as the trigger passes it on
+ * (the platform's fields, and the words it adds from them for the same options). Two events that differ in
+ * any field differ here but by a chance of about 1 in 10^15 per event among 50,000 remembered.
+ */
+export function fingerprintOf(event: IDataObject): string {
+	const fields = Object.keys(event)
+		.sort()
+		.map((key) => [key, event[key]]);
+	return createHash('sha256')
+		.update(JSON.stringify(fields))
+		.digest()
+		.subarray(0, FINGERPRINT_BYTES)
+		.toString('latin1');
+}
+
+function remember(memory: Memory, fingerprint: string, at: number) {
+	const known = memory.passed.get(fingerprint);
+	if (known !== undefined && known >= at) return;
+	// Deleted first so that it moves to the end: the map stays in the order events came.
+	memory.passed.delete(fingerprint);
+	memory.passed.set(fingerprint, at);
+	if (memory.passed.size > REMEMBERED) memory.passed.delete(memory.passed.keys().next().value!);
+}
+
+const isPassed = (memory: Memory, fingerprint: string, now: number) =>
+	(memory.passed.get(fingerprint) ?? -Infinity) > now - WINDOW_MS;
+
+/** Pushes n8n has answered since: with success their events count as passed on; else they never were. */
+function settle(memory: Memory, now: number) {
+	for (const push of memory.pushes) {
+		const answered = push.answer.writableEnded;
+		if (!answered && now - push.at < GIVE_UP_MS) continue;
+		const passed = answered && push.answer.statusCode >= 200 && push.answer.statusCode < 300;
+		for (const fingerprint of push.fingerprints) {
+			if (memory.pending.get(fingerprint) !== push) continue;
+			memory.pending.delete(fingerprint);
+			if (passed) remember(memory, fingerprint, push.at);
+		}
+		memory.pushes.delete(push);
+	}
+	for (const [fingerprint, at] of memory.passed) {
+		if (at > now - WINDOW_MS) break;
+		memory.passed.delete(fingerprint);
+	}
+}
+
+/** The record in static data: `<seconds>:<base64 of fingerprints passed on that second>`, joined by ";". */
+function readRecord(memory: Memory, record: unknown) {
+	if (typeof record !== 'string' || record === memory.merged) return;
+	memory.merged = record;
+	for (const part of record.split(';')) {
+		const [seconds, fingerprints] = part.split(':');
+		const at = Number(seconds) * 1000;
+		if (!Number.isSafeInteger(at) || !fingerprints) continue;
+		const bytes = Buffer.from(fingerprints, 'base64');
+		for (let start = 0; start + FINGERPRINT_BYTES <= bytes.length; start += FINGERPRINT_BYTES)
+			remember(memory, bytes.toString('latin1', start, start + FINGERPRINT_BYTES), at);
+	}
+}
+
+/** The record of the last RECORDED events this process knows were passed on, within the window. */
+function writeRecord(memory: Memory, now: number): string {
+	const recent: Array<[string, number]> = [];
+	for (const entry of memory.passed) if (entry[1] > now - WINDOW_MS) recent.push(entry);
+	const parts: string[] = [];
+	let second = -1;
+	let group: string[] = [];
+	const flush = () => {
+		if (group.length > 0)
+			parts.push(`${second}:${Buffer.from(group.join(''), 'latin1').toString('base64')}`);
+		group = [];
+	};
+	for (const [fingerprint, at] of recent.slice(-RECORDED)) {
+		const at1 = Math.floor(at / 1000);
+		if (at1 !== second) flush();
+		second = at1;
+		group.push(fingerprint);
+	}
+	flush();
+	return parts.join(';');
+}
+
+interface TriggerStaticData extends IDataObject {
+	passedEvents?: string;
+}
+
+/**
+ * Which of a push's events (by fingerprint) are new: not passed on within the window, nor earlier in the
+ * same push. Undefined when some are still being passed on by a push n8n has not answered after WAIT_MS:
+ * the push is then answered 503, and comes again.
+ */
+export async function newEvents(
+	context: IWebhookFunctions,
+	fingerprints: string[],
+): Promise<boolean[] | undefined> {
+	const memory = memoryOf(context);
+	const data = context.getWorkflowStaticData('node') as TriggerStaticData;
+	const started = Date.now();
+	for (;;) {
+		const now = Date.now();
+		settle(memory, now);
+		readRecord(memory, data.passedEvents);
+		const waiting = fingerprints.some(
+			(fingerprint) => memory.pending.has(fingerprint) && !isPassed(memory, fingerprint, now),
+		);
+		if (!waiting) break;
+		if (now - started >= WAIT_MS) return undefined;
+		await sleep(POLL_MS);
+	}
+	// From here to the return nothing waits: a push coming meanwhile finds these events pending.
+	const now = Date.now();
+	const seen = new Set<string>();
+	const fresh = fingerprints.map((fingerprint) => {
+		if (seen.has(fingerprint) || isPassed(memory, fingerprint, now)) return false;
+		seen.add(fingerprint);
+		return true;
+	});
+	if (seen.size > 0) {
+		const push: Push = { answer: context.getResponseObject(), at: now, fingerprints: [...seen] };
+		memory.pushes.add(push);
+		for (const fingerprint of seen) memory.pending.set(fingerprint, push);
+	}
+	return fresh;
+}
+
+/**
+ * From the execution of a push (saved by n8n before it runs): its events count as passed on in this
+ * process, and the record in the execution's static data, which n8n saves when the execution ends, holds
+ * them (and what this process knows besides, up to RECORDED).
+ */
+export function recordPassed(context: IExecuteFunctions, events: IDataObject[]) {
+	const memory = memoryOf(context);
+	const data = context.getWorkflowStaticData('node') as TriggerStaticData;
+	const now = Date.now();
+	settle(memory, now);
+	readRecord(memory, data.passedEvents);
+	for (const event of events) remember(memory, fingerprintOf(event), now);
+	const record = writeRecord(memory, now);
+	// A top-level assignment: n8n saves static data only when a change is flagged.
+	if (record !== data.passedEvents) data.passedEvents = record;
+	memory.merged = record;
+}
