@@ -196,14 +196,30 @@ export function triggerWorkflow({ name, credential, parameters = {} }) {
 	};
 }
 
-export async function startStack(line) {
+/**
+ * The emulator and an n8n with an owner. `faults`: a JSON file of faults in n8n's own saving of executions
+ * (n8n-faults.cjs, preloaded), which tests write while n8n runs.
+ */
+export async function startStack(line, { faults } = {}) {
 	const emulator = await startEmulatorProcess();
 	const n8nPort = await freePort();
 	const userFolder = mkdtempSync(path.join(tmpdir(), `mail-delivery-e2e-${line}-`));
-	const n8n = await startN8n({ line, userFolder, port: n8nPort, brokerPort: await freePort() });
+	const n8n = await startN8n({
+		line,
+		userFolder,
+		port: n8nPort,
+		brokerPort: await freePort(),
+		...(faults ? n8nFaults(faults) : {}),
+	});
 	const session = await setupOwner(n8n.baseUrl);
 	return { emulator, n8n, session, userFolder };
 }
+
+/** What startN8n needs for the faults of `file` (see n8n-faults.cjs). */
+export const n8nFaults = (file) => ({
+	nodeArgs: ['--require', path.join(root, 'test', 'e2e', 'n8n-faults.cjs')],
+	extraEnv: { MAIL_DELIVERY_N8N_FAULTS: file },
+});
 
 export async function createCredential(
 	session,

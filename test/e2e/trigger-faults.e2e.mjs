@@ -3,7 +3,7 @@
 // account's webhook configuration as it was before a trigger came, the trigger's secret out of every
 // execution, and a refusal that names the workflow in the user's words, fast.
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -15,6 +15,8 @@ import {
 	createCredential,
 	credentialData,
 	eventually,
+	n8nFaults,
+	pushBody,
 	runAction,
 	startStack,
 	triggerWorkflow,
@@ -24,8 +26,16 @@ const line = process.env.N8N_LINE ?? '2';
 let stack;
 let credential;
 
+/** Faults in n8n's saving of executions, for workflows named here (n8n-faults.cjs). */
+const faultsFile = path.join(
+	mkdtempSync(path.join(tmpdir(), 'mail-delivery-faults-')),
+	'faults.json',
+);
+const n8nSaving = (faults) => writeFileSync(faultsFile, JSON.stringify(faults));
+
 before(async () => {
-	stack = await startStack(line);
+	n8nSaving({});
+	stack = await startStack(line, { faults: faultsFile });
 	credential = await createCredential(
 		stack.session,
 		'mailDeliverySignatureApi',
@@ -292,7 +302,195 @@ test("the workflow's static data saved over while it stays published: the next p
 	await unpublishRestores(trigger.id, before);
 });
 
+/** A push as the platform sends it, straight to a trigger's URL: its status and answer. */
+async function pushTo(url, body) {
+	const answer = await fetch(url, {
+		method: 'POST',
+		headers: { 'Content-Type': 'application/json' },
+		body,
+	});
+	return { status: answer.status, body: await answer.json().catch(() => undefined) };
+}
+
+/** A workflow's executions once n8n has finished each, with the events its trigger passed on. */
+async function finishedExecutions(id, atLeast = 0) {
+	return await eventually(
+		async () => {
+			const page = await stack.session.api(
+				'GET',
+				`/executions?workflowId=${id}&includeData=true&limit=250`,
+			);
+			const list = page.data ?? [];
+			return list.length >= atLeast && list.every((execution) => execution.finished)
+				? list.map((execution) => ({
+						id: execution.id,
+						events: Object.values(execution.data.resultData.runData)[0][0]
+							.data.main.flat()
+							.map((item) => item.json),
+					}))
+				: false;
+		},
+		`${atLeast} finished executions of workflow ${id}`,
+		30_000,
+	);
+}
+
+/** Whether n8n starts no further execution of a workflow within a second. */
+const settledAt = async (id, count) => {
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	assert.equal((await finishedExecutions(id)).length, count, 'executions');
+};
+
+/** A trigger with Manual registration: its URL takes pushes with ?token=<secret>, nothing is registered. */
+async function publishManual(name, options) {
+	const workflow = triggerWorkflow({
+		name,
+		credential,
+		parameters: { registration: 'manual', secret: 'e2e-secret', options },
+	});
+	const id = await activate(stack.session, workflow);
+	const url = `${stack.n8n.baseUrl}/webhook/${workflow.nodes[0].webhookId}/events?token=e2e-secret`;
+	// n8n 2.x publishes in the background: until then the URL answers 404.
+	await eventually(
+		async () => (await fetch(url, { method: 'POST', body: '[]' })).status === 200,
+		`workflow "${name}" to answer`,
+		60_000,
+	);
+	return { id, url };
+}
+
+test('each pushed event once: the same push twice at the same moment, again later, and retried by a platform that did not wait for the answer start one execution; events differing in any field all come out; Ignore Repeated Events off, every copy does', async () => {
+	const before = await userConfiguration();
+	const trigger = await publish('repeats: once');
+	const { transCallbackUrl: url } = await registered(trigger);
+	const push = pushBody(3, 500);
+	// n8n takes 300 ms to save each execution of this workflow, and so to answer its pushes.
+	n8nSaving({ slowSavingMs: { 'repeats: once': 300 } });
+
+	const [one, two] = await Promise.all([pushTo(url, push), pushTo(url, push)]);
+	console.log(`  the same push twice at once: ${JSON.stringify([one, two])}`);
+	assert.deepEqual([one.status, two.status], [200, 200]);
+	assert.deepEqual([one.body.kept, two.body.kept].sort(), [0, 3], JSON.stringify([one, two]));
+	assert.deepEqual(await pushTo(url, push), {
+		status: 200,
+		body: { received: 3, kept: 0, repeated: 3 },
+	});
+	// The first event again, and a copy of it opened a second later: only the latter comes out.
+	const [first] = JSON.parse(push.replace(/"MailSeqId":(\d+)/g, '"MailSeqId":"$1"'));
+	const later = { ...first, TriggeredDateTimeV2: '2026-11-20 12:00:01' };
+	assert.deepEqual((await pushTo(url, JSON.stringify([first, later]))).body, {
+		received: 2,
+		kept: 1,
+		repeated: 1,
+	});
+
+	// A platform that waits 100 ms for an answer, then sends the push again 500 ms later: n8n, 300 ms to
+	// save, answers the first try after the platform gave up on it.
+	await stack.emulator.control('POST', 'settings', { pushTimeoutMs: 100, retryDelayMs: 500 });
+	try {
+		await runAction(stack, {
+			name: 'repeats: a send',
+			parameters: {
+				resource: 'transactionalMail',
+				operation: 'send',
+				senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
+				to: 'impatient@example.org',
+				contentSource: 'html',
+				subject: 'Hello',
+				content: '<p>Hi</p>',
+			},
+			credential,
+		});
+		const record = await eventually(async () => {
+			const { pushes } = await stack.emulator.control('GET', 'pushes');
+			const found = pushes.find((entry) => entry.eventCodes.Delivered);
+			return found && (found.ok || found.attempts === 3) ? found : false;
+		}, "the platform's push of the send's event");
+		// n8n 1.x answers a push before it saves the execution: there the first try is answered in time.
+		assert.deepEqual(
+			[record.attempts, record.ok],
+			[line === '2' ? 2 : 1, true],
+			JSON.stringify(record),
+		);
+	} finally {
+		await stack.emulator.control('POST', 'settings', { pushTimeoutMs: 30_000, retryDelayMs: 200 });
+		n8nSaving({});
+	}
+	const executions = await finishedExecutions(trigger.id, 3);
+	await settledAt(trigger.id, 3);
+	const emails = executions.flatMap((execution) => execution.events.map((event) => event.Email));
+	assert.deepEqual(
+		emails.sort(),
+		[
+			'impatient@example.org',
+			'r0@example.org',
+			'r0@example.org',
+			'r1@example.org',
+			'r2@example.org',
+		].sort(),
+	);
+	await unpublishRestores(trigger.id, before);
+
+	// Off: every copy comes out.
+	const everyCopy = await publishManual('repeats: every copy', { ignoreRepeatedEvents: false });
+	for (let copy = 0; copy < 2; copy++)
+		assert.deepEqual(await pushTo(everyCopy.url, push), {
+			status: 200,
+			body: { received: 3, kept: 3 },
+		});
+	await finishedExecutions(everyCopy.id, 2);
+	await stack.session.api('POST', `/workflows/${everyCopy.id}/deactivate`);
+});
+
 // Last: these restart n8n.
+test('each pushed event once across a restart: a push that comes again after n8n restarted starts nothing; one n8n was killed before saving comes out after the restart, never lost', async () => {
+	const repeated = await publishManual('repeats: across a restart');
+	const push = pushBody(3, 700);
+	assert.equal((await pushTo(repeated.url, push)).body.kept, 3);
+	await finishedExecutions(repeated.id, 1);
+	// n8n killed as it saves an execution of this workflow: after the trigger passed the push on.
+	const crashing = await publishManual('repeats: crash before saving');
+	const lost = pushBody(2, 800);
+	const port = Number(new URL(stack.n8n.baseUrl).port);
+	n8nSaving({ crashBeforeSaving: ['repeats: crash before saving'] });
+	const exited = new Promise((resolve) => stack.n8n.child.once('exit', resolve));
+	const attempt = await pushTo(crashing.url, lost).catch((error) => ({ error: error.message }));
+	console.log(`  the push n8n died on: ${JSON.stringify(attempt)}`);
+	await exited;
+	n8nSaving({});
+
+	stack.n8n = await startN8n({
+		line,
+		userFolder: stack.userFolder,
+		port,
+		brokerPort: await freePort(),
+		...n8nFaults(faultsFile),
+	});
+	stack.session = await setupOwner(stack.n8n.baseUrl);
+	await eventually(
+		async () => (await fetch(repeated.url, { method: 'POST', body: '[]' })).status === 200,
+		'the workflows to answer after the restart',
+		60_000,
+	);
+	assert.deepEqual(await pushTo(repeated.url, push), {
+		status: 200,
+		body: { received: 3, kept: 0, repeated: 3 },
+	});
+	await settledAt(repeated.id, 1);
+	// The platform sends the push n8n died on again: it comes out.
+	assert.deepEqual(await pushTo(crashing.url, lost), {
+		status: 200,
+		body: { received: 2, kept: 2 },
+	});
+	const executions = await finishedExecutions(crashing.id, 1);
+	assert.deepEqual(
+		executions.flatMap((execution) => execution.events.map((event) => event.Email)),
+		['r0@example.org', 'r1@example.org'],
+	);
+	for (const id of [repeated.id, crashing.id])
+		await stack.session.api('POST', `/workflows/${id}/deactivate`);
+});
+
 test('n8n restarted with another public address: the trigger takes over its own older URL as n8n starts, restores the user configuration, and says so in the log', async () => {
 	const before = await userConfiguration();
 	const trigger = await publish('faults: moved');
