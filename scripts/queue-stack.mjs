@@ -174,6 +174,7 @@ export function queueEnvironment({ postgresPort, redisPort, webhookUrl, encrypti
  */
 export async function startQueueStack({
 	workers = 2,
+	webhooks = 1,
 	log = () => {},
 	encryptionKey = 'mail-delivery-queue-key',
 	keepFolder,
@@ -246,7 +247,11 @@ export async function startQueueStack({
 				}),
 			),
 		);
-		stack.webhook = await n8n('webhook', 'webhook', webhookPort);
+		// Several webhook processors stand behind one public address (N8N_WEBHOOK_URL, the first one's).
+		stack.webhooks = [await n8n('webhook', 'webhook', webhookPort)];
+		for (let index = 2; index <= webhooks; index++)
+			stack.webhooks.push(await n8n(`webhook-${index}`, 'webhook', await freePort()));
+		stack.webhook = stack.webhooks[0];
 		stack.webhookUrl = webhookUrl.replace(/\/$/, '');
 		timings.total = Date.now() - started;
 		return stack;

@@ -23,7 +23,7 @@ import { sleep } from 'n8n-workflow';
 
 export const WINDOW_HOURS = 24;
 const WINDOW_MS = WINDOW_HOURS * 60 * 60_000;
-/** Events remembered per trigger in each process (about 80 bytes each). */
+/** Events remembered per trigger in each process (about 100 bytes each). */
 const REMEMBERED = 50_000;
 /** Events in the record in static data: 8 bytes each, about 11 KB in all. */
 const RECORDED = 1_000;
@@ -48,8 +48,13 @@ interface Push {
 
 /** What one trigger remembers in this process. */
 interface Memory {
-	/** Fingerprint → when it was passed on (ms); in the order they came, oldest first. */
+	/** Fingerprint → when it was passed on (ms). */
 	passed: Map<string, number>;
+	/**
+	 * The entries of `passed` in the order they came (an entry whose time `passed` no longer holds is stale):
+	 * the oldest go first, without walking a Map from its start, where V8 keeps the holes of deleted entries.
+	 */
+	order: { fingerprints: string[]; times: number[]; head: number };
 	/** Fingerprints of pushes not answered yet, and those pushes. */
 	pending: Map<string, Push>;
 	pushes: Set<Push>;
@@ -63,7 +68,12 @@ function memoryOf(context: IWebhookFunctions | IExecuteFunctions): Memory {
 	const key = `${context.getWorkflow().id}:${context.getNode().webhookId ?? context.getNode().name}`;
 	let memory = memories.get(key);
 	if (!memory) {
-		memory = { passed: new Map(), pending: new Map(), pushes: new Set() };
+		memory = {
+			passed: new Map(),
+			order: { fingerprints: [], times: [], head: 0 },
+			pending: new Map(),
+			pushes: new Set(),
+		};
 		memories.set(key, memory);
 	}
 	return memory;
@@ -75,23 +85,41 @@ function memoryOf(context: IWebhookFunctions | IExecuteFunctions): Memory {
  * any field differ here but by a chance of about 1 in 10^15 per event among 50,000 remembered.
  */
 export function fingerprintOf(event: IDataObject): string {
-	const fields = Object.keys(event)
-		.sort()
-		.map((key) => [key, event[key]]);
-	return createHash('sha256')
-		.update(JSON.stringify(fields))
-		.digest()
-		.subarray(0, FINGERPRINT_BYTES)
-		.toString('latin1');
+	let fields = '';
+	for (const key of Object.keys(event).sort())
+		fields += `${JSON.stringify(key)}:${JSON.stringify(event[key])},`;
+	return createHash('sha256').update(fields).digest().toString('latin1', 0, FINGERPRINT_BYTES);
 }
 
 function remember(memory: Memory, fingerprint: string, at: number) {
 	const known = memory.passed.get(fingerprint);
 	if (known !== undefined && known >= at) return;
-	// Deleted first so that it moves to the end: the map stays in the order events came.
-	memory.passed.delete(fingerprint);
 	memory.passed.set(fingerprint, at);
-	if (memory.passed.size > REMEMBERED) memory.passed.delete(memory.passed.keys().next().value!);
+	memory.order.fingerprints.push(fingerprint);
+	memory.order.times.push(at);
+	while (memory.passed.size > REMEMBERED) forgetOldest(memory);
+}
+
+/** Forgets the oldest entry still remembered (and the stale ones before it). */
+function forgetOldest(memory: Memory) {
+	const { order } = memory;
+	while (order.head < order.fingerprints.length) {
+		const fingerprint = order.fingerprints[order.head];
+		const at = order.times[order.head++];
+		if (memory.passed.get(fingerprint) === at) {
+			memory.passed.delete(fingerprint);
+			break;
+		}
+	}
+	compact(order);
+}
+
+/** Drops the forgotten head of `order` once it is most of it. */
+function compact(order: Memory['order']) {
+	if (order.head < 4_096 || order.head * 2 < order.fingerprints.length) return;
+	order.fingerprints = order.fingerprints.slice(order.head);
+	order.times = order.times.slice(order.head);
+	order.head = 0;
 }
 
 const isPassed = (memory: Memory, fingerprint: string, now: number) =>
@@ -110,10 +138,14 @@ function settle(memory: Memory, now: number) {
 		}
 		memory.pushes.delete(push);
 	}
-	for (const [fingerprint, at] of memory.passed) {
-		if (at > now - WINDOW_MS) break;
-		memory.passed.delete(fingerprint);
+	const { order } = memory;
+	while (order.head < order.times.length && order.times[order.head] <= now - WINDOW_MS) {
+		const fingerprint = order.fingerprints[order.head];
+		if (memory.passed.get(fingerprint) === order.times[order.head])
+			memory.passed.delete(fingerprint);
+		order.head++;
 	}
+	compact(order);
 }
 
 /** The record in static data: `<seconds>:<base64 of fingerprints passed on that second>`, joined by ";". */
@@ -132,8 +164,17 @@ function readRecord(memory: Memory, record: unknown) {
 
 /** The record of the last RECORDED events this process knows were passed on, within the window. */
 function writeRecord(memory: Memory, now: number): string {
+	const { order } = memory;
 	const recent: Array<[string, number]> = [];
-	for (const entry of memory.passed) if (entry[1] > now - WINDOW_MS) recent.push(entry);
+	const taken = new Set<string>();
+	for (let index = order.fingerprints.length - 1; index >= order.head; index--) {
+		if (recent.length === RECORDED) break;
+		const [fingerprint, at] = [order.fingerprints[index], order.times[index]];
+		if (at <= now - WINDOW_MS || memory.passed.get(fingerprint) !== at || taken.has(fingerprint))
+			continue;
+		taken.add(fingerprint);
+		recent.push([fingerprint, at]);
+	}
 	const parts: string[] = [];
 	let second = -1;
 	let group: string[] = [];
@@ -142,10 +183,11 @@ function writeRecord(memory: Memory, now: number): string {
 			parts.push(`${second}:${Buffer.from(group.join(''), 'latin1').toString('base64')}`);
 		group = [];
 	};
-	for (const [fingerprint, at] of recent.slice(-RECORDED)) {
-		const at1 = Math.floor(at / 1000);
-		if (at1 !== second) flush();
-		second = at1;
+	// Oldest first, as they came (times from other processes' records may be out of order: a group per run).
+	for (const [fingerprint, at] of recent.reverse()) {
+		const atSecond = Math.floor(at / 1000);
+		if (atSecond !== second) flush();
+		second = atSecond;
 		group.push(fingerprint);
 	}
 	flush();

@@ -41,14 +41,17 @@ async function timed(name, work) {
 
 before(async () => {
 	try {
-		stack = await timed('stack start (PostgreSQL, Redis, main, 2 workers, webhook processor)', () =>
-			startQueueStack({
-				workers: 2,
-				log: (name, text) => {
-					for (const match of text.matchAll(/Worker started execution (\d+)/g))
-						ranOn.set(match[1], name);
-				},
-			}),
+		stack = await timed(
+			'stack start (PostgreSQL, Redis, main, 2 workers, 2 webhook processors)',
+			() =>
+				startQueueStack({
+					workers: 2,
+					webhooks: 2,
+					log: (name, text) => {
+						for (const match of text.matchAll(/Worker started execution (\d+)/g))
+							ranOn.set(match[1], name);
+					},
+				}),
 		);
 	} catch (error) {
 		if (!(error instanceof StackUnavailable) || process.env.MAIL_DELIVERY_REQUIRE_QUEUE === '1')
@@ -177,6 +180,46 @@ test('pushes reach the webhook processor and run on workers; the secret main sto
 		workerNames().includes(ranOn.get(String(execution.id))),
 		`execution ${execution.id} ran on ${ranOn.get(String(execution.id))}`,
 	);
+});
+
+test('each pushed event once: the same push twice at once on one webhook processor starts one execution; again on the other webhook processor, once that execution ended, it starts none', async (t) => {
+	if (unavailable) return t.skip(unavailable);
+	assert.ok(trigger.url, 'the trigger did not register');
+	const body = pushBody(4, 9_000_000);
+	const post = async (url) => {
+		const answer = await fetch(url, {
+			method: 'POST',
+			headers: { 'Content-Type': 'application/json' },
+			body,
+		});
+		return { status: answer.status, body: await answer.json() };
+	};
+	const before = (await executionsOf(trigger.id)).length;
+	const answers = await Promise.all([post(trigger.url), post(trigger.url)]);
+	console.log(`the same push twice at once: ${JSON.stringify(answers)}`);
+	assert.deepEqual(answers.map((answer) => [answer.status, answer.body.kept]).sort(), [
+		[200, 0],
+		[200, 4],
+	]);
+	const executions = await eventually(
+		async () => {
+			const found = await executionsOf(trigger.id);
+			return found.length === before + 1 && found.every((execution) => execution.finished)
+				? found
+				: false;
+		},
+		'the execution of the push',
+		30_000,
+	);
+	// The record the worker saved with the execution is what the other webhook processor reads.
+	const other = trigger.url.replace(stack.webhookUrl, stack.webhooks[1].baseUrl);
+	assert.notEqual(other, trigger.url);
+	assert.deepEqual(await post(other), {
+		status: 200,
+		body: { received: 4, kept: 0, repeated: 4 },
+	});
+	await new Promise((resolve) => setTimeout(resolve, 1000));
+	assert.equal((await executionsOf(trigger.id)).length, executions.length);
 });
 
 test('an action workflow called through the webhook processor runs on a worker', async (t) => {
