@@ -29,6 +29,9 @@ class RegistrationRefused extends WebhookPathTakenError {
 	}
 }
 
+/** Whether an error is one of the trigger's refusals (which n8n does not retry). */
+export const isRefusal = (error: unknown) => error instanceof RegistrationRefused;
+
 const refusing = (test: boolean) =>
 	test ? 'Cannot listen for test events' : 'Cannot publish this workflow';
 const REPLACE_ANYWAY =

@@ -35,7 +35,7 @@ import {
 	urlAt,
 } from './plans';
 import { type Liveness, probe } from './probe';
-import { notKeptError, takenError, unusableError } from './refusals';
+import { isRefusal, notKeptError, takenError, unusableError } from './refusals';
 import { ownership, secretsFor, staticData } from './secrets';
 
 export type { RegistrationSettings } from './plans';
@@ -117,6 +117,30 @@ function refused(context: IHookFunctions, error: Error): Error {
 }
 
 /**
+ * As n8n starts, a trigger that cannot check the platform (an outage, a credential refused, someone saving at
+ * the same moment) keeps everything as it is instead of failing: n8n 2.x would unpublish it after its retries
+ * (its delete hook giving the address back), n8n 1.x would deregister it until a retry succeeds. n8n's log
+ * says so. A refusal still fails the publication.
+ */
+async function checkedAsNeeded<T>(
+	context: IHookFunctions,
+	check: () => Promise<T>,
+	keep: T,
+): Promise<T> {
+	if (!STARTING_UP.includes(context.getActivationMode())) return await check();
+	const outcome = await check().then(
+		(value) => ({ value }),
+		(error: unknown) => ({ error }),
+	);
+	if ('value' in outcome) return outcome.value;
+	if (isRefusal(outcome.error)) throw outcome.error;
+	context.logger.warn(
+		`Mail Delivery Trigger: ${workflowInWords(context)} could not check its push address as n8n started (${(outcome.error as Error).message}); it keeps receiving the pushes that come to its URL. Publish it again to check.`,
+	);
+	return keep;
+}
+
+/**
  * checkExists: true when the configuration is already as this trigger needs it (nothing to save). No
  * probe here: a URL of this trigger elsewhere means a change (taken back, or a refusal), made by create.
  */
@@ -126,9 +150,15 @@ export async function isRegistered(
 ): Promise<boolean> {
 	if (settings.mode === 'senders' && settings.senders.length === 0)
 		throw refused(context, unusableError(context.getNode()));
-	const config = await readConfig(context);
-	const plan = registrationPlan(config, identity(context, config), settings);
-	return 'target' in plan && Object.keys(changes(config, plan.target)).length === 0;
+	return await checkedAsNeeded(
+		context,
+		async () => {
+			const config = await readConfig(context);
+			const plan = registrationPlan(config, identity(context, config), settings);
+			return 'target' in plan && Object.keys(changes(config, plan.target)).length === 0;
+		},
+		true,
+	);
 }
 
 export async function register(
@@ -137,6 +167,10 @@ export async function register(
 ): Promise<void> {
 	if (settings.mode === 'senders' && settings.senders.length === 0)
 		throw refused(context, unusableError(context.getNode()));
+	await checkedAsNeeded(context, async () => await registerAt(context, settings), undefined);
+}
+
+async function registerAt(context: IHookFunctions, settings: RegistrationSettings) {
 	// Test listening runs on static data of its own; its delete hook must know it (see unregister).
 	if (context.getMode() === 'manual') staticData(context).listeningForTest = true;
 	const config = await readConfig(context);

@@ -18,6 +18,7 @@ import {
 	n8nFaults,
 	pushBody,
 	runAction,
+	startEmulatorProcess,
 	startStack,
 	triggerWorkflow,
 } from './env.mjs';
@@ -489,6 +490,43 @@ test('each pushed event once across a restart: a push that comes again after n8n
 	);
 	for (const id of [repeated.id, crashing.id])
 		await stack.session.api('POST', `/workflows/${id}/deactivate`);
+});
+
+test("n8n started while the platform cannot be reached: the trigger stays published and receives pushes, and n8n's log says its address could not be checked", async () => {
+	await userConfiguration();
+	const trigger = await publish('faults: platform down as n8n starts');
+	const during = await registered(trigger);
+	const port = Number(new URL(stack.n8n.baseUrl).port);
+	const emulatorPort = Number(new URL(stack.emulator.url).port);
+	await stack.n8n.stop();
+	await stack.emulator.stop();
+	const log = [];
+	stack.n8n = await startN8n({
+		line,
+		userFolder: stack.userFolder,
+		port,
+		brokerPort: await freePort(),
+		...n8nFaults(faultsFile),
+		log: (text) => log.push(text),
+	});
+	stack.session = await setupOwner(stack.n8n.baseUrl);
+	await inLog(
+		log,
+		/workflow "faults: platform down as n8n starts" \(ID \w+\) could not check its push address as n8n started \(/,
+		60_000,
+	);
+	// n8n 2.x gives a failing publication up after about 15 s of retries, n8n 1.x retries it later: past
+	// that, the trigger still answers at its URL.
+	await new Promise((resolve) => setTimeout(resolve, 20_000));
+	// The platform back (the emulator starts afresh: it keeps its state in memory).
+	stack.emulator = await startEmulatorProcess(emulatorPort);
+	await receives(during.transCallbackUrl);
+	if (line === '2')
+		assert.equal(
+			(await stack.session.rest('GET', `/workflows/${trigger.id}/publication-status`)).status,
+			'published',
+		);
+	await stack.session.api('POST', `/workflows/${trigger.id}/deactivate`);
 });
 
 test('n8n restarted with another public address: the trigger takes over its own older URL as n8n starts, restores the user configuration, and says so in the log', async () => {

@@ -168,6 +168,25 @@ describe.each([2, 1] as const)('as n8n starts (activation "init", n8n line %s)',
 		expect(await config()).toEqual(before);
 	});
 
+	test("a platform that fails as n8n starts changes nothing: the trigger stays registered and receives pushes, and n8n's log says the check could not be made", async () => {
+		await expectCode(env.emulator, '/v5/webhook/save', userConfig, 200);
+		const id = `wf-outage-${line}`;
+		const production = await workflow(id);
+		await production.activate({ line });
+		const during = await config();
+		await production.close();
+		const restarted = await workflow(id, production.staticData, { port: production.port });
+		await env.control('POST', 'fault', { path: '/v5/webhook/get', fault: 'network', skip: 0 });
+		await restarted.activate({ line, activation: 'init' });
+		expect(await config()).toEqual(during);
+		expect(logged.join('\n')).toContain(
+			`warn: Mail Delivery Trigger: workflow "Orders" (ID wf-${id}) could not check its push address as n8n started (`,
+		);
+		await sendAndFlush('outage@example.org');
+		expect(emails(restarted)).toEqual(['outage@example.org']);
+		expect(await restarted.deactivate()).toEqual([]);
+	});
+
 	test('a refusal when n8n publishes from the editor is not logged: the editor shows it', async () => {
 		await expectCode(env.emulator, '/v5/webhook/save', userConfig, 200);
 		const first = await workflow(`wf-first-${line}`);
