@@ -85,11 +85,24 @@ function memoryOf(context: IWebhookFunctions | IExecuteFunctions): Memory {
  * any field differ here but by a chance of about 1 in 10^15 per event among 50,000 remembered.
  */
 export function fingerprintOf(event: IDataObject): string {
+	const known = fingerprints.get(event);
+	if (known !== undefined) return known;
 	let fields = '';
 	for (const key of Object.keys(event).sort())
 		fields += `${JSON.stringify(key)}:${JSON.stringify(event[key])},`;
-	return createHash('sha256').update(fields).digest().toString('latin1', 0, FINGERPRINT_BYTES);
+	const fingerprint = createHash('sha256')
+		.update(fields)
+		.digest()
+		.toString('latin1', 0, FINGERPRINT_BYTES);
+	fingerprints.set(event, fingerprint);
+	return fingerprint;
 }
+
+/**
+ * Fingerprints by event object: where n8n runs a push's execution in the process that received it, the
+ * execution's items are the objects webhook() passed on, whose fingerprints are known already.
+ */
+const fingerprints = new WeakMap<IDataObject, string>();
 
 function remember(memory: Memory, fingerprint: string, at: number) {
 	const known = memory.passed.get(fingerprint);
