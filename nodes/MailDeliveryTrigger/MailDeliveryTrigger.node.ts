@@ -18,7 +18,7 @@ import { ANY_KIND, chosenKinds, EVENT_KINDS } from '../shared/eventKinds';
 import { getSenderAddresses } from '../shared/methods/loadOptions';
 import { readAsMeant } from '../shared/parameterKinds';
 import { SECRET_PARAMETER } from '../shared/triggerAddresses';
-import { ALL_KINDS, OUTPUTS_EXPRESSION } from './outputs';
+import { ALL_KINDS, OUTPUTS_EXPRESSION, outputRouting } from './outputs';
 import { ignoresRepeats, receivePush, reject } from './push';
 import { answerProbe, PROBE_HEADER } from './probe';
 import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
@@ -300,7 +300,13 @@ export class MailDeliveryTrigger implements INodeType {
 	 * instead of showing the push.
 	 */
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		const outputs = this.getNodeOutputs().map((_output, index) => this.getInputData(index));
+		// The outputs as webhook() made them: counted from the parameters, not from the outputs expression,
+		// which n8n would evaluate in an expression sandbox.
+		const { count } = outputRouting(
+			readParameter(this, 'outputMode', 'single'),
+			chosenKinds(readParameter(this, 'events', ALL_KINDS)),
+		);
+		const outputs = Array.from({ length: count }, (_output, index) => this.getInputData(index));
 		const options = readParameter(this, 'options', {}) as IDataObject;
 		if (ignoresRepeats(options) && this.getMode() !== 'manual')
 			recordPassed(

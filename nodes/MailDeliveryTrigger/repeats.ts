@@ -87,13 +87,17 @@ function memoryOf(context: IWebhookFunctions | IExecuteFunctions): Memory {
 export function fingerprintOf(event: IDataObject): string {
 	const known = fingerprints.get(event);
 	if (known !== undefined) return known;
+	// Each name and value with its length before it: no two different events read the same.
 	let fields = '';
-	for (const key of Object.keys(event).sort())
-		fields += `${JSON.stringify(key)}:${JSON.stringify(event[key])},`;
+	for (const key of Object.keys(event).sort()) {
+		const value = event[key];
+		const text = typeof value === 'string' ? value : JSON.stringify(value);
+		fields += `${key.length}:${key}${typeof value === 'string' ? 's' : 'j'}${text.length}:${text}`;
+	}
 	const fingerprint = createHash('sha256')
 		.update(fields)
-		.digest()
-		.toString('latin1', 0, FINGERPRINT_BYTES);
+		.digest('binary')
+		.slice(0, FINGERPRINT_BYTES);
 	fingerprints.set(event, fingerprint);
 	return fingerprint;
 }
