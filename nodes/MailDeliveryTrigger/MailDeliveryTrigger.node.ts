@@ -22,7 +22,7 @@ import { ALL_KINDS, OUTPUTS_EXPRESSION, outputRouting } from './outputs';
 import { ignoresRepeats, receivePush, reject } from './push';
 import { answerProbe, PROBE_HEADER } from './probe';
 import { isRegistered, register, unregister, type RegistrationSettings } from './registration';
-import { recordPassed, WINDOW_HOURS } from './repeats';
+import { recordPassed, startRecord, type TriggerStaticData, WINDOW_HOURS } from './repeats';
 import { acceptedSecret, type Registered, sameSecret, secretDigest } from './secrets';
 
 /** Manual registration sends nothing to the platform, so only automatic registration needs a credential. */
@@ -252,6 +252,8 @@ export class MailDeliveryTrigger implements INodeType {
 	webhookMethods = {
 		default: {
 			async checkExists(this: IHookFunctions): Promise<boolean> {
+				if (this.getMode() !== 'manual')
+					startRecord(this.getWorkflowStaticData('node') as TriggerStaticData);
 				if (readParameter(this, 'registration', 'automatic') === 'automatic')
 					return await isRegistered(this, registrationSettings(this));
 				// Manual: nothing to register; n8n calls checkExists first, so the secret is checked here.

@@ -3,19 +3,22 @@
  * within the last 24 hours is left out, and a push left with no event starts no execution. Platforms push at
  * least once: a push whose answer was slow or lost comes again, whole.
  *
- * "Passed on" means: in an execution n8n saved. The trigger never counts an event as passed on before n8n
- * saved its execution, so a crash can double an event, never lose one:
+ * "Passed on" means: in an execution n8n saved. Nothing counts as passed on, in memory or in the record,
+ * before n8n saved its execution, so a crash can double an event, never lose one:
  * - In the process that received the push, an event counts once n8n has answered its push with success
  *   (n8n 2.x answers after it saved the execution; n8n 1.x answers just before, and then, having answered,
  *   loses the push in a crash whatever the trigger does), or once the execution ran this node's execute().
  *   A push repeating events whose first push is still being answered waits for that answer (a retry racing
  *   a slow first try), at most WAIT_MS, then is answered 503 so the platform sends it again later. A push
  *   answered with an error passed nothing on.
- * - Across restarts and processes, by a record in the workflow's static data that only the execution writes
- *   (recordPassed, from execute()): n8n saves an execution's static data when it ends, after it saved the
- *   execution. Each push reads the record as n8n loaded it for that push.
+ * - Across restarts and processes, by a record in the workflow's static data of what the process writing it
+ *   counted as passed on then: written with each push (what earlier pushes passed on; never the push's own
+ *   events, which n8n 1.x saves before their execution), and when an execution ends in the process that
+ *   holds the workflow's static data (a queue worker of n8n 2.x runs with empty static data: what it saved
+ *   would replace the trigger's registration, so it writes nothing). Each push reads the record as n8n
+ *   loaded it for that push.
  * Bounded: REMEMBERED events per trigger in memory, the last RECORDED in static data (n8n saves static data
- * whole, and copies it into every execution it saves).
+ * whole, and n8n 1.x copies it into every execution it saves).
  */
 import { createHash } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
@@ -211,7 +214,7 @@ function writeRecord(memory: Memory, now: number): string {
 	return parts.join(';');
 }
 
-interface TriggerStaticData extends IDataObject {
+export interface TriggerStaticData extends IDataObject {
 	passedEvents?: string;
 }
 
@@ -251,13 +254,32 @@ export async function newEvents(
 		memory.pushes.add(push);
 		for (const fingerprint of seen) memory.pending.set(fingerprint, push);
 	}
+	// What earlier pushes passed on, saved by n8n with this push's static data (this push's events are
+	// pending: n8n 1.x would save them before their execution).
+	keepRecord(memory, data, now);
 	return fresh;
+}
+
+/** The record in static data, as this process knows it now (a top-level assignment: n8n saves it then). */
+function keepRecord(memory: Memory, data: TriggerStaticData, now: number) {
+	const record = writeRecord(memory, now);
+	if (record !== data.passedEvents) data.passedEvents = record;
+	memory.merged = record;
+}
+
+/**
+ * Where n8n publishes the workflow: the record starts empty in its static data, so that the executions of
+ * its first pushes, which read static data before those pushes saved theirs, find it (see recordPassed).
+ */
+export function startRecord(data: TriggerStaticData) {
+	if (typeof data.passedEvents !== 'string') data.passedEvents = '';
 }
 
 /**
  * From the execution of a push (saved by n8n before it runs): its events count as passed on in this
- * process, and the record in the execution's static data, which n8n saves when the execution ends, holds
- * them (and what this process knows besides, up to RECORDED).
+ * process, and, where the execution holds the workflow's static data (it has a record), the record that n8n
+ * saves when the execution ends holds them. A queue worker of n8n 2.x runs with empty static data (n8n
+ * keeps none with the execution): the next push's record holds them instead.
  */
 export function recordPassed(context: IExecuteFunctions, events: IDataObject[]) {
 	const memory = memoryOf(context);
@@ -266,8 +288,5 @@ export function recordPassed(context: IExecuteFunctions, events: IDataObject[]) 
 	settle(memory, now);
 	readRecord(memory, data.passedEvents);
 	for (const event of events) remember(memory, fingerprintOf(event), now);
-	const record = writeRecord(memory, now);
-	// A top-level assignment: n8n saves static data only when a change is flagged.
-	if (record !== data.passedEvents) data.passedEvents = record;
-	memory.merged = record;
+	if (typeof data.passedEvents === 'string') keepRecord(memory, data, now);
 }

@@ -26,6 +26,8 @@ const credentials = {};
 const trigger = {};
 /** Which worker ran each execution, from the workers' own log lines ("Worker started execution 12 (job 3)"). */
 const ranOn = new Map();
+/** What the trigger wrote in n8n's logs, by process. */
+const triggerLog = [];
 
 const timings = {};
 let memory;
@@ -50,6 +52,8 @@ before(async () => {
 					log: (name, text) => {
 						for (const match of text.matchAll(/Worker started execution (\d+)/g))
 							ranOn.set(match[1], name);
+						for (const line of text.split('\n'))
+							if (line.includes('Mail Delivery Trigger:')) triggerLog.push(`[${name}] ${line}`);
 					},
 				}),
 		);
@@ -220,6 +224,11 @@ test('each pushed event once: the same push twice at once on one webhook process
 	});
 	await new Promise((resolve) => setTimeout(resolve, 1000));
 	assert.equal((await executionsOf(trigger.id)).length, executions.length);
+	// The workers, which run executions with empty static data in n8n 2.x, saved nothing over the trigger's.
+	assert.deepEqual(
+		triggerLog.filter((line) => /lost its secret/.test(line)),
+		[],
+	);
 });
 
 test('an action workflow called through the webhook processor runs on a worker', async (t) => {

@@ -169,10 +169,43 @@ describe('what n8n saved is what counts', () => {
 	test('n8n stopped after answering but before running the execution: nothing was recorded, so the retry after the restart comes out (twice at worst, never lost)', async () => {
 		const host = await workflow({}, {}, { execution: { crashesBeforeRunning: () => true } });
 		expect(await post(host, push)).toMatchObject({ status: 200, body: { kept: 3 } });
-		expect(host.staticData['node:Mail Delivery Trigger']).toBeUndefined();
+		expect(host.staticData['node:Mail Delivery Trigger']).toEqual({ passedEvents: '' });
 		const restarted = await workflow({}, host.staticData);
 		expect(await post(restarted, push)).toMatchObject({ status: 200, body: { kept: 3 } });
 		expect(restarted.executions).toHaveLength(1);
+	});
+});
+
+describe('queue mode (n8n 2.x): executions run on workers with empty static data', () => {
+	test("the worker's execution saves nothing over the trigger's static data; the webhook process's next push records what it passed on, for the other processes", async () => {
+		const host = await startTriggerHost(
+			{},
+			env.credentials(),
+			{},
+			{
+				webhookId: 'repeats-queue',
+				execution: { onWorker: true },
+			},
+		);
+		hosts.push(host);
+		await host.activate();
+		const registration = host.staticData['node:Mail Delivery Trigger'] as IDataObject;
+		expect(registration).toMatchObject({ secretDigest: expect.any(String), passedEvents: '' });
+		const url = String((await call(env.emulator, '/v5/webhook/get')).body.transCallbackUrl);
+		const send = async (events: IDataObject[]) =>
+			(await axios.post(url, events, { validateStatus: () => true })).data as IDataObject;
+		expect(await send(push)).toMatchObject({ kept: 3 });
+		await ran(host);
+		// The worker wrote nothing: the registration is intact, and the record not yet written.
+		expect(host.staticData['node:Mail Delivery Trigger']).toEqual(registration);
+		// The same push again on this process: left out, and its push saves the record.
+		expect(await send(push)).toMatchObject({ kept: 0, repeated: 3 });
+		const saved = host.staticData['node:Mail Delivery Trigger'] as IDataObject;
+		expect(saved).toMatchObject({ secretDigest: registration.secretDigest });
+		expect(saved.passedEvents).not.toBe('');
+		// Another webhook process (nothing in its memory) reads it.
+		const other = await workflow({}, host.staticData);
+		expect(await post(other, push)).toMatchObject({ body: { kept: 0, repeated: 3 } });
 	});
 });
 
