@@ -78,6 +78,9 @@ class PerItemRun {
 
 	private stopped = false;
 
+	/** Set when this run may not send what an earlier try of its execution may have sent (retries.ts). */
+	private refusal: ((itemIndex: number) => Error) | undefined;
+
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly reader: ParameterReader,
@@ -95,14 +98,16 @@ class PerItemRun {
 	async run(): Promise<INodeExecutionData[]> {
 		if (this.ledger && this.items.length > 0) {
 			const retry = await checkRetry(this.context, this.reader.node, {
-				continuesEarlierTry: this.ledger.continuesEarlierTry,
+				recordFits: this.ledger.recordFits,
 				repeatOnRetry: this.options.repeatOnRetry === true,
 			});
-			if (!retry.send) {
+			if (!retry.send && !this.ledger.hasEarlier) {
 				// A retry of an execution that may have done it, with no record of what: nothing is run.
 				if (!this.context.continueOnFail()) throw retry.refusal(0);
 				return this.items.map((_, index) => errorItem(retry.refusal(index), index));
 			}
+			// Items the record accounts for keep what an earlier try did; the others are refused.
+			if (!retry.send) this.refusal = retry.refusal;
 		}
 		const workers = Math.min(this.throughput.parallel, this.items.length);
 		await Promise.all(Array.from({ length: workers }, async () => await this.worker()));
@@ -121,10 +126,13 @@ class PerItemRun {
 			const before = record === undefined ? undefined : this.lastOfRecord.get(record);
 			const run = (async () => {
 				await before;
+				// An item that waited for another of its record starts only if the run goes on.
+				if (this.stopped || cancelled?.aborted) return undefined;
 				return await this.runOne(index);
 			})();
 			if (record !== undefined) this.lastOfRecord.set(record, run);
 			const outcome = await run;
+			if (outcome === undefined) continue;
 			this.outcomes[index] = outcome;
 			// A failure an earlier try left is not a new one: the items after it still run, as in a batch.
 			if ('error' in outcome && !outcome.earlier && !this.context.continueOnFail())
@@ -150,7 +158,9 @@ class PerItemRun {
 			const error = withWhatHappened(node, earlierFailure(node, earlier.failed!), module.effect);
 			return { error, earlier: true };
 		}
+		if (this.refusal) return { error: this.refusal(index), earlier: true };
 		const item = this.itemRun(index);
+		ledger?.sending(index + 1, [index, 0]);
 		try {
 			const data = await module.execute.call(this.context, item);
 			ledger?.keep({
@@ -170,6 +180,8 @@ class PerItemRun {
 				});
 			const explained = await explainRefusal(this.context, node, module.named, caught, item);
 			return { error: withWhatHappened(node, explained, module.effect) };
+		} finally {
+			ledger?.settled(index + 1);
 		}
 	}
 

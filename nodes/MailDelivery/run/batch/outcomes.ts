@@ -80,6 +80,11 @@ export class BatchOutcomes<T extends BatchEntry, Fixed> {
 	/** Halves are answered in any order: an item's entries are listed in its own order. */
 	inItemOrder = (a: T, b: T) => this.entryIndexes.get(a)! - this.entryIndexes.get(b)!;
 
+	/** A request is about to carry these entries: a record saved before its answer counts it as under way. */
+	sending(entries: T[], number: number) {
+		this.ledger.sending(number, this.entryPairs(entries));
+	}
+
 	accepted(entries: T[], fixed: Fixed, number: number, answer: IDataObject, sandbox: boolean) {
 		this.ledger.keep({
 			number,

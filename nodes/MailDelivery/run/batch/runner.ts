@@ -152,7 +152,7 @@ class BatchRun<T extends BatchEntry, Fixed> {
 	 */
 	private async maySend(entries: T[]): Promise<boolean> {
 		const retry = await checkRetry(this.context, this.node, {
-			continuesEarlierTry: this.ledger.continuesEarlierTry,
+			recordFits: this.ledger.recordFits,
 			repeatOnRetry: this.options.repeatOnRetry === true,
 		});
 		if (retry.send) return true;
@@ -171,6 +171,7 @@ class BatchRun<T extends BatchEntry, Fixed> {
 	private async send(chunk: Chunk<T, Fixed>) {
 		const number = ++this.requestNumber;
 		this.ledger.numbered(number);
+		this.outcomes.sending(chunk.entries, number);
 		try {
 			const { body, answer } = await this.plan.send(chunk.entries, chunk.fixed, {
 				retry: this.options.retry,
@@ -187,6 +188,8 @@ class BatchRun<T extends BatchEntry, Fixed> {
 			}
 			this.failed(chunk, number, await this.explained(chunk, error));
 			this.answered(chunk);
+		} finally {
+			this.ledger.settled(number);
 		}
 	}
 
