@@ -26,6 +26,16 @@ import {
 } from '../../shared/transport/failures';
 import { asSentence } from './itemNames';
 
+/**
+ * A request the platform accepted: its answer, whether it was a sandbox check, and what the output of its
+ * entries needs (a combined send: the request's identity; an operation run item by item: the item's result).
+ */
+export interface Accepted<Fixed> {
+	answer: IDataObject;
+	sandbox: boolean;
+	fixed: Fixed;
+}
+
 /** The outcome of one request of an earlier try. */
 interface EarlierRequest<Fixed> {
 	number: number;
@@ -33,7 +43,7 @@ interface EarlierRequest<Fixed> {
 	/** The entries it carried: pairs of input item index and the entry's index within its item, flat. */
 	entries: number[];
 	/** Accepted: what the output of its entries needs. */
-	sent?: { answer: IDataObject; sandbox: boolean; fixed: Fixed };
+	sent?: Accepted<Fixed>;
 	/** Failed after it may have reached the platform (an internal error, a time-out, a dropped connection). */
 	failed?: EarlierFailure;
 	/**
