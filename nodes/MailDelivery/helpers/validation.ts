@@ -115,7 +115,7 @@ export function labelledBy(properties: INodeProperties[], fieldRules: FieldRules
 	);
 }
 
-interface Problem {
+export interface Problem {
 	/** "Field "To" "x" is not a valid email address" */
 	text: string;
 	/** The field in the request, e.g. messageVersions[0].to[0].email */
@@ -208,7 +208,11 @@ export function findProblems(body: object, fieldRules: FieldRules): Problem[] {
 
 /** Throws one clear error for the item when `body` breaks a rule; nothing is sent then. */
 export function assertValid(node: INode, body: object, fieldRules: FieldRules, itemIndex: number) {
-	const problems = findProblems(body, fieldRules);
+	refuseProblems(node, findProblems(body, fieldRules), itemIndex);
+}
+
+/** Throws one clear error for the item naming the first problem and listing the others; none: nothing. */
+export function refuseProblems(node: INode, problems: Problem[], itemIndex: number) {
 	if (problems.length === 0) return;
 	const [first] = problems;
 	// The API's path is for whoever reads the request; "[0]" there counts within this item, not items.

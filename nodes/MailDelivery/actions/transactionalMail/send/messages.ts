@@ -92,14 +92,21 @@ export async function checkTags(
 	return refused.size === 0 ? messages : messages.filter((m) => !refused.has(m.itemIndex));
 }
 
+/** Keys by request-level fields object: items without expressions there share one object. */
+const keysOfShared = new WeakMap<IDataObject, Map<string, string>>();
+
 /** Messages share a request when their request-level fields, kind of content and attachment are equal. */
 export const messagePacking: Packing<Message, IDataObject> = {
-	keyOf: (message) =>
-		groupKey([
-			message.shared,
-			contentSourceOf(message.version, message.shared),
-			message.attachment?.identity ?? null,
-		]),
+	keyOf: ({ shared, version, attachment }) => {
+		const source = contentSourceOf(version, shared);
+		const identity = attachment?.identity ?? null;
+		let keys = keysOfShared.get(shared);
+		if (!keys) keysOfShared.set(shared, (keys = new Map()));
+		const known = `${source}\u0000${identity}`;
+		let key = keys.get(known);
+		if (key === undefined) keys.set(known, (key = groupKey([shared, source, identity])));
+		return key;
+	},
 	maxPerRequest: LIMITS.messageVersionsPerRequest,
 	fix: (chunk) => {
 		const level = requestLevel(chunk[0].shared, versionsOf(chunk));

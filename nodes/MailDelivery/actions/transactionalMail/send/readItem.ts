@@ -13,8 +13,21 @@ import {
 import { namesOfLocator } from '../../../helpers/locators';
 import { taggedParameter } from '../../../helpers/platformTags';
 import { AddressListError, parseRecipients } from '../../../helpers/recipients';
-import { assertValid, inputError } from '../../../helpers/validation';
-import { recipientLabel, type SendPanel, sendFieldRules, sendPanelOf } from './fieldLabels';
+import {
+	assertValid,
+	type FieldRules,
+	findProblems,
+	inputError,
+	type Problem,
+	refuseProblems,
+} from '../../../helpers/validation';
+import {
+	recipientLabel,
+	type SendPanel,
+	sendFieldRules,
+	sendPanelOf,
+	sendRulesByPart,
+} from './fieldLabels';
 import { contentSourceOf } from './requests';
 
 /** One input item, read and checked: its request-level fields and its message versions. */
@@ -210,12 +223,38 @@ function checkContent(item: ItemParameters, shared: IDataObject, versions: IData
 	});
 }
 
-/** Reads and checks one input item of a send; an error fails that item only, before any request. */
-export function readSendItem(
-	item: ItemParameters,
-	input: INodeExecutionData | undefined,
-): PreparedItem {
-	const json = input?.json ?? {};
+/** The fields the request level of an item is read from. */
+const REQUEST_FIELDS = [
+	'messageSource',
+	'recipientSource',
+	'versionsMode',
+	'contentSource',
+	'templateName',
+	'content',
+	'subject',
+	'senderMail',
+	'additionalFields',
+	'options',
+	'sandboxMode',
+];
+
+/** An item's request-level fields and content, read and checked; its rules for its messages. */
+interface RequestPart {
+	perItem: boolean;
+	recipientSource: string;
+	versionsMode: string;
+	panel: SendPanel;
+	fields: IDataObject;
+	options: IDataObject;
+	content: IDataObject;
+	/** Read-only: shared by every item when none of REQUEST_FIELDS holds an expression. */
+	shared: IDataObject;
+	/** What its checks found wrong with the shared fields (a message version's are added per item). */
+	sharedProblems: Problem[];
+	versionRules: FieldRules;
+}
+
+function readRequestPart(item: ItemParameters): RequestPart {
 	const fields = item.get<IDataObject>('additionalFields', {});
 	const options = item.get<IDataObject>('options', {});
 	const messageSource = item.get<string>('messageSource', 'perItem');
@@ -224,33 +263,67 @@ export function readSendItem(
 	const versionsMode = perItem ? '' : item.get<string>('versionsMode', 'fields');
 	const panel = sendPanelOf(messageSource, recipientSource, versionsMode);
 	const content = readContent(item);
-	const params = tagValuesOf(item, json);
 	const shared = readShared(item, fields);
+	const rules = sendRulesByPart(panel);
+	return {
+		perItem,
+		recipientSource,
+		versionsMode,
+		panel,
+		fields,
+		options,
+		content,
+		shared,
+		// Versions defined here take the content above as the request's; it is checked with them.
+		sharedProblems: perItem ? findProblems(shared, rules.request) : [],
+		versionRules: rules.versions,
+	};
+}
+
+/**
+ * Reads and checks one input item of a send; an error fails that item only, before any request. The request
+ * level is read and checked once for the run when its fields hold no expression (item.once).
+ */
+export function readSendItem(
+	item: ItemParameters,
+	input: INodeExecutionData | undefined,
+): PreparedItem {
+	const json = input?.json ?? {};
+	const params = tagValuesOf(item, json);
+	const part = item.once(REQUEST_FIELDS, () => readRequestPart(item));
+	const { fields, options, content, panel } = part;
+	let shared = part.shared;
 	let versions: IDataObject[];
-	if (perItem) {
+	if (part.perItem) {
 		const to = (
-			recipientSource === 'inputField' ? recipientsFromFields(item, json) : item.get('to', '')
+			part.recipientSource === 'inputField' ? recipientsFromFields(item, json) : item.get('to', '')
 		) as IDataObject[string];
 		versions = [
 			readVersion(item, { to, cc: fields.cc, bcc: fields.bcc, ...content, params }, panel),
 		];
+		// The shared fields' problems first, as one check of the whole request would list them.
+		refuseProblems(
+			item.node,
+			[...part.sharedProblems, ...findProblems({ messageVersions: versions }, part.versionRules)],
+			item.index,
+		);
 		// __item is part of the grouping key only (requestLevel drops it): this item gets its own request.
-		if (options.combineItems === false) shared.__item = item.index;
+		if (options.combineItems === false) shared = { ...shared, __item: item.index };
 	} else {
 		// Versions defined here: content and tags given above are the request-level defaults.
-		Object.assign(shared, content);
+		shared = { ...shared, ...content };
 		const merged = { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) };
 		if (Object.keys(merged).length > 0) shared.params = merged;
-		versions = versionsDefinedHere(item, versionsMode, panel);
+		versions = versionsDefinedHere(item, part.versionsMode, panel);
 		// An item's own versions are never mixed with another item's.
 		shared.__item = item.index;
+		assertValid(
+			item.node,
+			{ ...shared, messageVersions: versions },
+			sendFieldRules(panel),
+			item.index,
+		);
 	}
-	assertValid(
-		item.node,
-		{ ...shared, messageVersions: versions },
-		sendFieldRules(panel),
-		item.index,
-	);
 	checkContent(item, shared, versions);
 	const attachment = attachmentReference(
 		item,
