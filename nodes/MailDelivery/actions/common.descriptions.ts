@@ -305,3 +305,13 @@ export const repeatOnRetryOption: INodeProperties = {
 	description:
 		"Whether an execution retried after n8n crashed, restarted or was stopped while this node ran repeats what the execution it retries may already have done (n8n keeps no record of it then). Off, such items fail with an error instead, so nothing is sent or changed twice. n8n's Retry On Fail and the retry of a failed execution always repeat only what was not done.",
 };
+
+/** The Filters of a Get Many: what the platform's search narrows by. */
+export const filtersCollection = (options: INodeProperties[]): INodeProperties => ({
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options,
+});

@@ -157,7 +157,7 @@ function connectionFailureOf(failed: HttpFailure): { code: string; detail: strin
 /**
  * A request that got no answer, in the node's own words (n8n's would tell the user to send it again at
  * once). Its error response names what happened to the connection, which says whether the platform may
- * have processed the request (errors.ts); it holds no code, or n8n would put its own text back.
+ * have processed the request (failures.ts); it holds no code, or n8n would put its own text back.
  */
 function connectionError(
 	context: ApiContext,

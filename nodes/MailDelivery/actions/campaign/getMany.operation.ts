@@ -2,6 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import {
 	TASK_TYPE_OPTIONS,
+	filtersCollection,
 	itemOptions,
 	returnAllOrLimit,
 	simplified,
@@ -26,51 +27,44 @@ export const properties: INodeProperties[] = [
 		description:
 			'Whether to return each campaign with its main fields only (no HTML body), its status also in words',
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'All Teams',
-				name: 'allTeam',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to search the tasks of all teams of the company (needs a granted permission)',
-			},
-			{
-				displayName: 'Campaign Name',
-				name: 'mailName',
-				type: 'string',
-				default: '',
-				description: 'Tasks whose name contains this text',
-			},
-			{
-				displayName: 'Sender Email',
-				name: 'senderMail',
-				type: 'string',
-				placeholder: 'name@email.com',
-				default: '',
-			},
-			{
-				displayName: 'Subject',
-				name: 'subject',
-				type: 'string',
-				default: '',
-				description: 'Tasks whose subject contains this text',
-			},
-			{
-				displayName: 'Type',
-				name: 'type',
-				type: 'options',
-				options: TASK_TYPE_OPTIONS,
-				default: 'MailList',
-			},
-		],
-	},
+	filtersCollection([
+		{
+			displayName: 'All Teams',
+			name: 'allTeam',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to search the tasks of all teams of the company (needs a granted permission)',
+		},
+		{
+			displayName: 'Campaign Name',
+			name: 'mailName',
+			type: 'string',
+			default: '',
+			description: 'Tasks whose name contains this text',
+		},
+		{
+			displayName: 'Sender Email',
+			name: 'senderMail',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+		},
+		{
+			displayName: 'Subject',
+			name: 'subject',
+			type: 'string',
+			default: '',
+			description: 'Tasks whose subject contains this text',
+		},
+		{
+			displayName: 'Type',
+			name: 'type',
+			type: 'options',
+			options: TASK_TYPE_OPTIONS,
+			default: 'MailList',
+		},
+	]),
 	itemOptions(),
 ];
 

@@ -1,6 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { TASK_TYPE_OPTIONS, dayRangeFields, itemOptions } from '../common.descriptions';
+import {
+	TASK_TYPE_OPTIONS,
+	dayRangeFields,
+	itemOptions,
+	filtersCollection,
+} from '../common.descriptions';
 import { readDayRange, setIfPresent } from '../../helpers/parameters';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
@@ -15,23 +20,16 @@ export const toolDescription =
 
 export const properties: INodeProperties[] = [
 	...dayRangeFields,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{ displayName: 'Campaign Name', name: 'mailName', type: 'string', default: '' },
-			{
-				displayName: 'Type',
-				name: 'type',
-				type: 'options',
-				options: TASK_TYPE_OPTIONS,
-				default: 'MailList',
-			},
-		],
-	},
+	filtersCollection([
+		{ displayName: 'Campaign Name', name: 'mailName', type: 'string', default: '' },
+		{
+			displayName: 'Type',
+			name: 'type',
+			type: 'options',
+			options: TASK_TYPE_OPTIONS,
+			default: 'MailList',
+		},
+	]),
 	itemOptions(),
 ];
 

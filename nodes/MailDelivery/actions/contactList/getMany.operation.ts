@@ -1,6 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { itemOptions, returnAllOrLimit } from '../common.descriptions';
+import { itemOptions, returnAllOrLimit, filtersCollection } from '../common.descriptions';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
 import { normalizeList } from './shared';
 import type { ItemRun, OperationOption } from '../../run/operation';
@@ -16,36 +16,29 @@ export const toolDescription =
 
 export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{ displayName: 'Name Contains', name: 'search', type: 'string', default: '' },
-			{
-				displayName: 'List Type',
-				name: 'listType',
-				type: 'options',
-				options: [
-					{ name: 'Dynamic', value: 0 },
-					{ name: 'Static', value: 1 },
-				],
-				default: 1,
-			},
-			{
-				displayName: 'Sort By',
-				name: 'sort',
-				type: 'options',
-				options: [
-					{ name: 'Creation Date', value: 'CreateDate' },
-					{ name: 'Modification Date', value: 'ModifyDate' },
-				],
-				default: 'CreateDate',
-			},
-		],
-	},
+	filtersCollection([
+		{ displayName: 'Name Contains', name: 'search', type: 'string', default: '' },
+		{
+			displayName: 'List Type',
+			name: 'listType',
+			type: 'options',
+			options: [
+				{ name: 'Dynamic', value: 0 },
+				{ name: 'Static', value: 1 },
+			],
+			default: 1,
+		},
+		{
+			displayName: 'Sort By',
+			name: 'sort',
+			type: 'options',
+			options: [
+				{ name: 'Creation Date', value: 'CreateDate' },
+				{ name: 'Modification Date', value: 'ModifyDate' },
+			],
+			default: 'CreateDate',
+		},
+	]),
 	itemOptions(),
 ];
 

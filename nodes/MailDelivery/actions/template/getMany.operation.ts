@@ -1,6 +1,12 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { itemOptions, returnAllOrLimit, simplified, simplifyField } from '../common.descriptions';
+import {
+	itemOptions,
+	returnAllOrLimit,
+	simplified,
+	simplifyField,
+	filtersCollection,
+} from '../common.descriptions';
 import { tagsIn } from '../../helpers/tags';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
 import type { ItemRun, OperationOption } from '../../run/operation';
@@ -21,22 +27,15 @@ export const properties: INodeProperties[] = [
 		description:
 			'Whether to return each template without its HTML: name, subject, the tags it uses and its date',
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Template Name',
-				name: 'templateName',
-				type: 'string',
-				default: '',
-				description: 'Templates whose name contains this text',
-			},
-		],
-	},
+	filtersCollection([
+		{
+			displayName: 'Template Name',
+			name: 'templateName',
+			type: 'string',
+			default: '',
+			description: 'Templates whose name contains this text',
+		},
+	]),
 	itemOptions(),
 ];
 

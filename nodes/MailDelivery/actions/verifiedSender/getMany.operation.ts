@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { verifiedSenders } from '../../../shared/records';
-import { itemOptions, returnAllOrLimit } from '../common.descriptions';
+import { itemOptions, returnAllOrLimit, filtersCollection } from '../common.descriptions';
 import { pagingOf } from '../../helpers/parameters';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
@@ -16,23 +16,16 @@ export const toolDescription =
 
 export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Sender Email',
-				name: 'senderEmail',
-				type: 'string',
-				placeholder: 'name@email.com',
-				default: '',
-				description: 'Return only this sender',
-			},
-		],
-	},
+	filtersCollection([
+		{
+			displayName: 'Sender Email',
+			name: 'senderEmail',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			description: 'Return only this sender',
+		},
+	]),
 	itemOptions(),
 ];
 
