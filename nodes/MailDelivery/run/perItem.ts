@@ -84,7 +84,8 @@ class PerItemRun {
 		private readonly module: ItemOperationModule,
 		scope: string,
 	) {
-		this.items = context.getInputData();
+		// An operation that waits for a person asks once per execution: item 0 only (run/operation.ts, wait).
+		this.items = module.wait ? context.getInputData().slice(0, 1) : context.getInputData();
 		this.outcomes = new Array(this.items.length);
 		// Options are read once, for item 0: they shape the whole run.
 		this.options = (reader.get('options', 0, {}) as IDataObject) ?? {};
@@ -106,7 +107,15 @@ class PerItemRun {
 		}
 		const workers = Math.min(this.throughput.parallel, this.items.length);
 		await Promise.all(Array.from({ length: workers }, async () => await this.worker()));
+		await this.waitForPerson();
 		return this.report();
+	}
+
+	/** After item 0's request was accepted, by this try or an earlier one: the operation's wait (Send and Wait). */
+	private async waitForPerson() {
+		const first = this.outcomes[0];
+		if (!this.module.wait || !first || !('data' in first) || Array.isArray(first.data)) return;
+		await this.module.wait.call(this.context, this.reader.forItem(0), first.data);
 	}
 
 	private async worker() {
