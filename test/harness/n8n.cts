@@ -24,6 +24,7 @@ import type {
 	INodeType,
 	INodeTypes,
 	IRun,
+	IRunExecutionData,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
@@ -232,9 +233,14 @@ export interface WorkflowOptions {
 	mode?: WorkflowExecuteMode;
 	/** The execution's context as n8n carries it into a retry (its lineage); by default a new one. */
 	executionContext?: { establishedAt: number; source: string };
+	/** The execution's id (n8n's signed resume links name it); by default a new one, as n8n gives every execution. */
+	executionId?: string;
+	/** An execution's saved data to go on from (a waiting execution resumed), instead of a new run from the first node. */
+	resumeFrom?: IRunExecutionData;
 }
 
 let nodeCounter = 0;
+let executionCounter = 0;
 
 /** An action-node workflow: Test Source → Mail Delivery, with the given parameters. */
 export function actionWorkflow(
@@ -322,6 +328,8 @@ export async function runWorkflow({
 	cancelWhen,
 	mode = 'manual',
 	executionContext,
+	executionId,
+	resumeFrom,
 }: WorkflowOptions): Promise<RunResult> {
 	const workflow = new Workflow({
 		id: 'test',
@@ -351,17 +359,20 @@ export async function runWorkflow({
 		whenFinished();
 	});
 	const additionalData = buildAdditionalData(credentials, hooks);
+	additionalData.executionId = executionId ?? `run-${++executionCounter}`;
 	const start = workflow.getNode(nodes[0].name)!;
-	const runData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [
-				{ node: start, data: { main: [items ?? [{ json: {} }]] }, source: null },
-			],
-			...(executionContext
-				? { runtimeData: { version: 1, ...executionContext } as IExecutionContext }
-				: {}),
-		},
-	});
+	const runData =
+		resumeFrom ??
+		createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [
+					{ node: start, data: { main: [items ?? [{ json: {} }]] }, source: null },
+				],
+				...(executionContext
+					? { runtimeData: { version: 1, ...executionContext } as IExecutionContext }
+					: {}),
+			},
+		});
 	const execution = new WorkflowExecute(additionalData, mode, runData);
 	const running = execution.processRunExecutionData(workflow);
 	let run: IRun | undefined;

@@ -60,14 +60,14 @@ const approvalOptions: INodeProperties = {
 				},
 				buttonStyle('Approve Button Style', 'buttonApprovalStyle', 'primary'),
 				{
-					displayName: 'Disapprove Button Label',
+					displayName: 'Disapprove Label',
 					name: 'disapproveLabel',
 					type: 'string',
 					default: 'Decline',
 					displayOptions: { show: { approvalType: ['double'] } },
 				},
 				{
-					...buttonStyle('Disapprove Button Style', 'buttonDisapprovalStyle', 'secondary'),
+					...buttonStyle('Disapprove Style', 'buttonDisapprovalStyle', 'secondary'),
 					displayOptions: { show: { approvalType: ['double'] } },
 				},
 			],
@@ -188,6 +188,28 @@ const options: INodeProperties = {
 				"Whether Approve and Disapprove open a page whose button records the answer, so that a link scanner opening the mail's links (Safe Links and the like, which look like a browser) never answers for the person. Off, opening a link records the answer at once, as n8n's own nodes do.",
 			displayOptions: forResponses('approval'),
 		},
+		text(
+			'Form Button Label',
+			'responseFormButtonLabel',
+			'Submit',
+			'Label of the button that sends the form',
+		),
+		{
+			...text(
+				'Form Custom CSS',
+				'responseFormCustomCss',
+				'',
+				'CSS added to the form page, overriding its default styling',
+			),
+			typeOptions: { rows: 6, editor: 'cssEditor' },
+		},
+		text(
+			'Form Description',
+			'responseFormDescription',
+			'',
+			'Text above the form; empty shows the message',
+		),
+		text('Form Title', 'responseFormTitle', '', 'Title of the form page'),
 		limitWaitTime,
 		text(
 			'Message Button Label',
@@ -196,28 +218,6 @@ const options: INodeProperties = {
 			'Label of the button in the mail',
 		),
 		replyToField,
-		text(
-			'Response Form Button Label',
-			'responseFormButtonLabel',
-			'Submit',
-			'Label of the button that sends the form',
-		),
-		{
-			...text(
-				'Response Form Custom Styling',
-				'responseFormCustomCss',
-				'',
-				'CSS added to the form page, overriding its default styling',
-			),
-			typeOptions: { rows: 6, editor: 'cssEditor' },
-		},
-		text(
-			'Response Form Description',
-			'responseFormDescription',
-			'',
-			'Text above the form; empty shows the message',
-		),
-		text('Response Form Title', 'responseFormTitle', '', 'Title of the form page'),
 		{
 			displayName: 'Sender Name',
 			name: 'senderName',
@@ -233,6 +233,7 @@ const options: INodeProperties = {
 			description:
 				"Whether the platform tracks when the mail is opened (its reports and the trigger's Opened events)",
 		},
+		// One mail per execution: Requests in Parallel has nothing to do here.
 		...throughputOptions().filter((option) => option.name !== 'parallelRequests'),
 		repeatOnRetryOption,
 	],
