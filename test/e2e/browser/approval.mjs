@@ -15,6 +15,7 @@ import { canvasNode, closeNode, openNode, readOutput } from './ui.mjs';
 const APPROVER_BROWSER =
 	'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const SUBJECT = 'Refund of order 1042';
+const NODE_NAME = 'Send mail and wait for response';
 
 const textOf = async (locator) => (await locator.innerText()).replace(/\s+/g, ' ').trim();
 
@@ -98,7 +99,11 @@ export async function n(env) {
 		await addManualTrigger(page);
 		const ndv = await findByApproval(j, page);
 		await page.waitForTimeout(1000);
-		const operation = await textOf(ndv.getByTestId('parameter-input-operation'));
+		const operation = await ndv
+			.getByTestId('parameter-input-operation')
+			.locator('input')
+			.first()
+			.inputValue();
 		j.saw('operation', operation);
 		await j.check(
 			/Send and Wait for Response/.test(operation),
@@ -135,12 +140,13 @@ export async function n(env) {
 
 		await approveFromMailLog(j, env);
 
-		await canvasNode(page, 'Mail Delivery')
+		// n8n names a node added through an action after the action.
+		await canvasNode(page, NODE_NAME)
 			.getByTestId('canvas-node-status-success')
 			.waitFor({ timeout: 60_000 })
 			.catch(() => undefined);
 		await j.shot('execution-went-on');
-		await openNode(page, 'Mail Delivery');
+		await openNode(page, NODE_NAME);
 		const output = await readOutput(page);
 		await j.shot('output-approved');
 		j.saw('output after the answer', output.text.slice(0, 200));
