@@ -117,6 +117,14 @@ const fieldValues: INodeProperties[] = [
 		displayOptions: showFor('text', 'textarea', 'email', 'number', 'dropdown', 'radio', 'checkbox'),
 	},
 	choices('Field Options', 'dropdown', 'Option'),
+	{
+		displayName: 'Multiple Choice',
+		name: 'multiselect',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to allow the user to select multiple options from the dropdown list',
+		displayOptions: showFor('dropdown'),
+	},
 	choices('Checkboxes', 'checkbox', 'Checkbox Label'),
 	choices('Radio Buttons', 'radio', 'Radio Button Label'),
 	{
