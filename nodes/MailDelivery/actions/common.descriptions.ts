@@ -284,7 +284,10 @@ export const throughputOptions = (parallel = DEFAULT_PARALLEL_REQUESTS): INodePr
  * The Options of an operation run item by item: its own options, then how its requests are sent. Items that
  * act on the same record (run/operation.ts, recordOf) run one after another whatever the parallelism.
  */
-export const itemOptions = (parallel: number, own: INodeProperties[] = []): INodeProperties => ({
+export const itemOptions = (
+	own: INodeProperties[] = [],
+	parallel = DEFAULT_PARALLEL_REQUESTS,
+): INodeProperties => ({
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',

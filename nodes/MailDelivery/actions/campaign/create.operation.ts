@@ -138,7 +138,7 @@ export const properties: INodeProperties[] = [
 		],
 	},
 	// One campaign after another by default: each sends to whole lists.
-	itemOptions(1, [repeatOnRetryOption]),
+	itemOptions([repeatOnRetryOption], 1),
 ];
 
 // Subject and sender name become mail headers: one line each.

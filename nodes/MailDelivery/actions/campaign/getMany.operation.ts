@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import {
 	TASK_TYPE_OPTIONS,
@@ -8,7 +8,6 @@ import {
 	simplifyField,
 } from '../common.descriptions';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -72,10 +71,10 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(),
 ];
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = {};
 	for (const key of ['mailName', 'subject', 'senderMail', 'type'])

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { namesIn } from '../../run/refusals';
 
 import { assertValid, inputError, labelledBy, rules } from '../../helpers/validation';
@@ -9,7 +9,6 @@ import {
 	sandboxModeField,
 } from '../common.descriptions';
 import type { ItemParameters } from '../../run/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
@@ -57,7 +56,7 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
+	itemOptions([repeatOnRetryOption]),
 ];
 
 // Text first, as in the send: a number or an object is named as such before any other rule looks at it.
@@ -84,7 +83,7 @@ export const recordOf = (item: ItemParameters) => {
 	);
 };
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const extra = item.get('additionalFields', {}) as IDataObject;
 	const body: IDataObject = {};
 	setIfPresent(body, 'email', trimmed(item.get('email', '')));

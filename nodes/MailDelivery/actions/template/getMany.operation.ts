@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { itemOptions, returnAllOrLimit, simplified, simplifyField } from '../common.descriptions';
 import { tagsIn } from '../../helpers/tags';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -38,10 +37,10 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(),
 ];
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = {};
 	setIfPresent(body, 'templateName', filters.templateName);

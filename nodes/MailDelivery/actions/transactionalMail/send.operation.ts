@@ -5,12 +5,18 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { sendPlan } from './send/plan';
-import { tagValueFields } from './send/tagValueFields';
+import type { Run } from '../../run/engine';
 import { LIMITS } from '../../helpers/validation';
-import { runBatched } from '../../run/batch/runner';
-import type { ParameterReader } from '../../run/parameters';
-import { throughputOf } from '../../run/throughput';
+import type { LookupMemo } from './send/diagnosis';
+import {
+	checkTags,
+	type Message,
+	messageOutputs,
+	messagePacking,
+	messageRequests,
+	readMessages,
+} from './send/messages';
+import { tagValueFields } from './send/tagValueFields';
 import {
 	PLATFORM_TAGS_HINT,
 	attachmentField,
@@ -23,12 +29,17 @@ import {
 	throughputOptions,
 } from '../common.descriptions';
 import type { OperationOption } from '../../run/operation';
-import { MISSING_TAG_VALUES, missingTagsField } from './send/missingTags';
+import { MISSING_TAG_VALUES, MissingTagCheck, missingTagsField } from './send/missingTags';
 
 // Inside a collection a root parameter is named with a leading slash.
 const showInCollection = (messageSource: string) => ({
 	show: { '/messageSource': [messageSource] },
 });
+
+/** Items share requests: each request carries up to 100 messages (run/engine.ts). */
+export const combinesItems = true;
+
+export const effect = 'mail may have gone out';
 
 export const option: OperationOption = {
 	name: 'Send',
@@ -333,18 +344,32 @@ export const properties: INodeProperties[] = [
 	},
 ];
 
-export async function executeBatch(
+/**
+ * Reads top to bottom: read and check every item, pack its messages into requests, send them, report. The
+ * steps' own code is in send/messages.ts.
+ */
+export async function execute(
 	this: IExecuteFunctions,
-	reader: ParameterReader,
+	run: Run<Message, IDataObject>,
 ): Promise<INodeExecutionData[]> {
-	// Throughput options are read once, for item 0: they shape the whole run.
-	const options = reader.get('options', 0, {}) as IDataObject;
-	const plan = sendPlan(this, options.missingTagValues === MISSING_TAG_VALUES.fail);
-	const output = await runBatched(this, reader, plan, {
-		...throughputOf(reader.node, options),
-		includeInputFields: options.includeInputFields === true,
-		repeatOnRetry: options.repeatOnRetry === true,
-	});
-	plan.tagCheck.addHint();
-	return output;
+	const inputs = this.getInputData();
+	const lookups: LookupMemo = new Map();
+	const tags = new MissingTagCheck(
+		this,
+		run.options.missingTagValues === MISSING_TAG_VALUES.fail,
+		lookups,
+	);
+	// 1. Read and check every item; the templates' tags are looked up meanwhile.
+	let messages = readMessages(run, inputs, tags);
+	// 2. With Fail the Message, a message missing a tag value fails now, before any request.
+	if (tags.failMessages) messages = await checkTags(run, tags, messages);
+	// 3. Pack the messages into requests of up to 100, by equal request-level fields.
+	run.pack(messages, messagePacking);
+	// 4. Send them, several at once; a request refused whole is split to find the message at fault.
+	await run.send(messageRequests(this, run, lookups));
+	// 5. Report each item's recipients, request and missing tags, and one hint for the run.
+	if (!tags.failMessages) await checkTags(run, tags, messages);
+	const outputs = run.outputs(messageOutputs(run, inputs));
+	tags.addHint();
+	return outputs;
 }

@@ -3,7 +3,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { verifiedSenders } from '../../../shared/records';
 import { itemOptions, returnAllOrLimit } from '../common.descriptions';
 import { pagingOf } from '../../helpers/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -34,7 +33,7 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(),
 ];
 
 export async function execute(this: IExecuteFunctions, item: ItemRun) {

@@ -1,9 +1,8 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions, senderLocator } from '../common.descriptions';
 import { trimmed } from '../../helpers/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -25,7 +24,7 @@ export const properties: INodeProperties[] = [
 		default: 'default',
 		description: 'Selector of the DKIM record to check',
 	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(),
 ];
 
 const FIELD_RULES = labelledBy(properties, {
@@ -33,7 +32,7 @@ const FIELD_RULES = labelledBy(properties, {
 	selector: [rules.required, rules.text],
 });
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const body = {
 		fromDomain: item.locator('fromDomain'),
 		selector: trimmed(item.get('selector')),
