@@ -47,8 +47,9 @@ console.log(`
  n8n is ready:   ${n8n.baseUrl}   (started in ${Math.round((Date.now() - started) / 1000)} s)
  Log in with:    ${OWNER.email}  /  ${OWNER.password}
  Emulator:       ${emulator.url}   (state: ${emulator.url}/__control/state)
- Mail log:       ${emulator.url}/__control/mails: what each mail said (final
-                 subject, tag values, tags left empty); new mails print below.
+ Mail log:       ${emulator.url}/mails: each mail as its recipient reads it (an
+                 approval mail's buttons work there); JSON: ${emulator.url}/__control/mails.
+                 New mails print below.
  n8n's log:      ${path.relative(root, logFile)}
 
  Try first:

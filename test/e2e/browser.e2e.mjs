@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 
 import { setupDemo } from '../../scripts/demo.mjs';
 import { startStack } from './env.mjs';
+import { n } from './browser/approval.mjs';
 import { a, b, c, d, e, f, g, h, i, j, k, l, m } from './browser/journeys.mjs';
 import { launchBrowser } from './browser/ui.mjs';
 
@@ -111,4 +112,10 @@ test(
 	'm. a field only n8n can evaluate over 150 items: the output panel names it and the faster way; an operation run item by item offers Requests in Parallel and Repeat on Retry',
 	{ timeout: JOURNEY_TIMEOUT },
 	() => m(env),
+);
+
+test(
+	'n. a person in the loop: Send and Wait for Response found by searching "approval", the run waits, the approver opens the mail from the emulator\'s mail log, approves on the page, the execution goes on in the editor',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => n(env),
 );

@@ -25,6 +25,7 @@ import type {
 	INodeType,
 	INodeTypes,
 	IRun,
+	IRunExecutionData,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
@@ -265,9 +266,14 @@ export interface WorkflowOptions {
 	 * retries), which n8n gives back to the nodes it runs again.
 	 */
 	contextData?: IExecuteContextData;
+	/** The execution's id (n8n's signed resume links name it); by default a new one, as n8n gives every execution. */
+	executionId?: string;
+	/** An execution's saved data to go on from (a waiting execution resumed), instead of a new run from the first node. */
+	resumeFrom?: IRunExecutionData;
 }
 
 let nodeCounter = 0;
+let executionCounter = 0;
 
 /** An action-node workflow: Test Source → Mail Delivery, with the given parameters. */
 export function actionWorkflow(
@@ -356,6 +362,8 @@ export async function runWorkflow({
 	mode = 'manual',
 	executionContext,
 	contextData,
+	executionId,
+	resumeFrom,
 }: WorkflowOptions): Promise<RunResult> {
 	const workflow = new Workflow({
 		id: 'test',
@@ -388,18 +396,21 @@ export async function runWorkflow({
 		whenFinished();
 	});
 	const additionalData = buildAdditionalData(credentials, hooks);
+	additionalData.executionId = executionId ?? `run-${++executionCounter}`;
 	const start = workflow.getNode(nodes[0].name)!;
-	const runData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [
-				{ node: start, data: { main: [items ?? [{ json: {} }]] }, source: null },
-			],
-			...(executionContext
-				? { runtimeData: { version: 1, ...executionContext } as IExecutionContext }
-				: {}),
-			...(contextData ? { contextData: structuredClone(contextData) } : {}),
-		},
-	});
+	const runData =
+		resumeFrom ??
+		createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [
+					{ node: start, data: { main: [items ?? [{ json: {} }]] }, source: null },
+				],
+				...(executionContext
+					? { runtimeData: { version: 1, ...executionContext } as IExecutionContext }
+					: {}),
+				...(contextData ? { contextData: structuredClone(contextData) } : {}),
+			},
+		});
 	const execution = new WorkflowExecute(additionalData, mode, runData);
 	const running = execution.processRunExecutionData(workflow);
 	let run: IRun | undefined;

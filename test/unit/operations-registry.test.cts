@@ -51,16 +51,17 @@ test.each(modules.map((m) => [`${m.resource}.${m.operation}`, m]))(
 	},
 );
 
-test('every operation offers Requests in Parallel with the same label and limits; those that change something, Repeat on Retry', () => {
+test('every operation offers Requests in Parallel with the same label and limits (but one that asks a person once per execution); those that change something, Repeat on Retry', () => {
 	const send = optionsOf('transactionalMail', 'send').find((o) => o.name === 'parallelRequests')!;
 	for (const { resource, operation, module } of modules) {
 		const options = optionsOf(resource, operation);
 		const parallel = options.find((o) => o.name === 'parallelRequests');
+		const once = 'wait' in module;
 		expect([resource, operation, parallel?.displayName, parallel?.typeOptions]).toEqual([
 			resource,
 			operation,
-			send.displayName,
-			send.typeOptions,
+			once ? undefined : send.displayName,
+			once ? undefined : send.typeOptions,
 		]);
 		const changes = 'effect' in module || 'executeBatch' in module;
 		expect([resource, operation, options.some((o) => o.name === 'repeatOnRetry')]).toEqual([

@@ -30,6 +30,7 @@ const SANDBOX_OPERATIONS = [
 	'contactList.create',
 	'contactList.delete',
 	'transactionalMail.send',
+	'transactionalMail.sendAndWait',
 	'verifiedSender.add',
 	'verifiedSender.delete',
 ];
@@ -380,6 +381,17 @@ describe('sandbox toggles', () => {
 				subject: 's',
 			},
 		],
+		[
+			'transactional send and wait',
+			{
+				resource: 'transactionalMail',
+				operation: 'sendAndWait',
+				senderMail: rl('sender@example.com'),
+				sendTo: 'a@example.org',
+				subject: 's',
+				message: 'm',
+			},
+		],
 	];
 
 	test.each(cases)(
@@ -404,7 +416,7 @@ describe('sandbox toggles', () => {
 		},
 	);
 
-	test('the toggle exists on exactly those 11 operations', async () => {
+	test('the toggle exists on exactly those 12 operations', async () => {
 		const { MailDelivery } = await import('../../nodes/MailDelivery/MailDelivery.node');
 		const toggles = new MailDelivery().description.properties
 			.filter((p) => p.name === 'sandboxMode')
@@ -416,7 +428,7 @@ describe('sandbox toggles', () => {
 		expect(toggles.sort()).toEqual(SANDBOX_OPERATIONS);
 	});
 
-	test('sandboxMode is sent by those 11 operations only: every one of the 23 checked with a stale toggle left on', async () => {
+	test('sandboxMode is sent by those 12 operations only: every one of the 24 checked with a stale toggle left on', async () => {
 		const today = new Date().toISOString().slice(0, 10);
 		const all: IDataObject[] = [
 			{
@@ -475,11 +487,19 @@ describe('sandbox toggles', () => {
 				content: '<p/>',
 				subject: 's',
 			},
+			{
+				resource: 'transactionalMail',
+				operation: 'sendAndWait',
+				senderMail: rl('sender@example.com'),
+				sendTo: 'a@example.org',
+				subject: 's',
+				message: 'm',
+			},
 			{ resource: 'transactionalMail', operation: 'getStats', startDate: today, endDate: today },
 			{ resource: 'webhook', operation: 'get' },
 			{ resource: 'webhook', operation: 'save', updateFields: { transEnable: false } },
 		];
-		expect(all).toHaveLength(23);
+		expect(all).toHaveLength(24);
 		for (const parameters of all) {
 			await run({
 				resource: 'campaign',

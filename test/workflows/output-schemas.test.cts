@@ -17,6 +17,7 @@ import { useEmulator } from '../harness/emulator.cts';
 import { rl } from '../harness/fixtures.cts';
 import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
 import { startTriggerHost } from '../harness/trigger.cts';
+import { linksOf, runToWait, type WaitingRun } from '../harness/waiting.cts';
 
 const env = useEmulator({ messages: 'en' });
 const ROOT = path.join(__dirname, '..', '..');
@@ -99,6 +100,24 @@ async function run(parameters: IDataObject, items: INodeExecutionData[] = [{ jso
 	const key = `${String(parameters.resource)}/${String(parameters.operation)}`;
 	outputs.set(key, [...(outputs.get(key) ?? []), ...json]);
 	return json;
+}
+
+/** Runs a workflow that waits, answers it, and collects what the node gave while waiting and once answered. */
+async function runWaiting(
+	parameters: IDataObject,
+	answer?: (run: WaitingRun, link: string) => Promise<unknown>,
+) {
+	const waiting = await runToWait(parameters, env.credentials());
+	const collected = waiting.first.output('Mail Delivery').map((item) => item.json);
+	if (answer) {
+		const link = linksOf(env.view().mails.at(-1)!.html!).find((href) =>
+			href.includes('/webhook-waiting/'),
+		)!;
+		await answer(waiting, link);
+		collected.push(...waiting.last.output('After').map((item) => item.json));
+	}
+	const key = 'transactionalMail/sendAndWait';
+	outputs.set(key, [...(outputs.get(key) ?? []), ...collected]);
 }
 
 const campaign = (mailName: string, extra: IDataObject = {}) => ({
@@ -256,6 +275,26 @@ async function runEveryOperation() {
 	await env.control('POST', 'flush');
 	await run({ resource: 'transactionalMail', operation: 'getStats' });
 
+	// Send and Wait for Response: its output while it waits, or in the sandbox; then the answers that resume it.
+	const ask = {
+		resource: 'transactionalMail',
+		operation: 'sendAndWait',
+		senderMail: rl('sender@example.com'),
+		sendTo: 'a@example.org',
+		subject: 's',
+		message: 'm',
+	};
+	await runWaiting({ ...ask, sandboxMode: true });
+	await runWaiting(
+		{ ...ask, options: { limitWaitTime: { values: { resumeAmount: 1, resumeUnit: 'days' } } } },
+		async (waiting, link) => await waiting.open(link, { method: 'POST' }),
+	);
+	await runWaiting(
+		{ ...ask, responseType: 'freeText' },
+		async (waiting, link) =>
+			await waiting.open(link, { method: 'POST', body: { data: { 'field-0': 'fine' } } }),
+	);
+
 	// Webhook: nothing configured, then saved, then read again.
 	await run({ resource: 'webhook', operation: 'get' });
 	await run({
@@ -298,8 +337,8 @@ describe('Mail Delivery: every operation', () => {
 		await runEveryOperation();
 	}, 60_000);
 
-	test('there is a schema for each of the 23 operations, and each ran here', () => {
-		expect(operations).toHaveLength(23);
+	test('there is a schema for each of the 24 operations, and each ran here', () => {
+		expect(operations).toHaveLength(24);
 		const file = (operation: string) => `nodes/MailDelivery/__schema__/v1.0.0/${operation}.json`;
 		expect(operations.filter((operation) => !existsSync(path.join(ROOT, file(operation))))).toEqual(
 			[],

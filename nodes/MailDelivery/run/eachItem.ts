@@ -57,5 +57,10 @@ export async function runEachItem(
 		explain: async ([entry], _fixed, error) =>
 			await explainRefusal(context, run.node, module.named, error, reader.forItem(entry.itemIndex)),
 	});
-	return run.outputs({ describe: (outcome) => outcome.accepted!.fixed });
+	const outputs = run.outputs({ describe: (outcome) => outcome.accepted!.fixed });
+	// An operation that asks a person waits once item 0's request was accepted, by this try or an earlier one.
+	const sent = run.outcomes.items[0]?.accepted?.fixed;
+	if (module.wait && sent && !Array.isArray(sent))
+		await module.wait.call(context, reader.forItem(0), sent);
+	return outputs;
 }

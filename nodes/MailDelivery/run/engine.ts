@@ -91,10 +91,13 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 			scope: string;
 			/** Requests in Parallel when the Options collection holds none. */
 			defaultParallel: number;
+			/** Only item 0 is run (an operation that asks a person once per execution: operation.ts, wait). */
+			firstItemOnly?: boolean;
 		},
 	) {
 		this.node = reader.node;
-		this.itemCount = context.getInputData().length;
+		const inputs = context.getInputData().length;
+		this.itemCount = words.firstItemOnly ? Math.min(inputs, 1) : inputs;
 		this.continueOnFail = context.continueOnFail();
 		this.options = (reader.get('options', 0, {}) as IDataObject) ?? {};
 		this.throughput = throughputOf(this.node, this.options, words.defaultParallel);

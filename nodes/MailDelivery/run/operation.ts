@@ -74,6 +74,13 @@ export interface ItemOperationModule extends Described {
 	 * whatever Requests in Parallel says, so the last item's change is the one that stays.
 	 */
 	recordOf?: (item: ItemParameters) => string;
+	/**
+	 * The wait of an operation that asks a person (Send and Wait for Response): the engine runs item 0 only (one
+	 * request per execution, as n8n's own send-and-wait nodes send one message; run/router.ts), and once its
+	 * request was accepted, calls this with what `execute` gave, also when an earlier try of the run sent it and
+	 * the engine does not send again (n8n's Retry On Fail), so the run waits either way (run/eachItem.ts).
+	 */
+	wait?(this: IExecuteFunctions, item: ItemParameters, sent: IDataObject): Promise<void>;
 }
 
 /**

@@ -53,6 +53,7 @@ export async function route(
 		combined: combinesItems(module),
 		effect: module.effect,
 		defaultParallel: parallelByDefault(module.properties),
+		firstItemOnly: 'wait' in module,
 	};
 	const output = combinesItems(module)
 		? await module.execute.call(context, new Run(context, reader, words) as never)

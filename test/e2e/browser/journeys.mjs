@@ -28,7 +28,7 @@ import {
 } from './ui.mjs';
 
 const ACTION = `${PACKAGE_NAME}.mailDelivery`;
-const SIGNATURE_CREDENTIAL = 'Mail Delivery (signature, emulator)';
+export const SIGNATURE_CREDENTIAL = 'Mail Delivery (signature, emulator)';
 const KINDS = [
 	'Delivered',
 	'Bounced',
@@ -61,7 +61,7 @@ const codeReturning = (people) =>
 	)};`;
 
 /** Runs a journey in its own context; signs in through the page when journey a left no session behind. */
-async function journey(env, name, walk, { signInThroughPage = false } = {}) {
+export async function journey(env, name, walk, { signInThroughPage = false } = {}) {
 	const j = new Journey(env.browser, name, env.baseUrl);
 	try {
 		const page = await j.open(signInThroughPage ? undefined : env.state.storage);
@@ -203,7 +203,7 @@ async function typeCode(j, page, code) {
 }
 
 /** Opens a resource locator's list ("From list") and picks an entry; returns the list's text when it fails. */
-async function pickFromList(j, page, parameterName, entry) {
+export async function pickFromList(j, page, parameterName, entry) {
 	const locator = page.getByTestId('ndv').getByTestId(`resource-locator-${parameterName}`);
 	await locator.getByTestId('rlc-input').click();
 	const item = page.locator('[data-test-id="rlc-item"]:visible').filter({ hasText: entry }).first();
@@ -231,7 +231,7 @@ async function pickFromList(j, page, parameterName, entry) {
 	return true;
 }
 
-async function shownCredential(page) {
+export async function shownCredential(page) {
 	return (
 		await page
 			.getByTestId('ndv')
@@ -243,7 +243,7 @@ async function shownCredential(page) {
 	).trim();
 }
 
-async function chooseCredential(page, name) {
+export async function chooseCredential(page, name) {
 	await page.getByTestId('ndv').getByTestId('node-credentials-select').click();
 	await page
 		.getByRole('option')
@@ -1247,7 +1247,7 @@ async function creatorEntries(page) {
 	return { creator, lines, after };
 }
 
-async function addManualTrigger(page) {
+export async function addManualTrigger(page) {
 	await page.getByTestId('node-creator-plus-button').click();
 	await page.getByTestId('node-creator-search-bar').fill('Manual');
 	await page
