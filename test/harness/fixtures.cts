@@ -20,3 +20,13 @@ export const sendToEachItem = (extra: IDataObject = {}) => ({
 /** `count` items, each with its own address p<i>@example.org. */
 export const people = (count: number): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org` } }));
+
+/** Every operation the action node offers, as "resource.operation", from its resources' lists (actions/). */
+export async function everyOperation(): Promise<string[]> {
+	const { resources } = await import('../../nodes/MailDelivery/actions');
+	return Object.entries(resources)
+		.flatMap(([resource, { operations }]) =>
+			Object.keys(operations).map((operation) => `${resource}.${operation}`),
+		)
+		.sort();
+}

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
+import { everyOperation } from '../harness/fixtures.cts';
 import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
 
 const env = useEmulator({ messages: 'en' });
@@ -416,7 +417,7 @@ describe('sandbox toggles', () => {
 		},
 	);
 
-	test('the toggle exists on exactly those 12 operations', async () => {
+	test('the toggle exists on exactly the operations whose request the API lists sandboxMode for', async () => {
 		const { MailDelivery } = await import('../../nodes/MailDelivery/MailDelivery.node');
 		const toggles = new MailDelivery().description.properties
 			.filter((p) => p.name === 'sandboxMode')
@@ -428,7 +429,7 @@ describe('sandbox toggles', () => {
 		expect(toggles.sort()).toEqual(SANDBOX_OPERATIONS);
 	});
 
-	test('sandboxMode is sent by those 12 operations only: every one of the 24 checked with a stale toggle left on', async () => {
+	test('sandboxMode is sent by those operations only: every operation offered checked with a stale toggle left on', async () => {
 		const today = new Date().toISOString().slice(0, 10);
 		const all: IDataObject[] = [
 			{
@@ -499,7 +500,9 @@ describe('sandbox toggles', () => {
 			{ resource: 'webhook', operation: 'get' },
 			{ resource: 'webhook', operation: 'save', updateFields: { transEnable: false } },
 		];
-		expect(all).toHaveLength(24);
+		expect(all.map(({ resource, operation }) => `${resource}.${operation}`).sort()).toEqual(
+			await everyOperation(),
+		);
 		for (const parameters of all) {
 			await run({
 				resource: 'campaign',
