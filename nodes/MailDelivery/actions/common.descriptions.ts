@@ -287,13 +287,26 @@ export const throughputOptions = (parallel = DEFAULT_PARALLEL_REQUESTS): INodePr
 export const itemOptions = (
 	own: INodeProperties[] = [],
 	parallel = DEFAULT_PARALLEL_REQUESTS,
-): INodeProperties => ({
+): INodeProperties => optionsCollection([...own, ...throughputOptions(parallel)]);
+
+/** Options: how the node itself behaves (nothing here goes to the platform as such). */
+export const optionsCollection = (options: INodeProperties[]): INodeProperties => ({
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [...own, ...throughputOptions(parallel)],
+	options,
+});
+
+/** Additional Fields: what else the request may carry to the platform. */
+export const additionalFieldsCollection = (options: INodeProperties[]): INodeProperties => ({
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options,
 });
 
 /** In the Options of every operation that changes something, Send and Import included (run/retries.ts). */

@@ -15,6 +15,7 @@ import {
 	sandboxModeField,
 	sendDateField,
 	senderLocator,
+	additionalFieldsCollection,
 } from '../common.descriptions';
 import { applySandboxMode, sendDateParam, setIfPresent, trimmed } from '../../helpers/parameters';
 import { attachmentFromBinary } from '../../helpers/attachments';
@@ -76,67 +77,60 @@ export const properties: INodeProperties[] = [
 		description: `HTML body. ${PLATFORM_TAGS_HINT} Add the attribute ef:disable-tracking to a link to turn click tracking off for it.`,
 	},
 	sandboxModeField,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			attachmentField,
-			{
-				displayName: 'Activity Name',
-				name: 'marketName',
-				type: 'string',
-				default: '',
-				description:
-					'The campaign (activity) this task belongs to on the platform; created there when it does not exist',
-			},
-			{
-				displayName: 'Editor Type',
-				name: 'editorType',
-				type: 'options',
-				options: EDITOR_TYPE_OPTIONS,
-				default: 'DRAG',
-			},
-			listsField({
-				displayName: 'Exclude Lists',
-				name: 'excludeLists',
-				description: 'Contacts of these lists are not sent to',
-			}),
-			{
-				displayName: 'Language',
-				name: 'languageCode',
-				type: 'options',
-				options: LANGUAGE_OPTIONS,
-				default: 'en',
-				description: 'Language of system parts of the mail, such as the unsubscribe text',
-			},
-			{
-				displayName: 'Project Code',
-				name: 'projectCode',
-				type: 'string',
-				default: '',
-				description: 'Created on the platform when it does not exist',
-			},
-			replyToField,
-			sendDateField,
-			{
-				displayName: 'Sender Name',
-				name: 'senderName',
-				type: 'string',
-				default: '',
-				description: 'Display name of the sender; the platform uses the sender address when empty',
-			},
-			{
-				displayName: 'Subscription Name',
-				name: 'subscriptName',
-				type: 'string',
-				default: '',
-				description: 'Must already exist on the platform',
-			},
-		],
-	},
+	additionalFieldsCollection([
+		attachmentField,
+		{
+			displayName: 'Activity Name',
+			name: 'marketName',
+			type: 'string',
+			default: '',
+			description:
+				'The campaign (activity) this task belongs to on the platform; created there when it does not exist',
+		},
+		{
+			displayName: 'Editor Type',
+			name: 'editorType',
+			type: 'options',
+			options: EDITOR_TYPE_OPTIONS,
+			default: 'DRAG',
+		},
+		listsField({
+			displayName: 'Exclude Lists',
+			name: 'excludeLists',
+			description: 'Contacts of these lists are not sent to',
+		}),
+		{
+			displayName: 'Language',
+			name: 'languageCode',
+			type: 'options',
+			options: LANGUAGE_OPTIONS,
+			default: 'en',
+			description: 'Language of system parts of the mail, such as the unsubscribe text',
+		},
+		{
+			displayName: 'Project Code',
+			name: 'projectCode',
+			type: 'string',
+			default: '',
+			description: 'Created on the platform when it does not exist',
+		},
+		replyToField,
+		sendDateField,
+		{
+			displayName: 'Sender Name',
+			name: 'senderName',
+			type: 'string',
+			default: '',
+			description: 'Display name of the sender; the platform uses the sender address when empty',
+		},
+		{
+			displayName: 'Subscription Name',
+			name: 'subscriptName',
+			type: 'string',
+			default: '',
+			description: 'Must already exist on the platform',
+		},
+	]),
 	// One campaign after another by default: each sends to whole lists.
 	itemOptions([repeatOnRetryOption], 1),
 ];

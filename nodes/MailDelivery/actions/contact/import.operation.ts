@@ -20,6 +20,8 @@ import {
 	repeatOnRetryOption,
 	sandboxModeField,
 	throughputOptions,
+	additionalFieldsCollection,
+	optionsCollection,
 } from '../common.descriptions';
 
 const DEFAULT_ROWS_PER_REQUEST = 1000;
@@ -156,51 +158,37 @@ export const properties: INodeProperties[] = [
 		default: 1,
 	},
 	sandboxModeField,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			nameLocator({
-				displayName: 'Add to List',
-				name: 'listName',
-				// The import creates a missing list: the search offers a typed name as a new list.
-				searchMethod: 'searchListsOrNew',
-				placeholder: 'newsletter',
-				required: false,
-				description:
-					'Put the imported contacts into this list; it is created when missing (type a new name in the search to create one)',
-			}),
-			{
-				displayName: 'List Description',
-				name: 'listDescription',
-				type: 'string',
-				default: '',
-				description: 'Used only when a list is given',
-			},
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Rows per Request',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_ROWS_PER_REQUEST },
-				default: DEFAULT_ROWS_PER_REQUEST,
-				description: 'Very large inputs are split into requests of at most this many rows',
-			},
-			...throughputOptions(),
-			repeatOnRetryOption,
-		],
-	},
+	additionalFieldsCollection([
+		nameLocator({
+			displayName: 'Add to List',
+			name: 'listName',
+			// The import creates a missing list: the search offers a typed name as a new list.
+			searchMethod: 'searchListsOrNew',
+			placeholder: 'newsletter',
+			required: false,
+			description:
+				'Put the imported contacts into this list; it is created when missing (type a new name in the search to create one)',
+		}),
+		{
+			displayName: 'List Description',
+			name: 'listDescription',
+			type: 'string',
+			default: '',
+			description: 'Used only when a list is given',
+		},
+	]),
+	optionsCollection([
+		{
+			displayName: 'Rows per Request',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_ROWS_PER_REQUEST },
+			default: DEFAULT_ROWS_PER_REQUEST,
+			description: 'Very large inputs are split into requests of at most this many rows',
+		},
+		...throughputOptions(),
+		repeatOnRetryOption,
+	]),
 ];
 
 interface Row {

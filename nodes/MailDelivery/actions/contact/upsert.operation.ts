@@ -7,6 +7,7 @@ import {
 	listLocator,
 	repeatOnRetryOption,
 	sandboxModeField,
+	additionalFieldsCollection,
 } from '../common.descriptions';
 import type { ItemParameters } from '../../run/parameters';
 import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
@@ -32,30 +33,23 @@ export const properties: INodeProperties[] = [
 		description: 'Email address of the contact; required when Phone Number is empty',
 	},
 	sandboxModeField,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{ ...listLocator('Add to List', false), description: 'Put the contact into this list' },
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				description: 'Defaults to the email address',
-			},
-			{
-				displayName: 'Phone Number',
-				name: 'phoneNumber',
-				type: 'string',
-				default: '',
-				description: 'Required when Email is empty',
-			},
-		],
-	},
+	additionalFieldsCollection([
+		{ ...listLocator('Add to List', false), description: 'Put the contact into this list' },
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			description: 'Defaults to the email address',
+		},
+		{
+			displayName: 'Phone Number',
+			name: 'phoneNumber',
+			type: 'string',
+			default: '',
+			description: 'Required when Email is empty',
+		},
+	]),
 	itemOptions([repeatOnRetryOption]),
 ];
 
