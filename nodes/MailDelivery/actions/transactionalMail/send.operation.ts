@@ -339,7 +339,8 @@ export async function executeBatch(
 ): Promise<INodeExecutionData[]> {
 	// Throughput options are read once, for item 0: they shape the whole run.
 	const options = reader.get('options', 0, {}) as IDataObject;
-	const plan = sendPlan(this, options.missingTagValues === MISSING_TAG_VALUES.fail);
+	// Failing is the default: a send whose Options lack Missing Tag Values fails such messages.
+	const plan = sendPlan(this, options.missingTagValues !== MISSING_TAG_VALUES.send);
 	const output = await runBatched(this, reader, plan, {
 		...throughputOf(reader.node, options),
 		includeInputFields: options.includeInputFields === true,
