@@ -119,10 +119,7 @@ test('by default, under Stop Workflow, the run stops before any mail goes out an
 
 test('Send With the Tag Empty sends them: the tag reaches the recipient empty, and each output names it', async () => {
 	await createOrderShipped();
-	const { result, output } = await run(
-		orderShipped({ missingTagValues: 'send' }),
-		shoppers(2),
-	);
+	const { result, output } = await run(orderShipped({ missingTagValues: 'send' }), shoppers(2));
 	expect(result.error()).toBeUndefined();
 	expect(output.map((item) => [item.success, item.missingTags])).toEqual([
 		[true, ['tracking']],

@@ -143,16 +143,16 @@ export const properties: INodeProperties[] = [
 
 // Subject and sender name become mail headers: one line each.
 const fieldRules: FieldRules = labelledBy(properties, {
-	mailName: [rules.required, rules.text, rules.maxChars(LIMITS.campaignMailName)],
+	mailName: [rules.required, rules.textOrDigits, rules.maxChars(LIMITS.campaignMailName)],
 	senderMail: [rules.required, rules.email],
 	subject: [rules.text, rules.singleLine, rules.maxChars(LIMITS.campaignSubject)],
 	content: [rules.text],
-	senderName: [rules.text, rules.singleLine],
+	senderName: [rules.textOrDigits, rules.singleLine],
 	sendListNames: { label: 'Send to Lists', rules: [rules.nonEmptyList] },
 	replyTo: [rules.text, rules.email],
-	marketName: [rules.text],
-	subscriptName: [rules.text],
-	projectCode: [rules.text],
+	marketName: [rules.textOrDigits],
+	subscriptName: [rules.textOrDigits],
+	projectCode: [rules.textOrDigits],
 });
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */

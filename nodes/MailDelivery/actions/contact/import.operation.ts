@@ -212,6 +212,13 @@ function cellValue(value: unknown): IDataObject[string] {
 	return typeof value === 'string' ? value.trim() : (value as IDataObject[string]);
 }
 
+/** A row's checks: a phone number or a name given as a whole number (a spreadsheet's) is imported as its digits. */
+const ROW_RULES = {
+	email: [rules.email],
+	phoneNumber: [rules.textOrDigits],
+	name: [rules.textOrDigits],
+};
+
 const isEmpty = (value: unknown) => value === '' || value === undefined;
 
 /** The row of one item, mapped automatically from its fields or by the fields below. */
@@ -257,7 +264,7 @@ function readRow(item: ItemParameters, json: IDataObject, requests: Map<string, 
 			'Field "email" or "phoneNumber" has no value for this item',
 			item.index,
 		);
-	const problems = findProblems(values, { email: [rules.email] });
+	const problems = findProblems(values, ROW_RULES);
 	if (problems.length) throw inputError(item.node, problems[0].text, item.index);
 	const fields = item.get<IDataObject>('additionalFields', {});
 	const level: IDataObject = { updateMode: item.get<number>('updateMode', 1) };

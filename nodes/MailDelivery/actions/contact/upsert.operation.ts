@@ -53,18 +53,20 @@ export const properties: INodeProperties[] = [
 				name: 'phoneNumber',
 				type: 'string',
 				default: '',
-				description: 'Required when Email is empty',
+				description:
+					'Required when Email is empty. A number (4915112345678, as spreadsheets give it) is sent as its digits.',
 			},
 		],
 	},
 	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
 ];
 
-// Text first, as in the send: a number or an object is named as such before any other rule looks at it.
+// Text first, as in the send: a number or an object is named as such before any other rule looks at it. A
+// phone number or a name may come as a whole number (a spreadsheet's): it is sent as its digits.
 const FIELD_RULES = labelledBy(properties, {
 	email: [rules.text, rules.email],
-	phoneNumber: [rules.text],
-	name: [rules.text],
+	phoneNumber: [rules.textOrDigits],
+	name: [rules.textOrDigits],
 });
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */

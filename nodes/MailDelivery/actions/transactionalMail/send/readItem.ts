@@ -2,6 +2,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { textOrDigits } from '../../../../shared/parameterKinds';
 import type { ItemParameters } from '../../../run/parameters';
 import { type AttachmentReference, attachmentReference } from '../../../helpers/attachments';
 import {
@@ -88,7 +89,15 @@ function recipientsFromFields(item: ItemParameters, fields: IDataObject): unknow
 	}
 	const name = nameField ? fields[nameField] : undefined;
 	if (name === undefined || name === null || name === '') return address;
-	return [{ email: String(address).trim(), name }];
+	// A name that is a whole number (a customer number) is its digits; the Name Field is named otherwise.
+	const read = textOrDigits(name);
+	if ('problem' in read)
+		throw inputError(
+			item.node,
+			`Field "Name Field": the input item's field "${nameField}" ${read.problem}`,
+			item.index,
+		);
+	return [{ email: String(address).trim(), name: read.value }];
 }
 
 function recipientsOf(item: ItemParameters, value: unknown, field: string) {
@@ -225,7 +234,7 @@ export function readSendItem(
 	const panel = sendPanelOf(messageSource, recipientSource, versionsMode);
 	const content = readContent(item);
 	const params = tagValuesOf(item, json);
-	const shared = readShared(item, fields);
+	let shared = readShared(item, fields);
 	let versions: IDataObject[];
 	if (perItem) {
 		const to = (
@@ -245,12 +254,11 @@ export function readSendItem(
 		// An item's own versions are never mixed with another item's.
 		shared.__item = item.index;
 	}
-	assertValid(
-		item.node,
-		{ ...shared, messageVersions: versions },
-		sendFieldRules(panel),
-		item.index,
-	);
+	const request: IDataObject = { ...shared, messageVersions: versions };
+	assertValid(item.node, request, sendFieldRules(panel), item.index);
+	// The request-level fields as the checks read them (a whole number given for a name is its digits).
+	delete request.messageVersions;
+	shared = request;
 	checkContent(item, shared, versions);
 	const attachment = attachmentReference(
 		item,
