@@ -108,7 +108,7 @@ test(
 );
 
 test(
-	'm. a field only n8n can evaluate over 150 items: the output panel names it and the faster way; an operation run item by item offers Requests in Parallel and Repeat on Retry',
+	'm. a field only n8n can evaluate over 150 items: the output panel names it and the faster way; an operation run item by item offers Requests in Parallel and Redo After a Crash',
 	{ timeout: JOURNEY_TIMEOUT },
 	() => m(env),
 );

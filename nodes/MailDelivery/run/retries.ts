@@ -10,7 +10,7 @@
  * a digest of the run's input (not the run index: after a crash n8n counts the crashed run). A retry
  * without a ledger record sends only when it can tell that no earlier try started: the lineage is known
  * and the claim is new. Otherwise each item fails, saying that the execution this one retries may have
- * sent it, unless the user turned on Options → Repeat on Retry. (n8n 1.x carries the lineage into a retry
+ * sent it, unless the user turned on Options → Redo After a Crash (repeatOnRetry). (n8n 1.x carries the lineage into a retry
  * only when the execution it retries saved something: after a crash it is lost, and the retry refuses.)
  */
 import { createHash } from 'node:crypto';
@@ -70,7 +70,7 @@ function mayHaveBeenSent(node: INode, itemIndex: number, lineageKnown: boolean) 
 				lineageKnown
 					? 'That execution started sending from this node and stopped before n8n saved what it sent (n8n crashed, restarted or was stopped).'
 					: 'n8n kept no record of that execution from this node on (it crashed, restarted or was stopped), so whether it sent this item cannot be told.',
-				'So that nothing goes out twice, nothing was sent. Check what the platform received (Get Stats, or the events of a Mail Delivery Trigger), then send what is missing, or turn on Options → Repeat on Retry to send every item again.',
+				'So that nothing goes out twice, nothing was sent. Check what the platform received (Get Stats, or the events of a Mail Delivery Trigger), then send what is missing, or turn on Options → Redo After a Crash to send every item again.',
 			].join(' '),
 		},
 	);

@@ -40,8 +40,8 @@ const KINDS = [
 	'TaskStatus',
 	'Other',
 ];
-/** The trigger's outputs as the canvas labels them: Unsubscribed is shortened to fit (the canvas cuts longer labels). */
-const OUTPUT_LABELS = KINDS.map((kind) => (kind === 'Unsubscribed' ? 'Unsubscribe' : kind));
+/** The trigger's outputs as the canvas labels them: each as its event kind, Unsubscribed included. */
+const OUTPUT_LABELS = KINDS;
 const PEOPLE = [
 	{ name: 'Ada Lovelace', email: 'ada@example.org', firstName: 'Ada', orderId: 'A-1001' },
 	{ name: 'Grace Hopper', email: 'grace@example.org', firstName: 'Grace', orderId: 'A-1002' },
@@ -435,6 +435,8 @@ async function setOnError(page, choice) {
 }
 
 const rl = (value) => ({ __rl: true, mode: 'list', value });
+/** The welcome template's {{name}} from each item's name: without a value the message fails by default. */
+const WELCOME_NAME = { values: [{ name: rl('name'), value: '={{ $json.name }}' }] };
 const NOT_SENT_IN_WORDS =
 	/nothing was sent|no items? (were |was )?sent|\b\d+ of \d+ items? (were |was )?not sent/i;
 
@@ -456,6 +458,7 @@ export async function c(env) {
 			to: '={{ $json.email }}',
 			contentSource: 'template',
 			templateName: rl('welcome'),
+			tagValues: WELCOME_NAME,
 		},
 	);
 	return await journey(env, 'c-error-output', async (j, page) => {
@@ -556,6 +559,7 @@ export async function c(env) {
 					mode: 'name',
 					value: "={{ $json.orderId === 'A-1003' ? 'no-such-template' : 'welcome' }}",
 				},
+				tagValues: WELCOME_NAME,
 			},
 		);
 		await openWorkflowById(page, env.baseUrl, partial);
@@ -1397,9 +1401,24 @@ export async function j(env) {
 				credentials: { mailDeliverySignatureApi: { id: signature.id, name: signature.name } },
 			},
 		],
-		connections: {},
+		connections: { Events: { main: [] } },
 		settings: { executionOrder: 'v1' },
 	};
+	// Each output wired to a node of its own, as a workflow that handles the events has it (and the example):
+	// n8n then gives a label 96 px. An output not yet wired shows its label beside n8n's "+" line, which leaves
+	// room for about 11 characters, so "Unsubscribed" reads "Unsubscrib…" until something is wired to it.
+	KINDS.forEach((kind, index) => {
+		workflow.nodes.push({
+			id: randomUUID(),
+			name: `On ${kind}`,
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [260, -320 + index * 80],
+			parameters: {},
+		});
+		workflow.connections.Events.main.push([{ node: `On ${kind}`, type: 'main', index: 0 }]);
+	});
+	workflow.nodes.find((node) => node.name === 'Mail Delivery').position = [600, 0];
 	const id = (await env.session.api('POST', '/workflows', workflow)).id;
 	return await journey(env, 'j-labels', async (j, page) => {
 		await openWorkflowById(page, env.baseUrl, id);
@@ -1739,7 +1758,7 @@ export async function m(env) {
 		);
 		await closeNode(page);
 
-		// An operation run item by item offers Requests in Parallel and, since it changes something, Repeat on Retry.
+		// An operation run item by item offers Requests in Parallel and, since it changes something, Redo After a Crash.
 		await openWorkflowById(page, env.baseUrl, upsert);
 		await openNode(page, 'Mail Delivery');
 		// n8n draws a collection of several options as a select whose placeholder reads "Add Option".
@@ -1748,7 +1767,7 @@ export async function m(env) {
 		const offered = await page.getByRole('option').filter({ visible: true }).allInnerTexts();
 		await j.shot('per-item-options');
 		j.saw('Options offered', offered.join(', '));
-		for (const option of ['Requests in Parallel', 'Repeat on Retry', 'Timeout (Seconds)'])
+		for (const option of ['Requests in Parallel', 'Redo After a Crash', 'Timeout (Seconds)'])
 			await j.check(
 				offered.some((text) => text.includes(option)),
 				`Contact → Create or Update's Options offer no "${option}": ${offered.join(', ')}`,

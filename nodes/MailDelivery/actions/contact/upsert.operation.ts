@@ -97,7 +97,7 @@ export async function execute(this: IExecuteFunctions, item: ItemRun) {
 	if (!body.email && !body.phoneNumber) {
 		throw inputError(
 			item.node,
-			'Field "email" or "phoneNumber" is required: the contact needs one of them',
+			'Field "Email" or "Phone Number" is required: the contact needs one of them',
 			item.index,
 		);
 	}

@@ -157,7 +157,7 @@ export class MissingTagCheck {
 		if (contentSourceOf(version, shared) === 'content') {
 			sources.push({
 				tags: this.tagsOf(version.content ?? shared.content),
-				where: 'the HTML Content',
+				where: 'the content (HTML or text)',
 			});
 			return sources;
 		}

@@ -13,6 +13,7 @@ import {
 } from '../../../helpers/parameters';
 import { namesOfLocator } from '../../../helpers/locators';
 import { taggedParameter } from '../../../helpers/platformTags';
+import { textBodyParameter } from '../../../helpers/textBody';
 import { AddressListError, parseRecipients } from '../../../helpers/recipients';
 import { assertValid, inputError } from '../../../helpers/validation';
 import { recipientLabel, type SendPanel, sendFieldRules, sendPanelOf } from './fieldLabels';
@@ -143,11 +144,13 @@ function versionsFromFields(item: ItemParameters): IDataObject[] {
 	});
 }
 
-/** The content given above the versions: a template or HTML, and a subject (tags kept). */
+/** The content given above the versions: a template, HTML or text (as HTML), and a subject (tags kept). */
 function readContent(item: ItemParameters): IDataObject {
 	const content: IDataObject = {};
-	if (item.get('contentSource', 'template') === 'template')
-		setIfPresent(content, 'templateName', item.locator('templateName'));
+	const source = item.get<string>('contentSource', 'template');
+	if (source === 'template') setIfPresent(content, 'templateName', item.locator('templateName'));
+	else if (source === 'text')
+		setIfPresent(content, 'content', textBodyParameter(item, 'textContent', 'Text Content'));
 	else setIfPresent(content, 'content', taggedParameter(item, 'content', 'HTML Content'));
 	setIfPresent(content, 'subject', taggedParameter(item, 'subject', 'Subject'));
 	return content;
@@ -199,12 +202,14 @@ function versionsDefinedHere(
 
 /** Every version has content, and HTML a subject, of its own or the request's. */
 function checkContent(item: ItemParameters, shared: IDataObject, versions: IDataObject[]) {
+	const written =
+		item.get<string>('contentSource', 'template') === 'text' ? 'Text Content' : 'HTML Content';
 	versions.forEach((version, index) => {
 		if (contentSourceOf(version, shared) !== 'content') return;
 		if (!version.content && !shared.content) {
 			throw inputError(
 				item.node,
-				`Field "Template" or "HTML Content" is required (message version ${index + 1})`,
+				`Field "Template" or "${written}" is required (message version ${index + 1})`,
 				item.index,
 			);
 		}
@@ -212,7 +217,7 @@ function checkContent(item: ItemParameters, shared: IDataObject, versions: IData
 		if (!version.subject && !shared.subject) {
 			throw inputError(
 				item.node,
-				`Field "Subject" is required when the content is HTML rather than a template (message version ${index + 1})`,
+				`Field "Subject" is required when the content is ${written === 'Text Content' ? 'text' : 'HTML'} rather than a template (message version ${index + 1})`,
 				item.index,
 			);
 		}
