@@ -27,7 +27,9 @@ async function run(parameters: IDataObject, items?: INodeExecutionData[]) {
 
 /** Contacts as a CRM export gives them: the phone number is a JSON number. */
 const crmRows = (phones: unknown[]): INodeExecutionData[] =>
-	phones.map((phone, i) => ({ json: { email: `crm${i}@example.org`, phone } }));
+	phones.map((phone, i) => ({
+		json: { email: `crm${i}@example.org`, phone: phone as IDataObject[string] },
+	}));
 
 const upsertFromItem = {
 	resource: 'contact',

@@ -52,7 +52,7 @@ export const textContentField: INodeProperties = {
 	typeOptions: { rows: 6 },
 	default: '',
 	placeholder: 'Hi {{name}},\n\nYour order has shipped: https://example.com/track',
-	description: `Plain text. The node turns it into HTML for you: <, > and & show as typed (a value from the input cannot add markup), each line break is kept, a blank line starts a new paragraph, and web addresses (https://…) become links. ${PLATFORM_TAGS_HINT}`,
+	description: `Plain text. The node turns it into HTML for you: &lt;, &gt; and &amp; show as typed (a value from the input cannot add markup), each line break is kept, a blank line starts a new paragraph, and web addresses (https://…) become links. ${PLATFORM_TAGS_HINT}`,
 };
 
 export const returnAllOrLimit: INodeProperties[] = [

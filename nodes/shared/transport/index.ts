@@ -87,15 +87,13 @@ function platformError(
 	path: string,
 	code: number,
 	body: ApiResponse | undefined,
-	{
-		itemIndex,
-		tryLater,
-		request,
-	}: { itemIndex?: number; tryLater?: string; request?: IDataObject } = {},
+	/** The request, whose values a likely cause names ("no contact with the address …"). */
+	request: IDataObject,
+	{ itemIndex, tryLater }: { itemIndex?: number; tryLater?: string } = {},
 ): PlatformError {
 	const platformMessage = body?.message ? String(body.message) : undefined;
 	const explanation = `${explainCode(path, code)} (${path})`;
-	const likely = request && likelyCause(path, code, request);
+	const likely = likelyCause(path, code, request);
 	return new PlatformError(
 		context.getNode(),
 		{
@@ -261,11 +259,7 @@ export async function apiRequest(
 				const gaveUp = tryLater
 					? `The platform answered ${status} ("try later") to ${attempt} attempt${attempt === 1 ? '' : 's'}; the node waited ${(waitedMs / 1000).toFixed(1)} s in all and gave up.`
 					: undefined;
-				throw platformError(this, path, code, answer, {
-					itemIndex,
-					tryLater: gaveUp,
-					request: body,
-				});
+				throw platformError(this, path, code, answer, body, { itemIndex, tryLater: gaveUp });
 			}
 			// No answer came (a connection failure, not an error of a credential): the node says what that means.
 			const connection = connectionFailureOf(failed);
@@ -287,7 +281,7 @@ export async function apiRequest(
 		);
 	}
 	if (answer.code !== 200)
-		throw platformError(this, path, Number(answer.code ?? 0), answer, { itemIndex, request: body });
+		throw platformError(this, path, Number(answer.code ?? 0), answer, body, { itemIndex });
 	return answer;
 }
 

@@ -34,7 +34,7 @@ export const missingTagsField: INodeProperties = {
 			name: 'Send With the Tag Empty',
 			value: 'send',
 			description:
-				'The mail goes out with nothing where the tag was ("Your parcel  is on its way"); the item\'s output lists missingTags',
+				'The mail goes out with nothing where the tag was ("Your parcel {{tracking}} is on its way" arrives without the tracking number); the item\'s output lists missingTags',
 		},
 	],
 	default: 'fail',
