@@ -1,6 +1,6 @@
 // What `npm start` and `npm run dev` share: the emulator, real n8n with the built package, the demo (owner,
 // credentials for the three schemes, the example workflows) and the banner that says where everything is.
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 import { setupDemo, startDemoEmulator } from './demo.mjs';
@@ -10,7 +10,7 @@ import { OWNER, setupOwner, startN8n } from './n8n-runtime.mjs';
 
 /**
  * Starts the emulator and n8n (the line of N8N_LINE) on the ports of N8N_PORT and EMULATOR_PORT, with n8n's data
- * in the line's user folder (or N8N_USER_FOLDER) and its log in the line's folder, and sets up the demo.
+ * in the line's user folder (or N8N_USER_FOLDER) and its log beside it, and sets up the demo.
  * `restartN8n()` stops n8n and starts it again with dist/ as it is now (startN8n copies it in, as an install
  * does); `stop()` stops both.
  */
@@ -20,11 +20,16 @@ export async function startLocalStack() {
 	const emulatorPort = Number(process.env.EMULATOR_PORT ?? 3789);
 	const emulator = await startDemoEmulator(emulatorPort, { mailLog: true });
 	console.log(`Emulator listening on ${emulator.url}`);
-	const logFile = path.join(paths(line).base, 'n8n.log');
+	const userFolder = process.env.N8N_USER_FOLDER ?? paths(line).userFolder;
+	// Beside the line's data, or inside a user folder given apart (a test's).
+	const logFile = process.env.N8N_USER_FOLDER
+		? path.join(userFolder, 'n8n.log')
+		: path.join(paths(line).base, 'n8n.log');
+	mkdirSync(path.dirname(logFile), { recursive: true });
 	const logStream = createWriteStream(logFile, { flags: 'a' });
 	const options = {
 		line,
-		userFolder: process.env.N8N_USER_FOLDER ?? paths(line).userFolder,
+		userFolder,
 		port: n8nPort,
 		brokerPort: n8nPort + 1,
 		log: (text) => logStream.write(text),
