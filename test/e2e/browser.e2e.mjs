@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { setupDemo } from '../../scripts/demo.mjs';
 import { startStack } from './env.mjs';
 import { a, b, c, d, e, f, g, h, i, j, k, l, m } from './browser/journeys.mjs';
+import { n, o, p, q } from './browser/newcomer.mjs';
 import { launchBrowser } from './browser/ui.mjs';
 
 const JOURNEY_TIMEOUT = 180_000;
@@ -96,7 +97,7 @@ test(
 );
 
 test(
-	"k. the send says what it cannot: tags without a value (output, hint, the emulator's mail log), Email Field named in the error, fields before the first run",
+	"k. the send says what it cannot: tags without a value fail by default (the error names the tag, the item and its values), Send With the Tag Empty sends them (output, hint, the emulator's mail log), Email Field named in the error, fields before the first run",
 	{ timeout: JOURNEY_TIMEOUT },
 	() => k(env),
 );
@@ -111,4 +112,28 @@ test(
 	'm. a field only n8n can evaluate over 150 items: the output panel names it and the faster way; an operation run item by item offers Requests in Parallel and Redo After a Crash',
 	{ timeout: JOURNEY_TIMEOUT },
 	() => m(env),
+);
+
+test(
+	'n. numbers as a CRM gives them: a phone number that is a number saves the contact with its digits; one beyond 2^53 is refused, naming the field and why',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => n(env),
+);
+
+test(
+	'o. words: a tag typed into Subject (red, [undefined]) and the hint that says so; Contact → Get of an unknown address says the likely cause in English',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => o(env),
+);
+
+test(
+	'p. a text body: Content Source Text sends the text as safe HTML; Campaign → Create offers Body Format Text',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => p(env),
+);
+
+test(
+	"q. the README's pictures, taken from the editor as it is: the send panel after a run, the trigger's outputs (docs/images/)",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => q(env),
 );

@@ -10,6 +10,8 @@ import { OWNER } from '../../../scripts/n8n-runtime.mjs';
 import { ensureChromium } from '../../../scripts/system-packages.mjs';
 
 const SHOTS = path.join(root, '.tmp', 'browser');
+/** The README's pictures: every run of the suite writes them again, so they show the editor as it is. */
+const PICTURES = path.join(root, 'docs', 'images');
 const VIEWPORT = { width: 1600, height: 1000 };
 
 selectors.setTestIdAttribute('data-test-id');
@@ -60,6 +62,19 @@ export class Journey {
 	async shot(label) {
 		const file = path.join(this.folder, `${String(++this.count).padStart(2, '0')}-${label}.png`);
 		await this.page?.screenshot({ path: file }).catch(() => undefined);
+		return path.relative(root, file);
+	}
+
+	/**
+	 * A picture for the README, written to docs/images/<name>.png: of `target` (a locator) alone, or of the page
+	 * within `clip` ({ x, y, width, height }). Also kept with the journey's screenshots.
+	 */
+	async picture(name, { target, clip } = {}) {
+		mkdirSync(PICTURES, { recursive: true });
+		const file = path.join(PICTURES, `${name}.png`);
+		if (target) await target.screenshot({ path: file, animations: 'disabled' });
+		else await this.page.screenshot({ path: file, clip, animations: 'disabled' });
+		await this.shot(`picture-${name}`);
 		return path.relative(root, file);
 	}
 
