@@ -42,7 +42,7 @@ export const sandboxModeField: INodeProperties = {
  * [undefined]. The person must read that this is expected and that the tag still reaches the platform.
  */
 export const PLATFORM_TAGS_HINT =
-	"Write the platform's tags as {{name}}. Typing {{ turns the field into an n8n expression: n8n then shows such a tag in red and its preview reads [undefined], because n8n does not know the platform's tags. That is expected: the tag reaches the platform as written, and the platform fills it in. n8n's own expressions, such as {{ $json.name }}, are filled in by n8n as usual.";
+	"Write the platform's tags as {{name}}. Typing {{ turns the field into an n8n expression: n8n then shows such a tag in red, and its preview shows it as [undefined] (or empty), because n8n does not know the platform's tags. That is expected: the tag reaches the platform as written, and the platform fills it in. n8n's own expressions, such as {{ $json.name }}, are filled in by n8n as usual.";
 
 /** A body written as plain text, which the node turns into safe HTML (helpers/textBody.ts). */
 export const textContentField: INodeProperties = {

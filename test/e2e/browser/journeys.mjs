@@ -1257,7 +1257,8 @@ async function addManualTrigger(page) {
 	await page
 		.getByTestId('node-creator')
 		.getByTestId('item-iterator-item')
-		.filter({ has: page.getByText('Trigger manually', { exact: true }) })
+		// n8n names it either way, depending on where the node creator was opened from.
+		.filter({ has: page.getByText(/^(Trigger manually|Manual Trigger)$/) })
 		.first()
 		.click();
 	await page.waitForTimeout(1500);
@@ -1413,7 +1414,7 @@ export async function j(env) {
 			name: `On ${kind}`,
 			type: 'n8n-nodes-base.noOp',
 			typeVersion: 1,
-			position: [260, -320 + index * 80],
+			position: [300, -480 + index * 120],
 			parameters: {},
 		});
 		workflow.connections.Events.main.push([{ node: `On ${kind}`, type: 'main', index: 0 }]);

@@ -60,7 +60,7 @@ export async function n(env) {
 	return await journey(env, 'n-numbers-people-have', async (j, page) => {
 		await openWorkflowById(page, env.baseUrl, id);
 		await openNode(page, 'Mail Delivery');
-		await setOnError(page, 'Continue (regular output)');
+		await setOnError(page, /^Continue(?! \(using)/);
 		await executeStep(page);
 		const output = await readOutput(page);
 		await j.shot('phone-numbers-as-numbers');
@@ -90,8 +90,11 @@ export async function n(env) {
 	});
 }
 
-/** The tooltip of a field's label (n8n shows the field's description there), hovered as a person does. */
-async function labelTooltip(page, parameterName) {
+/**
+ * The tooltip of a field's label (n8n shows the field's description there), hovered as a person does: the text of
+ * the visible element that holds `start`, the description's first words.
+ */
+async function labelTooltip(page, parameterName, start) {
 	const item = page
 		.getByTestId('ndv')
 		.locator('.parameter-item')
@@ -104,10 +107,8 @@ async function labelTooltip(page, parameterName) {
 	const icon = label.locator('svg, [class*="info"], [class*="Info"]').first();
 	await icon.hover().catch(() => undefined);
 	await page.waitForTimeout(800);
-	return (await page.locator('[role="tooltip"]:visible, .el-popper:visible').allInnerTexts())
-		.map((text) => text.replace(/\s+/g, ' ').trim())
-		.filter(Boolean)
-		.join(' | ');
+	const tooltip = page.getByText(start, { exact: false }).filter({ visible: true }).last();
+	return (await tooltip.innerText({ timeout: 5_000 }).catch(() => '')).replace(/\s+/g, ' ').trim();
 }
 
 export async function o(env) {
@@ -140,7 +141,7 @@ export async function o(env) {
 			/Result.{0,120}/.exec(preview)?.[0] ?? preview.slice(0, 200),
 		);
 		await j.shot('subject-preview-undefined');
-		const tooltip = await labelTooltip(page, 'templateSubject');
+		const tooltip = await labelTooltip(page, 'templateSubject', 'Subject of mails sent with');
 		await j.shot('subject-hint');
 		j.saw('Subject hint', tooltip);
 		await j.check(
@@ -242,8 +243,11 @@ export async function p(env) {
 	});
 }
 
-/** The smallest box around the canvas nodes whose names start with one of `prefixes`, with a margin. */
-async function boxAround(page, prefixes, margin = 40) {
+/**
+ * The smallest box around the canvas nodes whose names start with one of `prefixes`, with a margin, and room on the
+ * right for their "+" handles and below for their names.
+ */
+async function boxAround(page, prefixes, margin = 30) {
 	const boxes = [];
 	for (const node of await page.getByTestId('canvas-node').all()) {
 		const name = (await node.getAttribute('data-node-name')) ?? '';
@@ -253,8 +257,8 @@ async function boxAround(page, prefixes, margin = 40) {
 	}
 	const left = Math.max(0, Math.min(...boxes.map((box) => box.x)) - margin);
 	const top = Math.max(0, Math.min(...boxes.map((box) => box.y)) - margin);
-	const right = Math.max(...boxes.map((box) => box.x + box.width)) + margin;
-	const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + margin + 20;
+	const right = Math.max(...boxes.map((box) => box.x + box.width)) + margin + 40;
+	const bottom = Math.max(...boxes.map((box) => box.y + box.height)) + margin + 10;
 	return { x: left, y: top, width: right - left, height: bottom - top };
 }
 
@@ -279,7 +283,9 @@ export async function q(env) {
 		j.saw('picture', await j.picture('send-panel', { target: ndv }));
 		await closeNode(page);
 
-		// The trigger with one output per event kind, each wired as in the example.
+		// The trigger with one output per event kind, each wired as in the example: a tall window, so that n8n's
+		// "zoom to fit" draws the nine branches large enough to read.
+		await page.setViewportSize({ width: 1200, height: 2000 });
 		await openWorkflowFromList(page, env.baseUrl, 'Mail Delivery: events by kind');
 		await page.keyboard.press('1'); // n8n's "zoom to fit"
 		await page.waitForTimeout(1500);
