@@ -429,7 +429,7 @@ describe('contact import', () => {
 		const out = result.output('Mail Delivery');
 		expect(out.map((item) => item.json.error ?? item.json.success)).toEqual([
 			true,
-			'Field "email" or "phoneNumber" has no value for this item, in item 1 (the 2nd input item)',
+			'Field "email" or "phoneNumber" has no value for this item: a contact needs an email address or a phone number, in item 1 (the 2nd input item)',
 			true,
 		]);
 		expect(imports()).toHaveLength(1);

@@ -44,7 +44,7 @@ export const fasterWays = {
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Each input item becomes one contact row. Map Email or Phone Number (or both); the rows are sent in as few requests as the batch size allows.',
+			'Each input item becomes one contact row. Map Email or Phone Number (or both); the rows are sent in as few requests as Options → Rows per Request allows (1,000 by default).',
 		name: 'importNotice',
 		type: 'notice',
 		default: '',
@@ -261,7 +261,7 @@ function readRow(item: ItemParameters, json: IDataObject, requests: Map<string, 
 	if (isEmpty(values.email) && isEmpty(values.phoneNumber))
 		throw inputError(
 			item.node,
-			'Field "email" or "phoneNumber" has no value for this item',
+			'Field "email" or "phoneNumber" has no value for this item: a contact needs an email address or a phone number',
 			item.index,
 		);
 	const problems = findProblems(values, ROW_RULES);
