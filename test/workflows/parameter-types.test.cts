@@ -126,8 +126,8 @@ test('an option given as text ("2" for Update Mode) is read as the option it nam
 
 test.each([
 	[
-		{ contentSource: '={{ "text" }}', content: '<p>Hi</p>', subject: 'Hi' },
-		'Field "Content Source" must be one of template, html (it is "text"), in item 1 (the 2nd input item)',
+		{ contentSource: '={{ "markdown" }}', content: '<p>Hi</p>', subject: 'Hi' },
+		'Field "Content Source" must be one of template, html, text (it is "markdown"), in item 1 (the 2nd input item)',
 	],
 	[
 		{ options: { parallelRequests: '={{ "many" }}' } },

@@ -252,8 +252,11 @@ async function boxAround(page, prefixes, margin = 30) {
 	for (const node of await page.getByTestId('canvas-node').all()) {
 		const name = (await node.getAttribute('data-node-name')) ?? '';
 		if (!prefixes.some((prefix) => name.startsWith(prefix))) continue;
-		const box = await node.boundingBox();
-		if (box) boxes.push(box);
+		// The node with its name and subtitle below it, which may be wider than the node.
+		for (const part of [node, node.locator('xpath=..')]) {
+			const box = await part.boundingBox().catch(() => null);
+			if (box) boxes.push(box);
+		}
 	}
 	const left = Math.max(0, Math.min(...boxes.map((box) => box.x)) - margin);
 	const top = Math.max(0, Math.min(...boxes.map((box) => box.y)) - margin);
@@ -287,6 +290,12 @@ export async function q(env) {
 		// "zoom to fit" draws the nine branches large enough to read.
 		await page.setViewportSize({ width: 1200, height: 2000 });
 		await openWorkflowFromList(page, env.baseUrl, 'Mail Delivery: events by kind');
+		// n8n 2.x opens its Production Checklist over a published workflow: closed, as a person would.
+		await page
+			.getByText('Production Checklist', { exact: true })
+			.locator('xpath=following::button[1]')
+			.click({ timeout: 3_000 })
+			.catch(() => undefined);
 		await page.keyboard.press('1'); // n8n's "zoom to fit"
 		await page.waitForTimeout(1500);
 		const trigger = canvasNode(page, 'Mail Delivery Trigger');

@@ -157,7 +157,10 @@ export const properties: INodeProperties[] = [
 		description: `HTML body. ${PLATFORM_TAGS_HINT} Tag Values fill them in.`,
 		displayOptions: { show: { contentSource: ['html'] } },
 	},
-	{ ...textContentField, required: true, displayOptions: { show: { contentSource: ['text'] } } },
+	// Not marked required: n8n would then refuse every workflow whose Content Source is an expression and which
+	// leaves Text Content empty (it cannot tell which fields such a workflow shows). An empty text is refused by the
+	// node, naming the field.
+	{ ...textContentField, displayOptions: { show: { contentSource: ['text'] } } },
 	{
 		displayName: 'Subject',
 		name: 'subject',
