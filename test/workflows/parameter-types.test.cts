@@ -144,9 +144,9 @@ test.each([
 		// The expression looks at the item: item 0 gives a good value where it can, item 1 the bad one.
 		const perItem = JSON.parse(
 			JSON.stringify(parameters).replace(
-				/"=\{\{ \\"(text|perhaps)\\" \}\}"/,
+				/"=\{\{ \\"(markdown|perhaps)\\" \}\}"/,
 				(_, bad: string) =>
-					`"={{ $itemIndex === 0 ? \\"${bad === 'text' ? 'template' : 'true'}\\" : \\"${bad}\\" }}"`,
+					`"={{ $itemIndex === 0 ? \\"${bad === 'markdown' ? 'template' : 'true'}\\" : \\"${bad}\\" }}"`,
 			),
 		) as IDataObject;
 		const result = await runWorkflow({
