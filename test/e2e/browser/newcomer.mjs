@@ -252,11 +252,16 @@ async function boxAround(page, prefixes, margin = 30) {
 	for (const node of await page.getByTestId('canvas-node').all()) {
 		const name = (await node.getAttribute('data-node-name')) ?? '';
 		if (!prefixes.some((prefix) => name.startsWith(prefix))) continue;
-		// The node with its name and subtitle below it, which may be wider than the node.
-		for (const part of [node, node.locator('xpath=..')]) {
-			const box = await part.boundingBox().catch(() => null);
-			if (box) boxes.push(box);
-		}
+		const box = await node.boundingBox();
+		if (box) boxes.push(box);
+		// Its name below it, which may be wider than the node.
+		const label = await page
+			.getByText(name, { exact: true })
+			.filter({ visible: true })
+			.first()
+			.boundingBox()
+			.catch(() => null);
+		if (label) boxes.push(label);
 	}
 	const left = Math.max(0, Math.min(...boxes.map((box) => box.x)) - margin);
 	const top = Math.max(0, Math.min(...boxes.map((box) => box.y)) - margin);
@@ -292,9 +297,10 @@ export async function q(env) {
 		await openWorkflowFromList(page, env.baseUrl, 'Mail Delivery: events by kind');
 		// n8n 2.x opens its Production Checklist over a published workflow: closed, as a person would.
 		await page
-			.getByText('Production Checklist', { exact: true })
-			.locator('xpath=following::button[1]')
-			.click({ timeout: 3_000 })
+			.getByTestId('suggested-actions-close')
+			.filter({ visible: true })
+			.first()
+			.click({ timeout: 5_000 })
 			.catch(() => undefined);
 		await page.keyboard.press('1'); // n8n's "zoom to fit"
 		await page.waitForTimeout(1500);
