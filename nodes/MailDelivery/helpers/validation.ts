@@ -181,13 +181,13 @@ function check(
 	if (depth === rule.steps.length) {
 		let current = value;
 		for (const fieldRule of rule.rules) {
-			const problem = fieldRule(current);
+			const read = fieldRule.read?.(current);
+			const problem = read ? ('problem' in read ? read.problem : undefined) : fieldRule(current);
 			if (problem) {
 				const apiPath = pathName(rule.steps, indexes);
 				problems.push({ text: `Field "${rule.label ?? apiPath}" ${problem}`, apiPath });
 				return;
 			}
-			const read = fieldRule.read?.(current);
 			if (read && 'value' in read && read.value !== current && holder && key !== undefined) {
 				current = read.value;
 				holder[key] = current;
