@@ -46,7 +46,7 @@ test('every picture and local link of the README and docs/ leads to a file', () 
 	);
 	expect(missing).toEqual([]);
 	expect(linksOf('README.md').filter((target) => target.startsWith('docs/images/'))).toEqual([
-		'docs/images/send-panel.png',
-		'docs/images/trigger-outputs.png',
+		'docs/images/send-panel.jpg',
+		'docs/images/trigger-outputs.jpg',
 	]);
 });

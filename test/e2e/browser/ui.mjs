@@ -10,7 +10,10 @@ import { OWNER } from '../../../scripts/n8n-runtime.mjs';
 import { ensureChromium } from '../../../scripts/system-packages.mjs';
 
 const SHOTS = path.join(root, '.tmp', 'browser');
-/** The README's pictures: every run of the suite writes them again, so they show the editor as it is. */
+/**
+ * The README's pictures: every run of the suite writes them again, so they show the editor as it is. JPEG, not
+ * PNG: n8n-node build copies every .png and .svg of the project into dist/, which npm publishes.
+ */
 const PICTURES = path.join(root, 'docs', 'images');
 const VIEWPORT = { width: 1600, height: 1000 };
 
@@ -66,14 +69,15 @@ export class Journey {
 	}
 
 	/**
-	 * A picture for the README, written to docs/images/<name>.png: of `target` (a locator) alone, or of the page
+	 * A picture for the README, written to docs/images/<name>.jpg: of `target` (a locator) alone, or of the page
 	 * within `clip` ({ x, y, width, height }). Also kept with the journey's screenshots.
 	 */
 	async picture(name, { target, clip } = {}) {
 		mkdirSync(PICTURES, { recursive: true });
-		const file = path.join(PICTURES, `${name}.png`);
-		if (target) await target.screenshot({ path: file, animations: 'disabled' });
-		else await this.page.screenshot({ path: file, clip, animations: 'disabled' });
+		const file = path.join(PICTURES, `${name}.jpg`);
+		const options = { path: file, type: 'jpeg', quality: 90, animations: 'disabled' };
+		if (target) await target.screenshot(options);
+		else await this.page.screenshot({ ...options, clip });
 		await this.shot(`picture-${name}`);
 		return path.relative(root, file);
 	}
