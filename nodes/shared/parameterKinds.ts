@@ -25,6 +25,24 @@ export function describeValue(value: unknown): string {
 	return String(value);
 }
 
+/**
+ * A phone number or a name as the platform takes it: text. Spreadsheets and CRMs often give such values as
+ * numbers (4915112345678), so a whole number that JavaScript holds exactly is taken as its digits. A number
+ * above 2^53 has already lost digits by the time the node sees it, a fraction is no phone number or name,
+ * and an object or a list is not text: each is refused, with the reason.
+ */
+export function textOrDigits(value: unknown): { value: unknown } | { problem: string } {
+	if (value === undefined || value === null || typeof value === 'string') return { value };
+	if (typeof value === 'number' && Number.isSafeInteger(value)) return { value: String(value) };
+	if (typeof value === 'number' && Number.isInteger(value))
+		return {
+			problem: `is ${value}, a number too large for JavaScript to hold every digit of (above 2^53): give it as text`,
+		};
+	if (typeof value === 'number' && Number.isFinite(value))
+		return { problem: `is ${value}, a fraction: only a whole number is taken as its digits` };
+	return { problem: `must be text or a whole number (it is ${describeValue(value)})` };
+}
+
 /** Checks and converts a value read for a field; on failure, the field, what it takes and what it got. */
 type Reader = (
 	value: unknown,

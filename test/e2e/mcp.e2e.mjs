@@ -64,6 +64,8 @@ before(async () => {
 					to: "={{ $fromAI('to', 'Recipients, separated by commas', 'string') }}",
 					contentSource: 'template',
 					templateName: rl('welcome'),
+					// The template's {{name}}: a message without a value for it fails by default.
+					tagValues: { values: [{ name: rl('name'), value: 'friend' }] },
 					options: {},
 				},
 			},

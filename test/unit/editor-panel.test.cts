@@ -100,7 +100,7 @@ test("the trigger's outputs, as the editor evaluates their expression: one per c
 		'Dropped',
 		'Opened',
 		'Clicked',
-		'Unsubscribe', // Unsubscribed: the canvas cuts longer labels
+		'Unsubscribed', // as the event and the Events list name it
 		'SpamReport',
 		'TaskStatus',
 		'Other',

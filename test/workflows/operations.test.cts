@@ -725,7 +725,7 @@ describe('section 8 limits fail before any request', () => {
 		[
 			'contact without email or phone',
 			{ resource: 'contact', operation: 'upsert', email: '' },
-			'Field "email" or "phoneNumber" is required: the contact needs one of them, in item 0 (the 1st input item)',
+			'Field "Email" or "Phone Number" is required: the contact needs one of them, in item 0 (the 1st input item)',
 		],
 	];
 

@@ -249,7 +249,8 @@ async function runEveryOperation() {
 		sandboxMode: true,
 	});
 
-	// Transactional mail: a template send where one item lacks {{name}}, an HTML send in the sandbox.
+	// Transactional mail: a template send where one item lacks {{name}} (sent with the tag empty, so its output
+	// lists missingTags), an HTML send in the sandbox.
 	await run(
 		{
 			resource: 'transactionalMail',
@@ -259,6 +260,7 @@ async function runEveryOperation() {
 			contentSource: 'template',
 			templateName: rl('welcome'),
 			tagValuesMode: 'inputFields',
+			options: { missingTagValues: 'send' },
 		},
 		[{ json: { email: 'ada@example.org', name: 'Ada' } }, { json: { email: 'grace@example.org' } }],
 	);

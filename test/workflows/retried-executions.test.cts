@@ -1,7 +1,7 @@
 /**
  * n8n's Retry of an execution that crashed, restarted or was stopped while the node was sending: the
  * execution it retries saved no record of what the node sent (n8n saves it when the node ends). The retry
- * never sends those items again silently: they fail, unless Options → Repeat on Retry is on. A retry whose
+ * never sends those items again silently: they fail, unless Options → Redo After a Crash is on. A retry whose
  * earlier try never reached the node sends as usual. (End to end, with n8n killed mid-send:
  * test/e2e/send-faults.e2e.mjs.)
  */
@@ -58,7 +58,7 @@ test('a retry of an execution that stopped mid-send sends nothing again: every i
 		'Not sent: the execution this one retries may have sent it already',
 	);
 	expect(String((failed[0].json.details as IDataObject).description)).toMatch(
-		/Options → Repeat on Retry/,
+		/Options → Redo After a Crash/,
 	);
 });
 
@@ -78,7 +78,7 @@ test('under Stop Workflow the retry stops before any request, with the same reas
 	expect(retried.error()?.message).toMatch(/may have sent it already/);
 });
 
-test('with Repeat on Retry the retry sends every item again, as asked', async () => {
+test('with Redo After a Crash the retry sends every item again, as asked', async () => {
 	const workflow = actionWorkflow(
 		sendToEachItem({ options: { parallelRequests: 4, repeatOnRetry: true } }),
 	);

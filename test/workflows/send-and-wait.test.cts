@@ -421,7 +421,7 @@ describe('at most one mail per wait, whatever n8n does around the node', () => {
 		expect(run.waiting).toBe(true);
 	});
 
-	test('Retry of an execution that crashed after sending sends nothing again, unless Repeat on Retry', async () => {
+	test('Retry of an execution that crashed after sending sends nothing again, unless Redo After a Crash', async () => {
 		const execution = { establishedAt: Date.now(), source: 'webhook' };
 		// The same workflow each time: n8n keeps a node's claims by workflow and node.
 		const node = { id: 'approval-node' };

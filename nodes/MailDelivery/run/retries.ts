@@ -11,7 +11,7 @@
  * retry claims the number after the last one its saved context knows: when an earlier try already claimed
  * it, that try started the node after n8n's last save (it crashed, or another retry of the same execution
  * went on from there), and what it sent is unknown. Then every item the ledger does not account for fails,
- * saying so, unless Options → Repeat on Retry is on; the context keeps that verdict, so a retry of that retry
+ * saying so, unless Options → Redo After a Crash (repeatOnRetry) is on; the context keeps that verdict, so a retry of that retry
  * is refused again. The store keeps the newest MAX_CLAIMS entries of a node: a claim may be pushed out by
  * later runs. Hourly markers claimed beside the claims tell when that may have happened; then the retry
  * cannot tell either, and refuses.
@@ -175,7 +175,7 @@ function mayHaveBeenSent(node: INode, itemIndex: number, lineageKnown: boolean) 
 				lineageKnown
 					? 'An earlier try of that execution started sending from this node after n8n last saved what it sent (n8n crashed, restarted or was stopped, or another retry of the same execution went on from there).'
 					: 'n8n kept no record of that execution from this node on (it crashed, restarted or was stopped), so whether it sent this item cannot be told.',
-				'So that nothing goes out twice, nothing was sent. Check what the platform received (Get Stats, or the events of a Mail Delivery Trigger), then send what is missing, or turn on Options → Repeat on Retry to send it again.',
+				'So that nothing goes out twice, nothing was sent. Check what the platform received (Get Stats, or the events of a Mail Delivery Trigger), then send what is missing, or turn on Options → Redo After a Crash to send it again.',
 			].join(' '),
 		},
 	);

@@ -10,7 +10,7 @@ import type {
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { type Authentication, credentialTypeOf } from './credentialTypes';
-import { explainCode } from './explanations';
+import { explainCode, likelyCause } from './explanations';
 import { type ConnectionFailure, PlatformError, processingOf } from './failures';
 import type { RequestPacer } from './pacing';
 
@@ -87,10 +87,13 @@ function platformError(
 	path: string,
 	code: number,
 	body: ApiResponse | undefined,
+	/** The request, whose values a likely cause names ("no contact with the address …"). */
+	request: IDataObject,
 	{ itemIndex, tryLater }: { itemIndex?: number; tryLater?: string } = {},
 ): PlatformError {
 	const platformMessage = body?.message ? String(body.message) : undefined;
 	const explanation = `${explainCode(path, code)} (${path})`;
+	const likely = likelyCause(path, code, request);
 	return new PlatformError(
 		context.getNode(),
 		{
@@ -100,7 +103,7 @@ function platformError(
 			mayHaveBeenProcessed: processingOf({ code, gaveUpTryingLater: tryLater !== undefined }),
 		},
 		{
-			message: `${whatCodeMeans(code)} (code ${code})`,
+			message: `${whatCodeMeans(code)} (code ${code})${likely ? `: most likely ${likely}` : ''}`,
 			description: [
 				explanation,
 				platformMessage && `Platform message: ${platformMessage}`,
@@ -256,7 +259,7 @@ export async function apiRequest(
 				const gaveUp = tryLater
 					? `The platform answered ${status} ("try later") to ${attempt} attempt${attempt === 1 ? '' : 's'}; the node waited ${(waitedMs / 1000).toFixed(1)} s in all and gave up.`
 					: undefined;
-				throw platformError(this, path, code, answer, { itemIndex, tryLater: gaveUp });
+				throw platformError(this, path, code, answer, body, { itemIndex, tryLater: gaveUp });
 			}
 			// No answer came (a connection failure, not an error of a credential): the node says what that means.
 			const connection = connectionFailureOf(failed);
@@ -278,7 +281,7 @@ export async function apiRequest(
 		);
 	}
 	if (answer.code !== 200)
-		throw platformError(this, path, Number(answer.code ?? 0), answer, { itemIndex });
+		throw platformError(this, path, Number(answer.code ?? 0), answer, body, { itemIndex });
 	return answer;
 }
 

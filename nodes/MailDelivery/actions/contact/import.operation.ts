@@ -52,7 +52,7 @@ export const fasterWays = {
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Each input item becomes one contact row. Map Email or Phone Number (or both); the rows are sent in as few requests as the batch size allows.',
+			'Each input item becomes one contact row. Map Email or Phone Number (or both); the rows are sent in as few requests as Options → Rows per Request allows (1,000 by default).',
 		name: 'importNotice',
 		type: 'notice',
 		default: '',
@@ -206,6 +206,13 @@ function cellValue(value: unknown): IDataObject[string] {
 	return typeof value === 'string' ? value.trim() : (value as IDataObject[string]);
 }
 
+/** A row's checks: a phone number or a name given as a whole number (a spreadsheet's) is imported as its digits. */
+const ROW_RULES = {
+	email: [rules.email],
+	phoneNumber: [rules.textOrDigits],
+	name: [rules.textOrDigits],
+};
+
 const isEmpty = (value: unknown) => value === '' || value === undefined;
 
 /** The row of one item, mapped automatically from its fields or by the fields below. */
@@ -248,10 +255,10 @@ function readRow(item: ItemParameters, json: IDataObject, requests: Map<string, 
 	if (isEmpty(values.email) && isEmpty(values.phoneNumber))
 		throw inputError(
 			item.node,
-			'Field "email" or "phoneNumber" has no value for this item',
+			'Field "email" or "phoneNumber" has no value for this item: a contact needs an email address or a phone number',
 			item.index,
 		);
-	const problems = findProblems(values, { email: [rules.email] });
+	const problems = findProblems(values, ROW_RULES);
 	if (problems.length) throw inputError(item.node, problems[0].text, item.index);
 	const fields = item.get<IDataObject>('additionalFields', {});
 	const level: IDataObject = { updateMode: item.get<number>('updateMode', 1) };

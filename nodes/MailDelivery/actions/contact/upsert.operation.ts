@@ -47,17 +47,19 @@ export const properties: INodeProperties[] = [
 			name: 'phoneNumber',
 			type: 'string',
 			default: '',
-			description: 'Required when Email is empty',
+			description:
+				'Required when Email is empty. A number (4915112345678, as spreadsheets give it) is sent as its digits.',
 		},
 	]),
 	itemOptions([repeatOnRetryOption]),
 ];
 
-// Text first, as in the send: a number or an object is named as such before any other rule looks at it.
+// Text first, as in the send: a number or an object is named as such before any other rule looks at it. A
+// phone number or a name may come as a whole number (a spreadsheet's): it is sent as its digits.
 const FIELD_RULES = labelledBy(properties, {
 	email: [rules.text, rules.email],
-	phoneNumber: [rules.text],
-	name: [rules.text],
+	phoneNumber: [rules.textOrDigits],
+	name: [rules.textOrDigits],
 });
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
@@ -88,7 +90,7 @@ export async function execute(item: ItemRun) {
 	if (!body.email && !body.phoneNumber) {
 		throw inputError(
 			item.node,
-			'Field "email" or "phoneNumber" is required: the contact needs one of them',
+			'Field "Email" or "Phone Number" is required: the contact needs one of them',
 			item.index,
 		);
 	}

@@ -25,7 +25,7 @@ export const properties: INodeProperties[] = [
 ];
 
 const FIELD_RULES = labelledBy(properties, {
-	listName: [rules.required, rules.text],
+	listName: [rules.required, rules.textOrDigits],
 	listDescription: [rules.text],
 });
 

@@ -61,7 +61,7 @@ export const properties: INodeProperties[] = [
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
 const FIELD_RULES = labelledBy(properties, {
-	templateName: [rules.required, rules.text, rules.maxChars(LIMITS.templateName)],
+	templateName: [rules.required, rules.textOrDigits, rules.maxChars(LIMITS.templateName)],
 	// The subject becomes a mail header: one line.
 	templateSubject: [rules.required, rules.text, rules.singleLine],
 	templateContent: [rules.required, rules.text],

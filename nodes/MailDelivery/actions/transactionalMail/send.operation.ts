@@ -26,6 +26,7 @@ import {
 	sendDateField,
 	senderLocator,
 	templateLocator,
+	textContentField,
 	throughputOptions,
 	additionalFieldsCollection,
 	optionsCollection,
@@ -45,14 +46,14 @@ export const effect = 'mail may have gone out';
 
 export const option: OperationOption = {
 	name: 'Send',
-	description: 'Send personalized mails, up to 100 versions per request',
+	description: 'Send personalized mail to each input item; up to 100 messages share one request',
 	action: 'Send transactional mail',
 };
 
 export const toolDescription =
 	`Sends real email now (or at the Send Date) through the mail delivery platform; nothing can be recalled once sent. ` +
 	`To takes one or more recipients separated by commas, each an address or "Name <address>", at most ${LIMITS.recipientsPerField}. ` +
-	'With a template the subject is optional (the template has one); with HTML content a subject is required. Tag values fill the {{tags}} of the content. ' +
+	'With a template the subject is optional (the template has one); with HTML or text content a subject is required. Tag values fill the {{tags}} of the content. ' +
 	"Returns success, the recipients, the request's uniqueMsgID (delivery, bounce, open and click events about this mail carry it), the sender and the template; " +
 	'on failure an error that names the field to correct. With Sandbox Mode on the request is only checked and nothing is sent.';
 
@@ -82,7 +83,7 @@ export const properties: INodeProperties[] = [
 				name: 'Versions Defined Here',
 				value: 'definedHere',
 				description:
-					'Each input item sends its own list of message versions, given below or as JSON',
+					'Each input item sends several messages (versions), each with its own recipients, subject or tag values, listed below or as JSON',
 			},
 		],
 		default: 'perItem',
@@ -143,8 +144,18 @@ export const properties: INodeProperties[] = [
 		name: 'contentSource',
 		type: 'options',
 		options: [
-			{ name: 'Template', value: 'template' },
-			{ name: 'HTML', value: 'html' },
+			{
+				name: 'Template',
+				value: 'template',
+				description: 'A template of the account: its HTML, and its subject unless you give one',
+			},
+			{ name: 'HTML', value: 'html', description: 'HTML you write below, sent as it is' },
+			{
+				name: 'Text',
+				value: 'text',
+				description:
+					'Plain text you write below, turned into safe HTML: characters shown as typed, line breaks and links kept',
+			},
 		],
 		default: 'template',
 	},
@@ -159,6 +170,10 @@ export const properties: INodeProperties[] = [
 		description: `HTML body. ${PLATFORM_TAGS_HINT} Tag Values fill them in.`,
 		displayOptions: { show: { contentSource: ['html'] } },
 	},
+	// Not marked required: n8n would then refuse every workflow whose Content Source is an expression and which
+	// leaves Text Content empty (it cannot tell which fields such a workflow shows). An empty text is refused by the
+	// node, naming the field.
+	{ ...textContentField, displayOptions: { show: { contentSource: ['text'] } } },
 	{
 		displayName: 'Subject',
 		name: 'subject',
@@ -254,14 +269,14 @@ export const properties: INodeProperties[] = [
 			name: 'campaign',
 			type: 'string',
 			default: '',
-			description: `Task name for reports: letters and digits, at most ${LIMITS.campaignBytes} bytes`,
+			description: `A label of your choice that the platform's reports group mails by (its campaign field): letters and digits only, at most ${LIMITS.campaignBytes} bytes`,
 		},
 		{
 			displayName: 'Category',
 			name: 'category',
 			type: 'string',
 			default: '',
-			description: `Report label: letters and digits, at most ${LIMITS.categoryBytes} bytes`,
+			description: `A second label of your choice for the platform's reports (its category field): letters and digits only, at most ${LIMITS.categoryBytes} bytes`,
 		},
 		{
 			displayName: 'Cc',
@@ -278,14 +293,15 @@ export const properties: INodeProperties[] = [
 			name: 'senderName',
 			type: 'string',
 			default: '',
-			description: `At most ${LIMITS.transactionalSenderName} characters`,
+			description: `The name recipients see beside the sender address, at most ${LIMITS.transactionalSenderName} characters. A number is sent as its digits.`,
 		},
 		{
 			displayName: 'Shared Tag Values',
 			name: 'sharedParams',
 			type: 'json',
 			default: '{}',
-			description: 'Tag values for every message of the request',
+			description:
+				'Tag values for every message, as JSON such as {"shop": "Atelier"}; a message\'s own tag values win',
 		},
 		{
 			displayName: 'Track Clicks',
@@ -342,14 +358,15 @@ export async function execute(
 ): Promise<INodeExecutionData[]> {
 	const inputs = this.getInputData();
 	const lookups: LookupMemo = new Map();
+	// Failing is the default: a send whose Options lack Missing Tag Values fails such messages.
 	const tags = new MissingTagCheck(
 		this,
-		run.options.missingTagValues === MISSING_TAG_VALUES.fail,
+		run.options.missingTagValues !== MISSING_TAG_VALUES.send,
 		lookups,
 	);
 	// 1. Read and check every item; the templates' tags are looked up meanwhile.
 	let messages = readMessages(run, inputs, tags);
-	// 2. With Fail the Message, a message missing a tag value fails now, before any request.
+	// 2. With Fail the Item, a message missing a tag value fails now, before any request.
 	if (tags.failMessages) messages = await checkTags(run, tags, messages);
 	// 3. Pack the messages into requests of up to 100, by equal request-level fields.
 	run.pack(messages, messagePacking);

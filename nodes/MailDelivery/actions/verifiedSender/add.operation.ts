@@ -32,8 +32,12 @@ export const properties: INodeProperties[] = [
 		name: 'senderType',
 		type: 'options',
 		options: [
-			{ name: 'Marketing', value: '1' },
-			{ name: 'Transactional', value: '2' },
+			{ name: 'Marketing', value: '1', description: 'Sends campaigns (Campaign → Create)' },
+			{
+				name: 'Transactional',
+				value: '2',
+				description: 'Sends one-to-one mail (Transactional Mail → Send)',
+			},
 		],
 		default: '2',
 	},

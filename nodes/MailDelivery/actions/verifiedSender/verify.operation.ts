@@ -29,7 +29,7 @@ export const properties: INodeProperties[] = [
 
 const FIELD_RULES = labelledBy(properties, {
 	fromDomain: [rules.required],
-	selector: [rules.required, rules.text],
+	selector: [rules.required, rules.textOrDigits],
 });
 
 export async function execute(item: ItemRun) {

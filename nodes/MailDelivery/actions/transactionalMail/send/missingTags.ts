@@ -1,11 +1,13 @@
 /**
  * Tags a message's content uses ({{name}} in its template, subject or HTML) that none of its tag values fill.
- * The platform sends such a message with the tag left empty and answers success, so the send checks every
- * message: the message's output names the tags, one execution hint sums them up for the run, and with
- * Options → Missing Tag Values: Fail the Message its item fails instead, before any request. A template's tags
- * come from one read-only look-up per template and run, started as the items are read; the check waits for it
- * before the first request only when its outcome can stop a message (Fail the Message), and otherwise after
- * the requests. A template that cannot be read leaves its messages unchecked, and the hint says so.
+ * The platform sends such a message with the tag left empty and answers success ("Your parcel  is on its
+ * way"), so the send checks every message. By default (Options → Missing Tag Values: Fail the Item) its item
+ * fails with an error naming the tags and the values the item does give, before any request; Send With the Tag
+ * Empty sends it, and the message's output names the tags. One execution hint sums them up for the run. A
+ * template's tags come from one read-only look-up per template and run, started as the items are read; the
+ * check waits for it before the first request only when its outcome can stop a message (Fail the Item), and
+ * otherwise after the requests. A template that cannot be read leaves its messages unchecked, and the hint
+ * says so.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -25,20 +27,21 @@ export const missingTagsField: INodeProperties = {
 	type: 'options',
 	options: [
 		{
-			name: 'Fail the Message',
+			name: 'Fail the Item',
 			value: 'fail',
-			description: 'Its item fails with an error naming the tags; the other items are sent',
+			description:
+				'Nothing is sent for it: its item fails with an error naming the tag and the values it does have. Other items are sent.',
 		},
 		{
-			name: 'Send and Say So',
+			name: 'Send With the Tag Empty',
 			value: 'send',
 			description:
-				"Send it (the platform fills the tag with nothing); the item's output lists missingTags",
+				'The mail goes out with nothing where the tag was ("Your parcel {{tracking}} is on its way" arrives without the tracking number); the item\'s output lists missingTags',
 		},
 	],
-	default: 'send',
+	default: 'fail',
 	description:
-		"What to do with a message whose template, subject or HTML uses a tag ({{name}}) that none of its tag values fill. Checked before sending; the template's tags are read once per run.",
+		'What to do with a message whose template, subject or HTML uses a tag ({{name}}) that none of its tag values fill. Checked before anything is sent.',
 };
 
 /**
@@ -160,7 +163,7 @@ export class MissingTagCheck {
 		if (contentSourceOf(version, shared) === 'content') {
 			sources.push({
 				tags: this.tagsOf(version.content ?? shared.content),
-				where: 'the HTML Content',
+				where: 'the content (HTML or text)',
 			});
 			return sources;
 		}
@@ -182,7 +185,7 @@ export class MissingTagCheck {
 
 	/**
 	 * The tags each of an item's messages leaves without a value (an empty list for a message that lacks
-	 * none), once ready(). With Fail the Message, `error` is the item's: one of its messages lacks a tag.
+	 * none), once ready(). With Fail the Item, `error` is the item's: one of its messages lacks a tag.
 	 */
 	check(
 		itemIndex: number,
@@ -230,8 +233,8 @@ export class MissingTagCheck {
 			{
 				itemIndex,
 				description: [
-					`${capitalized(listed(where))} ${where.length === 1 ? 'uses' : 'use'} ${tags.length === 1 ? 'it' : 'them'}; the message's tag values are ${names.length > 0 ? listed(names) : 'none'}${like.length > 0 ? ` (the input has ${listed(like)})` : ''}.`,
-					'This item was not sent: Options → Missing Tag Values is Fail the Message.',
+					`${capitalized(listed(where))} ${where.length === 1 ? 'uses' : 'use'} ${tags.length === 1 ? 'it' : 'them'}; ${names.length > 0 ? `this item holds values for ${listed(names)}` : 'this item holds no tag values'}${like.length > 0 ? ` (the input has ${listed(like)})` : ''}.`,
+					'Nothing was sent for this item. To send such messages with the tag left empty, set Options → Missing Tag Values to Send With the Tag Empty.',
 				].join(' '),
 			},
 		);
@@ -250,8 +253,8 @@ export class MissingTagCheck {
 		if (lines.length > 0)
 			lines.push(
 				this.failMessages
-					? 'Those messages were not sent (Options → Missing Tag Values: Fail the Message).'
-					: "The platform fills such a tag with nothing. Each message's output lists its missingTags; Options → Missing Tag Values: Fail the Message fails them instead.",
+					? 'Those items were not sent, and each has its error (Options → Missing Tag Values: Fail the Item).'
+					: "They were sent with the tag left empty (Options → Missing Tag Values: Send With the Tag Empty); each message's output lists its missingTags.",
 			);
 		for (const [name, reason] of this.unchecked)
 			lines.push(

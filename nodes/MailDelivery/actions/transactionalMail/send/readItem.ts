@@ -2,6 +2,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { textOrDigits } from '../../../../shared/parameterKinds';
 import type { ItemParameters } from '../../../run/parameters';
 import { type AttachmentReference, attachmentReference } from '../../../helpers/attachments';
 import {
@@ -12,6 +13,7 @@ import {
 } from '../../../helpers/parameters';
 import { namesOfLocator } from '../../../helpers/locators';
 import { taggedParameter } from '../../../helpers/platformTags';
+import { textBodyParameter } from '../../../helpers/textBody';
 import { AddressListError, parseRecipients } from '../../../helpers/recipients';
 import {
 	assertValid,
@@ -101,7 +103,15 @@ function recipientsFromFields(item: ItemParameters, fields: IDataObject): unknow
 	}
 	const name = nameField ? fields[nameField] : undefined;
 	if (name === undefined || name === null || name === '') return address;
-	return [{ email: String(address).trim(), name }];
+	// A name that is a whole number (a customer number) is its digits; the Name Field is named otherwise.
+	const read = textOrDigits(name);
+	if ('problem' in read)
+		throw inputError(
+			item.node,
+			`Field "Name Field": the input item's field "${nameField}" ${read.problem}`,
+			item.index,
+		);
+	return [{ email: String(address).trim(), name: read.value }];
 }
 
 function recipientsOf(item: ItemParameters, value: unknown, field: string) {
@@ -147,11 +157,13 @@ function versionsFromFields(item: ItemParameters): IDataObject[] {
 	});
 }
 
-/** The content given above the versions: a template or HTML, and a subject (tags kept). */
+/** The content given above the versions: a template, HTML or text (as HTML), and a subject (tags kept). */
 function readContent(item: ItemParameters): IDataObject {
 	const content: IDataObject = {};
-	if (item.get('contentSource', 'template') === 'template')
-		setIfPresent(content, 'templateName', item.locator('templateName'));
+	const source = item.get<string>('contentSource', 'template');
+	if (source === 'template') setIfPresent(content, 'templateName', item.locator('templateName'));
+	else if (source === 'text')
+		setIfPresent(content, 'content', textBodyParameter(item, 'textContent', 'Text Content'));
 	else setIfPresent(content, 'content', taggedParameter(item, 'content', 'HTML Content'));
 	setIfPresent(content, 'subject', taggedParameter(item, 'subject', 'Subject'));
 	return content;
@@ -203,12 +215,14 @@ function versionsDefinedHere(
 
 /** Every version has content, and HTML a subject, of its own or the request's. */
 function checkContent(item: ItemParameters, shared: IDataObject, versions: IDataObject[]) {
+	const written =
+		item.get<string>('contentSource', 'template') === 'text' ? 'Text Content' : 'HTML Content';
 	versions.forEach((version, index) => {
 		if (contentSourceOf(version, shared) !== 'content') return;
 		if (!version.content && !shared.content) {
 			throw inputError(
 				item.node,
-				`Field "Template" or "HTML Content" is required (message version ${index + 1})`,
+				`Field "Template" or "${written}" is required (message version ${index + 1})`,
 				item.index,
 			);
 		}
@@ -216,7 +230,7 @@ function checkContent(item: ItemParameters, shared: IDataObject, versions: IData
 		if (!version.subject && !shared.subject) {
 			throw inputError(
 				item.node,
-				`Field "Subject" is required when the content is HTML rather than a template (message version ${index + 1})`,
+				`Field "Subject" is required when the content is ${written === 'Text Content' ? 'text' : 'HTML'} rather than a template (message version ${index + 1})`,
 				item.index,
 			);
 		}
@@ -317,12 +331,11 @@ export function readSendItem(
 		versions = versionsDefinedHere(item, part.versionsMode, panel);
 		// An item's own versions are never mixed with another item's.
 		shared.__item = item.index;
-		assertValid(
-			item.node,
-			{ ...shared, messageVersions: versions },
-			sendFieldRules(panel),
-			item.index,
-		);
+		const request: IDataObject = { ...shared, messageVersions: versions };
+		assertValid(item.node, request, sendFieldRules(panel), item.index);
+		// The request-level fields as the checks read them (a whole number given for a name is its digits).
+		delete request.messageVersions;
+		shared = request;
 	}
 	checkContent(item, shared, versions);
 	const attachment = attachmentReference(
