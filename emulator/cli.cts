@@ -8,13 +8,13 @@ import type { MailRecord } from './types.cts';
 /** Lines printed per batch of mails; the rest are counted, and the mail log has them all. */
 const MAILS_SHOWN = 5;
 
-function mailLine(mail: MailRecord): string {
+function mailLine(mail: MailRecord, index: number, base: string): string {
 	const content = mail.templateName ? `template ${mail.templateName}` : 'HTML';
 	const values = Object.entries(mail.params ?? {})
 		.map(([name, value]) => `${name}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
 		.join(', ');
 	const empty = mail.missingTags?.length ? `  tags left empty: ${mail.missingTags.join(', ')}` : '';
-	return `  ${mail.email}  "${mail.subject}"  (${content}${values ? `; ${values.slice(0, 120)}` : ''})${empty}`;
+	return `  ${mail.email}  "${mail.subject}"  (${content}${values ? `; ${values.slice(0, 120)}` : ''})${empty}  ${base}/mails/${index}`;
 }
 
 /** Prints the mails the emulator accepted since the last look, a few at a time: what each recipient would read. */
@@ -26,8 +26,11 @@ function watchMails(emulator: Emulator) {
 		if (emulator.state.mails !== mails) [mails, printed] = [emulator.state.mails, 0];
 		const fresh = mails.slice(printed);
 		if (fresh.length === 0) return;
+		const first = printed;
 		printed = mails.length;
-		const lines = fresh.slice(0, MAILS_SHOWN).map(mailLine);
+		const lines = fresh
+			.slice(0, MAILS_SHOWN)
+			.map((mail, i) => mailLine(mail, first + i, emulator.url));
 		if (fresh.length > MAILS_SHOWN)
 			lines.push(`  … and ${fresh.length - MAILS_SHOWN} more: ${emulator.url}/__control/mails`);
 		console.log(
@@ -56,7 +59,7 @@ async function main() {
   OAuth2 authorization code:     Base URL ${emulator.url}  Client ID ${a.clientId}  Client Secret ${a.clientSecret}
                                  Redirect URI ${emulator.redirectUri}
   Get a code: ${emulator.url}/v5/auth/oauth/authorize?client_id=${a.clientId}&response_type=code&redirect_uri=${encodeURIComponent(emulator.redirectUri)}&scope=All
-  Control interface: ${emulator.url}/__control/state, mail log ${emulator.url}/__control/mails (see CONTRIBUTING.md, "The emulator")
+  Control interface: ${emulator.url}/__control/state, mail log ${emulator.url}/mails (JSON: ${emulator.url}/__control/mails; see CONTRIBUTING.md, "The emulator")
 Press Ctrl-C to stop.`);
 	}
 	if (process.env.EMULATOR_JSON !== '1' || process.env.EMULATOR_MAIL_LOG === '1')

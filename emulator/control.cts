@@ -101,6 +101,8 @@ export async function control(
 				target.settings.errorHttpStatus = input.errorHttpStatus;
 			if (input.credits !== undefined) state.credits = Number(input.credits);
 			if (input.pageSizeCap !== undefined) state.pageSizeCap = Number(input.pageSizeCap);
+			if (input.clickTrackingByDefault !== undefined)
+				state.clickTrackingByDefault = Boolean(input.clickTrackingByDefault);
 			for (const key of Object.keys(network.settings) as Array<keyof NetworkSettings>) {
 				if (input[key] !== undefined) network.settings[key] = Number(input[key]);
 			}

@@ -60,6 +60,8 @@ export class State {
 	 * by top-level field name, the values refused. Empty: none.
 	 */
 	refusedValues: Record<string, unknown[]> = {};
+	/** Click tracking of a send that does not say (no trackClick): the account's default, off here. */
+	clickTrackingByDefault = false;
 	/** Every message accepted by a transactional send. */
 	mails: MailRecord[] = [];
 	/** Every event produced, in order; reports are computed from it. */

@@ -110,6 +110,13 @@ export interface MailRecord {
 	/** Tags of the subject or body that no value filled (sent empty). */
 	missingTags?: string[];
 	uniqueMsgID: string;
+	/**
+	 * The body as the recipient gets it: tags filled and, with click tracking on, every link but those marked
+	 * `ef:disable-tracking` pointing to the platform's tracking address (mailView.cts). GET /mails/<n> shows it.
+	 */
+	html?: string;
+	/** The links click tracking replaced, by their number in the tracking address. */
+	trackedLinks?: string[];
 }
 
 /** What an event of a mail refers back to (section 6.2's common fields). */

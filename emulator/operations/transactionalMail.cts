@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 
 import { dailyStats } from '../delivery.cts';
+import { trackedBody } from '../mailView.cts';
 import { lower } from '../state.cts';
 import { fail } from '../types.cts';
 import {
@@ -133,9 +134,13 @@ const send: Handler = ({ state, delivery }, b, sandbox) => {
 			: String(v.content ?? b.content ?? '');
 		const missing = new Set<string>();
 		const finalSubject = fillTags(subject, params ?? {}, missing);
-		fillTags(body, params ?? {}, missing);
+		const filled = fillTags(body, params ?? {}, missing);
+		const tracking =
+			b.trackClick === 1 || (b.trackClick === undefined && state.clickTrackingByDefault);
 		for (const field of ['to', 'cc', 'bcc']) {
-			for (const r of v[field] ?? [])
+			for (const r of v[field] ?? []) {
+				const trackedLinks: string[] = [];
+				const html = tracking ? trackedBody(filled, state.mails.length, trackedLinks) : filled;
 				state.mails.push({
 					email: r.email,
 					subject: finalSubject,
@@ -143,7 +148,10 @@ const send: Handler = ({ state, delivery }, b, sandbox) => {
 					...(params ? { params } : {}),
 					...(missing.size > 0 ? { missingTags: [...missing] } : {}),
 					uniqueMsgID: b.uniqueMsgID ?? '',
+					html,
+					...(trackedLinks.length > 0 ? { trackedLinks } : {}),
 				});
+			}
 		}
 	});
 	const sendAt = b.sendDate ? Math.max(parseApiDateTime(b.sendDate)!, state.now()) : state.now();

@@ -4,11 +4,15 @@ import type {
 	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
+	IWebhookDescription,
+	IWebhookFunctions,
+	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resourceOptions, resources } from './actions';
 import { route } from './run/router';
+import { sendAndWaitWebhook } from './actions/transactionalMail/sendAndWait/webhook';
 import { authenticationProperty, nodeCredentials } from '../shared/authentication';
 import { listSearch } from './methods';
 import { loadOptions } from '../shared/methods';
@@ -34,6 +38,20 @@ const properties: INodeProperties[] = [
 	...Object.values(resources).flatMap((resource) => resource.description),
 ];
 
+/**
+ * Send and Wait for Response's links (GET opens, POST answers), as n8n's own send-and-wait nodes declare them:
+ * waiting webhooks at /webhook-waiting/<execution>/<node id>, never registered on activation (restartWebhook).
+ */
+const waitingWebhooks: IWebhookDescription[] = (['GET', 'POST'] as const).map((httpMethod) => ({
+	name: 'default',
+	httpMethod,
+	responseMode: 'onReceived',
+	responseData: '',
+	path: '={{ $nodeId }}',
+	restartWebhook: true,
+	isFullPath: true,
+}));
+
 export class MailDelivery implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Mail Delivery',
@@ -51,11 +69,19 @@ export class MailDelivery implements INodeType {
 		credentials: nodeCredentials,
 		properties,
 		usableAsTool: true,
+		webhooks: waitingWebhooks,
+		waitingNodeTooltip:
+			'={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the person answers the mail (or at its time limit)" : "" }}',
 	};
 
 	methods = { listSearch, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await route(this, resources);
+	}
+
+	/** A person's answer to Send and Wait for Response (the node's only webhooks). */
+	async webhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
+		return await sendAndWaitWebhook.call(this);
 	}
 }

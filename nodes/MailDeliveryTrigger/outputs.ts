@@ -6,8 +6,12 @@ import { EVENT_KINDS } from '../shared/eventKinds';
 
 export const ALL_KINDS = EVENT_KINDS.map((kind) => kind.code) as string[];
 
-/** Output labels other than the kind's own code: the canvas cuts labels longer than about 11 characters. */
-const LABELS: Record<string, string> = { Unsubscribed: 'Unsubscribe' };
+/**
+ * Output labels other than the kind's own code: none. Each output is labelled as its events' EventCode and
+ * the Events list name it (Unsubscribed, not a shortened word); the browser suite checks none is cut on the
+ * canvas.
+ */
+const LABELS: Record<string, string> = {};
 
 /**
  * The trigger's outputs for its parameters: one per chosen kind in a fixed order, plus Other when every

@@ -25,6 +25,24 @@ export function describeValue(value: unknown): string {
 	return String(value);
 }
 
+/**
+ * A phone number or a name as the platform takes it: text. Spreadsheets and CRMs often give such values as
+ * numbers (4915112345678), so a whole number that JavaScript holds exactly is taken as its digits. A number
+ * above 2^53 has already lost digits by the time the node sees it, a fraction is no phone number or name,
+ * and an object or a list is not text: each is refused, with the reason.
+ */
+export function textOrDigits(value: unknown): { value: unknown } | { problem: string } {
+	if (value === undefined || value === null || typeof value === 'string') return { value };
+	if (typeof value === 'number' && Number.isSafeInteger(value)) return { value: String(value) };
+	if (typeof value === 'number' && Number.isInteger(value))
+		return {
+			problem: `is ${value}, a number too large for JavaScript to hold every digit of (above 2^53): give it as text`,
+		};
+	if (typeof value === 'number' && Number.isFinite(value))
+		return { problem: `is ${value}, a fraction: only a whole number is taken as its digits` };
+	return { problem: `must be text or a whole number (it is ${describeValue(value)})` };
+}
+
 /** Checks and converts a value read for a field; on failure, the field, what it takes and what it got. */
 type Reader = (
 	value: unknown,
@@ -232,17 +250,21 @@ export function storedValue(parameters: object, path: string): unknown {
 	return value;
 }
 
+/** What reading a value as its field's kind gives: the value, or the sentence that says why it cannot be. */
+type Meaning = (value: unknown) => { value: unknown } | { problem: string };
+
+const asIs: Meaning = (value) => ({ value });
+
 /**
- * A parameter's value read as its field's kind (`properties`: the node's, or the operation's, fields),
- * or the sentence that says why it cannot be: `Field "Sandbox Mode" must be true or false (it is
- * "yes")`. Only values the node holds are read so: a fallback given where it has none is the caller's.
+ * How the values of a parameter path are read as its field's kind (`properties`: the node's, or the
+ * operation's, fields), worked out once for a node's stored parameters: every item's value of that path is
+ * then read with it. Only values the node holds are read so: a fallback given where it has none is the caller's.
  */
-export function readAsMeant(
+export function meaningAt(
 	properties: INodeProperties[],
 	parameters: object,
 	name: string,
-	value: unknown,
-): { value: unknown } | { problem: string } {
+): Meaning {
 	let byPath = readers.get(properties);
 	if (!byPath) {
 		byPath = new Map();
@@ -250,10 +272,25 @@ export function readAsMeant(
 	}
 	if (!byPath.has(name)) byPath.set(name, readerAt(properties, name));
 	const reader = byPath.get(name);
-	if (!reader || storedValue(parameters, name) === undefined) return { value };
-	const outcome = reader(value);
-	if ('value' in outcome) return outcome;
-	return {
-		problem: `Field "${outcome.label}" must be ${outcome.expected} (it is ${describeValue(outcome.seen)})`,
+	if (!reader || storedValue(parameters, name) === undefined) return asIs;
+	return (value) => {
+		const outcome = reader(value);
+		if ('value' in outcome) return outcome;
+		return {
+			problem: `Field "${outcome.label}" must be ${outcome.expected} (it is ${describeValue(outcome.seen)})`,
+		};
 	};
+}
+
+/**
+ * A parameter's value read as its field's kind, or the sentence that says why it cannot be: `Field "Sandbox
+ * Mode" must be true or false (it is "yes")`.
+ */
+export function readAsMeant(
+	properties: INodeProperties[],
+	parameters: object,
+	name: string,
+	value: unknown,
+): { value: unknown } | { problem: string } {
+	return meaningAt(properties, parameters, name)(value);
 }

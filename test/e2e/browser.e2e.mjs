@@ -5,7 +5,10 @@ import { after, before, test } from 'node:test';
 
 import { setupDemo } from '../../scripts/demo.mjs';
 import { startStack } from './env.mjs';
-import { a, b, c, d, e, f, g, h, i, j, k, l, m, n } from './browser/journeys.mjs';
+import { n } from './browser/approval.mjs';
+import { a, b, c, d, e, f, g, h, i, j, k, l, m } from './browser/journeys.mjs';
+import { o, p, q, r } from './browser/newcomer.mjs';
+import { s } from './browser/repeated-events.mjs';
 import { launchBrowser } from './browser/ui.mjs';
 
 const JOURNEY_TIMEOUT = 180_000;
@@ -96,7 +99,7 @@ test(
 );
 
 test(
-	"k. the send says what it cannot: tags without a value (output, hint, the emulator's mail log), Email Field named in the error, fields before the first run",
+	"k. the send says what it cannot: tags without a value fail by default (the error names the tag, the item and its values), Send With the Tag Empty sends them (output, hint, the emulator's mail log), Email Field named in the error, fields before the first run",
 	{ timeout: JOURNEY_TIMEOUT },
 	() => k(env),
 );
@@ -108,13 +111,43 @@ test(
 );
 
 test(
-	'm. a field only n8n can evaluate over 150 items: the output panel names it and the faster way; an operation run item by item offers Requests in Parallel and Repeat on Retry',
+	'm. a field only n8n can evaluate over 150 items: the output panel names it and the faster way; an operation run item by item offers Requests in Parallel and Redo After a Crash',
 	{ timeout: JOURNEY_TIMEOUT },
 	() => m(env),
 );
 
 test(
-	"n. the trigger's Options offer Ignore Repeated Events: on when added, its tooltip says what it does, no label cut",
+	'n. a person in the loop: Send and Wait for Response found by searching "approval", the run waits, the approver opens the mail from the emulator\'s mail log, approves on the page, the execution goes on in the editor',
 	{ timeout: JOURNEY_TIMEOUT },
 	() => n(env),
+);
+
+test(
+	'o. numbers as a CRM gives them: a phone number that is a number saves the contact with its digits; one beyond 2^53 is refused, naming the field and why',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => o(env),
+);
+
+test(
+	'p. words: a tag typed into Subject (red, [undefined]) and the hint that says so; Contact → Get of an unknown address says the likely cause in English',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => p(env),
+);
+
+test(
+	'q. a text body: Content Source Text sends the text as safe HTML; Campaign → Create offers Body Format Text',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => q(env),
+);
+
+test(
+	"r. the README's pictures, taken from the editor as it is: the send panel after a run, the trigger's outputs (docs/images/)",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => r(env),
+);
+
+test(
+	"s. the trigger's Options offer Ignore Repeated Events: on when added, its tooltip says what it does, no label cut",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => s(env),
 );

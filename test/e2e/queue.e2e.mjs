@@ -16,6 +16,16 @@ import {
 	startEmulatorProcess,
 	triggerWorkflow,
 } from './env.mjs';
+import {
+	askParameters,
+	executionOf,
+	executionsOf as listedExecutions,
+	mailLinks,
+	openLink,
+	outputOf,
+	startAsking,
+	waitingWorkflow,
+} from './waiting.mjs';
 
 const FIRST_SEQ_ID = 2505070900222412710n;
 let stack;
@@ -26,6 +36,8 @@ const credentials = {};
 const trigger = {};
 /** Which worker ran each execution, from the workers' own log lines ("Worker started execution 12 (job 3)"). */
 const ranOn = new Map();
+/** Every worker that ran (or resumed) each execution, in order. */
+const runsOf = new Map();
 /** What the trigger wrote in n8n's logs, by process. */
 const triggerLog = [];
 
@@ -50,8 +62,10 @@ before(async () => {
 					workers: 2,
 					webhooks: 2,
 					log: (name, text) => {
-						for (const match of text.matchAll(/Worker started execution (\d+)/g))
+						for (const match of text.matchAll(/Worker started execution (\d+)/g)) {
 							ranOn.set(match[1], name);
+							runsOf.set(match[1], [...(runsOf.get(match[1]) ?? []), name]);
+						}
 						for (const line of text.split('\n'))
 							if (line.includes('Mail Delivery Trigger:')) triggerLog.push(`[${name}] ${line}`);
 					},
@@ -247,6 +261,35 @@ test('an action workflow called through the webhook processor runs on a worker',
 	const [execution] = await executionsOf(id);
 	await eventually(async () => ranOn.has(String(execution.id)), 'a worker to log the execution');
 	assert.ok(workerNames().includes(ranOn.get(String(execution.id))));
+	await session.api('POST', `/workflows/${id}/deactivate`);
+});
+
+test('Send and Wait for Response: the run waits on a worker, its link is answered on the webhook processor, and the resumed run goes on on a worker', async (t) => {
+	if (unavailable) return t.skip(unavailable);
+	await emulator.control('POST', 'settings', { clickTrackingByDefault: true });
+	const { workflow, hookPath } = waitingWorkflow({
+		name: 'queue approval',
+		credential: credentials.signature,
+		parameters: askParameters({ sendTo: 'queue-approver@example.org' }),
+	});
+	const id = await startAsking({ session, webhookBase: stack.webhookUrl, workflow, hookPath });
+	const waiting = await executionOf(session, id, 'waiting');
+	await eventually(async () => ranOn.has(String(waiting.id)), 'a worker to log the execution');
+	const { links } = await mailLinks(emulator, 'queue-approver@example.org');
+	assert.equal(new URL(links[0]).origin, stack.webhookUrl);
+	const page = await openLink(links[0]);
+	assert.match(page.text, /<form method="POST">/);
+	assert.equal((await listedExecutions(session, id))[0].status, 'waiting');
+	const answered = await openLink(links[0], { method: 'POST' });
+	assert.match(answered.text, /Got it, thanks/);
+	const done = await executionOf(session, id, 'success', 60_000);
+	assert.equal(outputOf(done, 'After')[0].data.approved, true);
+	// Two jobs on the workers: the run until it waited, then the resumed run.
+	await eventually(
+		async () => runsOf.get(String(waiting.id))?.length === 2,
+		'a worker to log the resumed run',
+	);
+	assert.ok(runsOf.get(String(waiting.id)).every((name) => workerNames().includes(name)));
 	await session.api('POST', `/workflows/${id}/deactivate`);
 });
 

@@ -1,6 +1,6 @@
 // Runs the end-to-end suites: for each n8n line (default: 2 then 1; E2E_LINES=2 for one) its suites in turn
 // (E2E_SUITES=main,trigger-faults,browser,… picks some). Both lines run the fault suites (a platform failing a chosen
-// request: the trigger's record, Retry On Fail, time-outs); line 2 also runs the MCP suite, the browser suite (the
+// request: the trigger's record, Retry On Fail, time-outs) and Send and Wait for Response; line 2 also runs the MCP suite, the browser suite (the
 // editor in Chromium), the install suite (the package from a registry) and the queue-mode suite.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -10,8 +10,17 @@ import { root } from '../../scripts/ensure-deps.mjs';
 import { engineMismatch, installN8n } from '../../scripts/n8n-install.mjs';
 
 const SUITES = {
-	2: ['main', 'trigger-faults', 'send-faults', 'mcp', 'browser', 'install', 'queue'],
-	1: ['main', 'trigger-faults', 'send-faults'],
+	2: [
+		'main',
+		'trigger-faults',
+		'send-faults',
+		'send-and-wait',
+		'mcp',
+		'browser',
+		'install',
+		'queue',
+	],
+	1: ['main', 'trigger-faults', 'send-faults', 'send-and-wait'],
 };
 const lines = (process.env.E2E_LINES ?? '2,1')
 	.split(',')

@@ -4,6 +4,7 @@
 // fails the chosen request (POST /__control/fault); what each recipient received is read from its log.
 import assert from 'node:assert/strict';
 import { execSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 
 import { setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
@@ -45,6 +46,8 @@ const sendParameters = (extra = {}) => ({
 	contentSource: 'template',
 	templateName: rl('welcome'),
 	...extra,
+	// The template's {{name}} goes out empty: these sends test faults, not tags.
+	options: { missingTagValues: 'send', ...extra.options },
 });
 const people = (count, prefix) =>
 	Array.from({ length: count }, (_, i) => ({ email: `${prefix}${i}@example.org` }));
@@ -205,7 +208,58 @@ async function crashAndRestart() {
 	stack.session = await setupOwner(stack.n8n.baseUrl);
 }
 
-test('n8n killed mid-send, then Retry from the executions list: no recipient gets the mail twice, and the items the first try may have sent fail saying so', async () => {
+/** The execution of workflow `id` that is not `except`, once it has finished (or crashed). */
+async function finishedExecution(id, which, what) {
+	return await eventually(
+		async () => {
+			const found = (
+				await stack.session.api('GET', `/executions?workflowId=${id}&includeData=true`)
+			).data?.find(which);
+			return found?.stoppedAt ? found : false;
+		},
+		what,
+		120_000,
+	);
+}
+
+/** The crashed execution of workflow `id`, once n8n marked it so after its restart. */
+async function crashedExecution(id) {
+	const [crashed] = await eventually(
+		async () => {
+			const found =
+				(await stack.session.api('GET', `/executions?workflowId=${id}`)).data?.filter((execution) =>
+					['crashed', 'error'].includes(execution.status),
+				) ?? [];
+			return found.length > 0 ? found : false;
+		},
+		'n8n to mark the execution crashed',
+		60_000,
+	);
+	return crashed;
+}
+
+/**
+ * Retries the execution from the executions list (as its Retry menu does: with the original or the currently
+ * saved workflow), again and again on the retry before it, and checks each is refused without sending.
+ */
+async function retryChain(id, first, { times, requestsOf }) {
+	const before = await requestsOf();
+	let retried = first;
+	for (let chain = 0; chain < times; chain++) {
+		const of = retried.id;
+		await stack.session.rest('POST', `/executions/${of}/retry`, { loadWorkflow: chain % 2 === 1 });
+		retried = await finishedExecution(
+			id,
+			(execution) => String(execution.retryOf) === String(of),
+			`retry ${chain + 1} to finish`,
+		);
+		assert.equal(retried.status, 'error', `retry ${chain + 1} of the crash succeeded`);
+		assert.match(retried.data.resultData.error.message, /may have sent it already/);
+		assert.equal(await requestsOf(), before, `retry ${chain + 1} sent again`);
+	}
+}
+
+test('n8n killed mid-send, then Retry from the executions list, and Retry of each refused retry: no recipient gets the mail twice, and each retry says why', async () => {
 	await stack.emulator.control('POST', 'settings', { latencyMs: 300, credits: 1_000_000 });
 	const { workflow, hookPath } = actionWorkflow({
 		name: 'e2e crash retry',
@@ -218,46 +272,149 @@ test('n8n killed mid-send, then Retry from the executions list: no recipient get
 	const id = await activate(stack.session, workflow);
 	const from = (await stack.emulator.control('GET', 'requests')).requests.length;
 	const sends = async () => (await requestsSince(from)).filter((r) => r.path === TX).length;
+	await post(hookPath, { people: people(3_000, 'crash') });
+	await eventually(async () => (await sends()) >= 3, 'three requests of the send', 60_000);
+	await crashAndRestart();
+	const sentByFirstTry = await sends();
+	assert.ok(sentByFirstTry < 30, `the first try sent all ${sentByFirstTry} requests`);
+	const crashed = await crashedExecution(id);
+	await retryChain(id, crashed, { times: 3, requestsOf: sends });
+	const counts = await acceptedCounts('crash');
+	assert.equal(Math.max(...counts.values()), 1, 'a recipient got the mail twice');
+	await stack.session.api('POST', `/workflows/${id}/deactivate`);
+	await stack.emulator.control('POST', 'settings', { latencyMs: 0 });
+});
+
+test('Contact → Create or Update at 16 at once, n8n killed mid-run, then 1,001 runs of the node in a loop: Retry and Retry of the retry are still refused', async () => {
+	await stack.emulator.control('POST', 'settings', { latencyMs: 300 });
+	const upsert = actionWorkflow({
+		name: 'e2e crash loop',
+		parameters: {
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			options: { parallelRequests: 16 },
+		},
+		credential,
+		splitField: 'body.people',
+	});
+	const { workflow, hookPath } = upsert;
+	workflow.nodes.find((node) => node.name === 'Webhook').parameters.responseMode = 'onReceived';
+	// Split Out → Loop Over Items (the batch size the push gives) → Mail Delivery → back to the loop.
+	workflow.nodes.push({
+		id: randomUUID(),
+		name: 'Loop',
+		type: 'n8n-nodes-base.splitInBatches',
+		typeVersion: 3,
+		position: [300, 0],
+		parameters: { batchSize: "={{ $('Webhook').first().json.body.batch }}", options: {} },
+	});
+	workflow.connections['Split Out'] = { main: [[{ node: 'Loop', type: 'main', index: 0 }]] };
+	workflow.connections.Loop = { main: [[], [{ node: 'Mail Delivery', type: 'main', index: 0 }]] };
+	workflow.connections['Mail Delivery'] = { main: [[{ node: 'Loop', type: 'main', index: 0 }]] };
+	const id = await activate(stack.session, workflow);
+	const from = (await stack.emulator.control('GET', 'requests')).requests.length;
+	const upserts = async () =>
+		(await requestsSince(from)).filter((r) => r.path === '/v5/contacts/upsert').length;
+	await post(hookPath, { people: people(400, 'loop'), batch: 400 });
+	await eventually(async () => (await upserts()) >= 40, '40 upserts', 60_000);
+	await crashAndRestart();
+	const crashed = await crashedExecution(id);
+	await stack.emulator.control('POST', 'settings', { latencyMs: 0 });
+	await post(hookPath, { people: people(1_001, 'between'), batch: 1 });
+	const between = await finishedExecution(
+		id,
+		(execution) => execution.id !== crashed.id && !execution.retryOf,
+		'the 1,001 runs to finish',
+	);
+	assert.equal(between.status, 'success');
+	assert.equal(between.data.resultData.runData['Mail Delivery'].length, 1_001);
+	await retryChain(id, crashed, { times: 2, requestsOf: upserts });
+	await stack.session.api('POST', `/workflows/${id}/deactivate`);
+});
+
+/** Posts a body to a published workflow's webhook, once n8n serves it. */
+async function post(hookPath, body) {
 	await eventually(async () => {
 		const answer = await fetch(`${stack.n8n.baseUrl}/webhook/${hookPath}`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({ people: people(10_000, 'crash') }),
+			body: JSON.stringify(body),
 		});
 		await answer.text();
 		return answer.status === 200;
 	}, 'the webhook to take the push');
-	await eventually(async () => (await sends()) >= 3, 'three requests of the send', 60_000);
-	await crashAndRestart();
-	const sentByFirstTry = await sends();
-	assert.ok(sentByFirstTry < 100, `the first try sent all ${sentByFirstTry} requests`);
-	const [crashed] = await eventually(
-		async () => {
-			const found =
-				(await stack.session.api('GET', `/executions?workflowId=${id}`)).data?.filter((execution) =>
-					['crashed', 'error'].includes(execution.status),
-				) ?? [];
-			return found.length > 0 ? found : false;
-		},
-		'n8n to mark the execution crashed',
-		60_000,
-	);
-	await stack.session.rest('POST', `/executions/${crashed.id}/retry`, { loadWorkflow: false });
-	const retried = await eventually(
-		async () => {
-			const found = (
-				await stack.session.api('GET', `/executions?workflowId=${id}&includeData=true`)
-			).data?.find((execution) => String(execution.retryOf) === String(crashed.id));
-			return found?.stoppedAt ? found : false;
-		},
-		'the retried execution to finish',
-		60_000,
-	);
-	const counts = await acceptedCounts('crash');
-	assert.equal(Math.max(...counts.values()), 1, 'a recipient got the mail twice');
-	assert.equal(await sends(), sentByFirstTry, 'the retry sent again');
-	assert.equal(retried.status, 'error');
-	assert.match(retried.data.resultData.error.message, /may have sent it already/);
-	await stack.session.api('POST', `/workflows/${id}/deactivate`);
+}
+
+test('the same failed execution retried twice: the second retry sends nothing the first one sent', async () => {
 	await stack.emulator.control('POST', 'settings', { latencyMs: 0 });
+	const { workflow, hookPath } = actionWorkflow({
+		name: 'e2e retry twice',
+		parameters: sendParameters({ options: { parallelRequests: 1 } }),
+		credential,
+		splitField: 'body.people',
+	});
+	workflow.nodes.find((node) => node.name === 'Webhook').parameters.responseMode = 'onReceived';
+	const id = await activate(stack.session, workflow);
+	const from = (await stack.emulator.control('GET', 'requests')).requests.length;
+	const sends = async () => (await requestsSince(from)).filter((r) => r.path === TX).length;
+	// The fifth request is answered 500: under Stop Workflow nothing starts after it.
+	await stack.emulator.control('POST', 'fault', { path: TX, fault: 'internalError', skip: 4 });
+	await post(hookPath, { people: people(1_000, 'twice') });
+	const failed = await finishedExecution(id, () => true, 'the first try to fail');
+	assert.equal(failed.status, 'error');
+	assert.equal(await sends(), 5);
+	await stack.session.rest('POST', `/executions/${failed.id}/retry`, { loadWorkflow: false });
+	await finishedExecution(
+		id,
+		(execution) => String(execution.retryOf) === String(failed.id),
+		'the first retry to finish',
+	);
+	assert.equal(await sends(), 10, 'the first retry sends what the first try had not');
+	await stack.session.rest('POST', `/executions/${failed.id}/retry`, { loadWorkflow: true });
+	const again = await finishedExecution(
+		id,
+		(execution) =>
+			String(execution.retryOf) === String(failed.id) &&
+			execution.status === 'error' &&
+			/may have sent it already/.test(execution.data?.resultData?.error?.message ?? ''),
+		'the second retry to be refused',
+	);
+	assert.ok(again);
+	assert.equal(await sends(), 10, 'the second retry sent again');
+	await stack.session.api('POST', `/workflows/${id}/deactivate`);
+});
+
+test('Stop pressed mid-send, then Retry: nothing the stopped execution sent or had under way goes out again', async () => {
+	await stack.emulator.control('POST', 'settings', { latencyMs: 300 });
+	const { workflow, hookPath } = actionWorkflow({
+		name: 'e2e stop retry',
+		parameters: sendParameters({ options: { parallelRequests: 4 } }),
+		credential,
+		splitField: 'body.people',
+	});
+	workflow.nodes.find((node) => node.name === 'Webhook').parameters.responseMode = 'onReceived';
+	const id = await activate(stack.session, workflow);
+	const from = (await stack.emulator.control('GET', 'requests')).requests.length;
+	const sends = async () => (await requestsSince(from)).filter((r) => r.path === TX).length;
+	await post(hookPath, { people: people(3_000, 'stopped') });
+	await eventually(async () => (await sends()) >= 6, 'six requests of the send', 60_000);
+	// The executions list as the editor reads it (n8n's public API does not list running executions).
+	const running = await eventually(async () => {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: id, status: ['running'] }));
+		const { results = [] } = await stack.session.rest('GET', `/executions?filter=${filter}`);
+		return results[0] ?? false;
+	}, 'the running execution');
+	await stack.session.rest('POST', `/executions/${running.id}/stop`);
+	const stopped = await finishedExecution(id, () => true, 'the stop');
+	await stack.emulator.control('POST', 'settings', { latencyMs: 0 });
+	await stack.session.rest('POST', `/executions/${stopped.id}/retry`, { loadWorkflow: false });
+	await finishedExecution(
+		id,
+		(execution) => String(execution.retryOf) === String(stopped.id),
+		'the retry to finish',
+	);
+	const counts = await acceptedCounts('stopped');
+	assert.equal(Math.max(...counts.values()), 1, 'a recipient got the mail twice');
+	await stack.session.api('POST', `/workflows/${id}/deactivate`);
 });

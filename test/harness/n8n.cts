@@ -15,6 +15,7 @@ import type {
 	ICredentialType,
 	IDataDeduplicator,
 	IDataObject,
+	IExecuteContextData,
 	IExecutionContext,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
@@ -24,6 +25,7 @@ import type {
 	INodeType,
 	INodeTypes,
 	IRun,
+	IRunExecutionData,
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
@@ -192,27 +194,54 @@ export interface RunResult {
 	/** Output items of a node's first run, by output index. */
 	output(nodeName: string, outputIndex?: number): INodeExecutionData[];
 	error(nodeName?: string): Error | undefined;
+	/**
+	 * The nodes' context data as n8n saved it with the execution: a copy made when the execution ended (for a
+	 * stopped one, at the stop, while requests may still be under way), which a retry of it gets back.
+	 */
+	savedContext: IExecuteContextData | undefined;
 }
 
 /**
- * n8n's deduplication store, kept in memory as n8n keeps it in its database (one record per workflow and
- * node, across executions): what `checkProcessedAndRecord` writes, later executions read.
+ * n8n's deduplication store as n8n's cli keeps it (`DeduplicationHelper`): one record per workflow and node (or
+ * workflow), across executions; in mode "entries" an ordered list, new entries appended and, past `maxEntries`,
+ * the oldest dropped; `removeProcessed` takes entries out; the count is the list's length. Entries are kept as
+ * given (n8n keeps their MD5): what `checkProcessedAndRecord` writes, later executions read.
  */
-export const processedData = new Map<string, Set<string>>();
+export const processedData = new Map<string, string[]>();
+const recordKey = (scope: string, contextData: { workflow: { id?: string }; node?: INode }) =>
+	`${contextData.workflow.id}:${scope === 'node' ? contextData.node?.id : ''}`;
 const deduplicator: IDataDeduplicator = {
-	async checkProcessedAndRecord(items, scope, contextData) {
-		const key = `${contextData.workflow.id}:${scope === 'node' ? contextData.node?.id : ''}`;
-		const seen = processedData.get(key) ?? new Set<string>();
-		processedData.set(key, seen);
+	async checkProcessedAndRecord(items, scope, contextData, options) {
+		const key = recordKey(scope, contextData);
+		const entries = processedData.get(key) ?? [];
+		processedData.set(key, entries);
+		const seen = new Set(entries);
 		const texts = items.map(String);
-		const processed = texts.filter((item) => seen.has(item));
-		for (const item of texts) seen.add(item);
-		return { new: texts.filter((item) => !processed.includes(item)), processed };
+		const processed: string[] = [];
+		const added: string[] = [];
+		for (const item of texts) {
+			if (seen.has(item)) processed.push(item);
+			else {
+				added.push(item);
+				entries.push(item);
+				seen.add(item);
+			}
+		}
+		if (options.maxEntries) entries.splice(0, Math.max(0, entries.length - options.maxEntries));
+		return { new: added, processed };
 	},
-	async removeProcessed() {},
-	async clearAllProcessedItems() {},
-	async getProcessedDataCount() {
-		return 0;
+	async removeProcessed(items, scope, contextData) {
+		const entries = processedData.get(recordKey(scope, contextData)) ?? [];
+		for (const item of items.map(String)) {
+			const index = entries.indexOf(item);
+			if (index !== -1) entries.splice(index, 1);
+		}
+	},
+	async clearAllProcessedItems(scope, contextData) {
+		processedData.delete(recordKey(scope, contextData));
+	},
+	async getProcessedDataCount(scope, contextData) {
+		return processedData.get(recordKey(scope, contextData))?.length ?? 0;
 	},
 };
 void DataDeduplicationService.init(deduplicator);
@@ -232,9 +261,19 @@ export interface WorkflowOptions {
 	mode?: WorkflowExecuteMode;
 	/** The execution's context as n8n carries it into a retry (its lineage); by default a new one. */
 	executionContext?: { establishedAt: number; source: string };
+	/**
+	 * The nodes' context data a retried execution saved (`run.data.executionData.contextData` of the run it
+	 * retries), which n8n gives back to the nodes it runs again.
+	 */
+	contextData?: IExecuteContextData;
+	/** The execution's id (n8n's signed resume links name it); by default a new one, as n8n gives every execution. */
+	executionId?: string;
+	/** An execution's saved data to go on from (a waiting execution resumed), instead of a new run from the first node. */
+	resumeFrom?: IRunExecutionData;
 }
 
 let nodeCounter = 0;
+let executionCounter = 0;
 
 /** An action-node workflow: Test Source → Mail Delivery, with the given parameters. */
 export function actionWorkflow(
@@ -322,6 +361,9 @@ export async function runWorkflow({
 	cancelWhen,
 	mode = 'manual',
 	executionContext,
+	contextData,
+	executionId,
+	resumeFrom,
 }: WorkflowOptions): Promise<RunResult> {
 	const workflow = new Workflow({
 		id: 'test',
@@ -346,22 +388,29 @@ export async function runWorkflow({
 	let finished: IRun | undefined;
 	let whenFinished = () => {};
 	const finishedHook = new Promise<void>((resolve) => (whenFinished = resolve));
+	let savedContext: IExecuteContextData | undefined;
 	hooks.addHandler('workflowExecuteAfter', (run) => {
 		finished = run;
+		// n8n writes the execution to its database now: later changes to the live objects are not saved.
+		savedContext = structuredClone(run.data.executionData?.contextData);
 		whenFinished();
 	});
 	const additionalData = buildAdditionalData(credentials, hooks);
+	additionalData.executionId = executionId ?? `run-${++executionCounter}`;
 	const start = workflow.getNode(nodes[0].name)!;
-	const runData = createRunExecutionData({
-		executionData: {
-			nodeExecutionStack: [
-				{ node: start, data: { main: [items ?? [{ json: {} }]] }, source: null },
-			],
-			...(executionContext
-				? { runtimeData: { version: 1, ...executionContext } as IExecutionContext }
-				: {}),
-		},
-	});
+	const runData =
+		resumeFrom ??
+		createRunExecutionData({
+			executionData: {
+				nodeExecutionStack: [
+					{ node: start, data: { main: [items ?? [{ json: {} }]] }, source: null },
+				],
+				...(executionContext
+					? { runtimeData: { version: 1, ...executionContext } as IExecutionContext }
+					: {}),
+				...(contextData ? { contextData: structuredClone(contextData) } : {}),
+			},
+		});
 	const execution = new WorkflowExecute(additionalData, mode, runData);
 	const running = execution.processRunExecutionData(workflow);
 	let run: IRun | undefined;
@@ -378,6 +427,7 @@ export async function runWorkflow({
 		run: result,
 		output: (nodeName, outputIndex = 0) =>
 			result.data.resultData.runData[nodeName]?.[0]?.data?.main?.[outputIndex] ?? [],
+		savedContext,
 		error: (nodeName) =>
 			(nodeName
 				? result.data.resultData.runData[nodeName]?.[0]?.error

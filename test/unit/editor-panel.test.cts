@@ -100,7 +100,7 @@ test("the trigger's outputs, as the editor evaluates their expression: one per c
 		'Dropped',
 		'Opened',
 		'Clicked',
-		'Unsubscribe', // Unsubscribed: the canvas cuts longer labels
+		'Unsubscribed', // as the event and the Events list name it
 		'SpamReport',
 		'TaskStatus',
 		'Other',
@@ -177,6 +177,8 @@ test("each node's codex file names its one version and categories from n8n's lis
 		'Analytics',
 		'Communication',
 		'Utility',
+		// Human in the Loop, as n8n's own send-and-wait nodes (Gmail.node.json) file themselves.
+		'HITL',
 	];
 	for (const [node, codexFile] of [
 		[new MailDelivery(), '../../nodes/MailDelivery/MailDelivery.node.json'],

@@ -2,7 +2,7 @@
  * Every operation the panel offers is complete: the node's Operation fields list exactly the modules of each
  * resource, each module's fields are shown for it, it has a Description for AI agents and an output schema,
  * every operation run item by item offers Requests in Parallel as Send does, and every one that changes
- * something offers Repeat on Retry (the modules describe themselves: run/operation.ts, actions/resource.ts).
+ * something offers Redo After a Crash (the modules describe themselves: run/operation.ts, actions/resource.ts).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -51,16 +51,17 @@ test.each(modules.map((m) => [`${m.resource}.${m.operation}`, m]))(
 	},
 );
 
-test('every operation offers Requests in Parallel with the same label and limits; those that change something, Repeat on Retry', () => {
+test('every operation offers Requests in Parallel with the same label and limits (but one that asks a person once per execution); those that change something, Redo After a Crash', () => {
 	const send = optionsOf('transactionalMail', 'send').find((o) => o.name === 'parallelRequests')!;
 	for (const { resource, operation, module } of modules) {
 		const options = optionsOf(resource, operation);
 		const parallel = options.find((o) => o.name === 'parallelRequests');
+		const once = 'wait' in module;
 		expect([resource, operation, parallel?.displayName, parallel?.typeOptions]).toEqual([
 			resource,
 			operation,
-			send.displayName,
-			send.typeOptions,
+			once ? undefined : send.displayName,
+			once ? undefined : send.typeOptions,
 		]);
 		const changes = 'effect' in module || 'executeBatch' in module;
 		expect([resource, operation, options.some((o) => o.name === 'repeatOnRetry')]).toEqual([

@@ -17,6 +17,8 @@ const send = (extra: IDataObject = {}) => ({
 	contentSource: 'template',
 	templateName: { __rl: true, mode: 'name', value: '={{ $json.template ?? "welcome" }}' },
 	...extra,
+	// Items without a name are sent with {{name}} empty: these tests are not about tags (missing-tags.test.cts is).
+	options: { missingTagValues: 'send', ...((extra.options as IDataObject | undefined) ?? {}) },
 });
 const orders = (): INodeExecutionData[] =>
 	['ada', 'grace', 'margaret', 'linus', 'alan'].map((name, i) => ({

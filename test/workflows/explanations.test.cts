@@ -103,13 +103,30 @@ describe('transactional send (7.2)', () => {
 
 describe('other operations and undocumented codes', () => {
 	test('a 403 of an operation without its own conditions gets the generic explanation of 403', async () => {
+		// The look-up that would name the missing list fails: nothing more precise is known.
+		await env.control('POST', 'fault', { path: '/v5/lists/get', fault: 'internalError' });
 		const error = await failure({
-			resource: 'contact',
+			resource: 'contactList',
 			operation: 'delete',
-			email: 'missing@example.org',
+			listName: rl('missing'),
 		});
 		expect(error.description).toMatch(/^The request was refused: a named list/);
 	});
+
+	test.each(['get', 'delete'])(
+		'Contact → %s of an address the platform does not know: in English, the likely cause named in the title; the platform’s own words kept and marked',
+		async (operation) => {
+			const error = await failure({ resource: 'contact', operation, email: 'nobody@example.org' });
+			expect(error.code).toBe('403');
+			expect(error.message).toBe(
+				'The platform refused the request (code 403): most likely it knows no contact with the address nobody@example.org',
+			);
+			expect(error.description).toBe(
+				`The platform answers 403 when a record a request names does not exist, and this request names only the contact's address (the API does not document this operation's errors). (/v5/contacts/${operation}) Platform message: 联系人不存在 Nothing of that request was sent or changed.`,
+			);
+			expect(error.description).not.toContain('a named list, template, sender or task');
+		},
+	);
 
 	test('a code the API does not document is said to be undocumented', async () => {
 		// Every request answered 503, and no second attempt: the error carries the bare code.

@@ -15,9 +15,9 @@ const txRequests = () => env.view().requests.filter((r) => r.path === TX);
 const details = (item: INodeExecutionData) => item.json.details as IDataObject;
 
 describe('wrong types in text fields', () => {
-	test('100 items with Category {{ 123 }}: refused before any request, each naming the field and its item', async () => {
+	test('100 items with Category {{ 12.5 }}: refused before any request, each naming the field and its item', async () => {
 		const result = await runWorkflow({
-			...actionWorkflow(send({ additionalFields: { category: '={{ 123 }}' } }), {
+			...actionWorkflow(send({ additionalFields: { category: '={{ 12.5 }}' } }), {
 				continueOnFail: true,
 			}),
 			credentials: env.credentials(),
@@ -27,7 +27,7 @@ describe('wrong types in text fields', () => {
 		const out = result.output('Mail Delivery');
 		expect(out).toHaveLength(100);
 		expect(out[42].json.error).toBe(
-			'Field "Category" must be text (it is 123), in item 42 (the 43rd input item)',
+			'Field "Category" is 12.5, a fraction: only a whole number is taken as its digits, in item 42 (the 43rd input item)',
 		);
 		expect(out.every((item) => item.json.error)).toBe(true);
 	});
@@ -40,24 +40,24 @@ describe('wrong types in text fields', () => {
 		],
 		[
 			{ additionalFields: { senderName: '={{ ["Shop"] }}' } },
-			'Field "Sender Name" must be text (it is a list)',
+			'Field "Sender Name" must be text or a whole number (it is a list)',
 		],
 		[{ additionalFields: { replyTo: '={{ 5 }}' } }, 'Field "Reply To" must be text (it is 5)'],
 		[
-			{ additionalFields: { uniqueMsgID: '={{ 1234567 }}' } },
-			'Field "Unique Message ID" must be text (it is 1234567)',
+			{ additionalFields: { uniqueMsgID: '={{ 2 ** 60 }}' } },
+			'Field "Unique Message ID" is 1152921504606847000, a number too large for JavaScript to hold every digit of (above 2^53): give it as text',
 		],
 		[
 			{ additionalFields: { campaign: '={{ true }}' } },
-			'Field "Campaign Label" must be text (it is true)',
+			'Field "Campaign Label" must be text or a whole number (it is true)',
 		],
 		[
 			{ to: '={{ [{ email: "ada@example.org", name: { first: "Ada" } }] }}' },
-			'Field "To" entry 1 has a name that is not text (an object)',
+			'Field "To" entry 1 has a name that must be text or a whole number (it is an object)',
 		],
 		[
 			{ additionalFields: { cc: '={{ { email: "cc@example.org", name: ["C"] } }}' } },
-			'Field "Cc" entry 1 has a name that is not text (a list)',
+			'Field "Cc" entry 1 has a name that must be text or a whole number (it is a list)',
 		],
 	])('%j is refused before any request', async (extra, message) => {
 		const result = await runWorkflow({
@@ -84,7 +84,7 @@ describe('wrong types in text fields', () => {
 		expect(
 			(await run([{ to: [{ email: 'a@example.org', name: { x: 1 } }] }])).error()?.message,
 		).toBe(
-			'Field "Message Versions (JSON): to" entry 1 has a name that is not text (an object), in item 0 (the 1st input item)',
+			'Field "Message Versions (JSON): to" entry 1 has a name that must be text or a whole number (it is an object), in item 0 (the 1st input item)',
 		);
 		expect((await run([{ to: [{ email: 'a@example.org' }], subject: 7 }])).error()?.message).toBe(
 			'Field "Message Versions (JSON): subject" must be text (it is 7), in item 0 (the 1st input item)',
@@ -97,14 +97,14 @@ describe('wrong types in text fields', () => {
 			...actionWorkflow({
 				resource: 'campaign',
 				operation: 'create',
-				mailName: '={{ 2026 }}',
+				mailName: '={{ 20.26 }}',
 				senderMail: rl('news@example.com'),
 				sendLists: { list: [{ listName: rl('newsletter') }] },
 			}),
 			credentials: env.credentials(),
 		});
 		expect(campaign.error()?.message).toBe(
-			'Field "Campaign Name" must be text (it is 2026), in item 0 (the 1st input item)',
+			'Field "Campaign Name" is 20.26, a fraction: only a whole number is taken as its digits, in item 0 (the 1st input item)',
 		);
 		const template = await runWorkflow({
 			...actionWorkflow({
@@ -130,9 +130,9 @@ describe('wrong types in the text fields of operations run item by item (as in t
 				resource: 'contact',
 				operation: 'upsert',
 				email: 'ada@example.org',
-				additionalFields: { name: '={{ 0 }}' },
+				additionalFields: { name: '={{ 0.5 }}' },
 			},
-			'Field "Name" must be text (it is 0)',
+			'Field "Name" is 0.5, a fraction: only a whole number is taken as its digits',
 		],
 		[
 			{
@@ -141,7 +141,7 @@ describe('wrong types in the text fields of operations run item by item (as in t
 				email: 'ada@example.org',
 				additionalFields: { name: '={{ { deep: "x" } }}' },
 			},
-			'Field "Name" must be text (it is an object)',
+			'Field "Name" must be text or a whole number (it is an object)',
 		],
 		[
 			{
@@ -150,7 +150,7 @@ describe('wrong types in the text fields of operations run item by item (as in t
 				email: 'ada@example.org',
 				additionalFields: { phoneNumber: '={{ ["1"] }}' },
 			},
-			'Field "Phone Number" must be text (it is a list)',
+			'Field "Phone Number" must be text or a whole number (it is a list)',
 		],
 		[
 			{ resource: 'contact', operation: 'upsert', email: '={{ { at: "x" } }}' },
@@ -165,8 +165,8 @@ describe('wrong types in the text fields of operations run item by item (as in t
 			'Field "Email" must be text (it is 42)',
 		],
 		[
-			{ resource: 'contactList', operation: 'create', listName: '={{ 7 }}' },
-			'Field "List Name" must be text (it is 7)',
+			{ resource: 'contactList', operation: 'create', listName: '={{ { name: "vip" } }}' },
+			'Field "List Name" must be text or a whole number (it is an object)',
 		],
 		[
 			{
@@ -181,11 +181,11 @@ describe('wrong types in the text fields of operations run item by item (as in t
 			{
 				resource: 'template',
 				operation: 'create',
-				templateName: '={{ 1 }}',
+				templateName: '={{ 1.5 }}',
 				templateSubject: 'Hi',
 				templateContent: '<p>x</p>',
 			},
-			'Field "Template Name" must be text (it is 1)',
+			'Field "Template Name" is 1.5, a fraction: only a whole number is taken as its digits',
 		],
 		[
 			{

@@ -21,6 +21,8 @@ const send = (extra: IDataObject = {}) => ({
 	tagValuesMode: 'json',
 	params: '={{ JSON.stringify({ name: $json.name }) }}',
 	...extra,
+	// Items without a name are sent with {{name}} empty: these tests are not about tags (missing-tags.test.cts is).
+	options: { missingTagValues: 'send', ...((extra.options as IDataObject | undefined) ?? {}) },
 });
 const people = (count: number): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({
@@ -170,6 +172,7 @@ test('an item whose versions span requests reports exactly which recipients were
 				templateName: rl('welcome'),
 				versionsMode: 'json',
 				messageVersionsJson: JSON.stringify(versions),
+				options: { missingTagValues: 'send' },
 			},
 			{ continueOnFail: true },
 		),
@@ -426,7 +429,7 @@ describe('contact import', () => {
 		const out = result.output('Mail Delivery');
 		expect(out.map((item) => item.json.error ?? item.json.success)).toEqual([
 			true,
-			'Field "email" or "phoneNumber" has no value for this item, in item 1 (the 2nd input item)',
+			'Field "email" or "phoneNumber" has no value for this item: a contact needs an email address or a phone number, in item 1 (the 2nd input item)',
 			true,
 		]);
 		expect(imports()).toHaveLength(1);

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
+import { everyOperation } from '../harness/fixtures.cts';
 import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
 
 const env = useEmulator({ messages: 'en' });
@@ -30,6 +31,7 @@ const SANDBOX_OPERATIONS = [
 	'contactList.create',
 	'contactList.delete',
 	'transactionalMail.send',
+	'transactionalMail.sendAndWait',
 	'verifiedSender.add',
 	'verifiedSender.delete',
 ];
@@ -380,6 +382,17 @@ describe('sandbox toggles', () => {
 				subject: 's',
 			},
 		],
+		[
+			'transactional send and wait',
+			{
+				resource: 'transactionalMail',
+				operation: 'sendAndWait',
+				senderMail: rl('sender@example.com'),
+				sendTo: 'a@example.org',
+				subject: 's',
+				message: 'm',
+			},
+		],
 	];
 
 	test.each(cases)(
@@ -404,7 +417,7 @@ describe('sandbox toggles', () => {
 		},
 	);
 
-	test('the toggle exists on exactly those 11 operations', async () => {
+	test('the toggle exists on exactly the operations whose request the API lists sandboxMode for', async () => {
 		const { MailDelivery } = await import('../../nodes/MailDelivery/MailDelivery.node');
 		const toggles = new MailDelivery().description.properties
 			.filter((p) => p.name === 'sandboxMode')
@@ -416,7 +429,7 @@ describe('sandbox toggles', () => {
 		expect(toggles.sort()).toEqual(SANDBOX_OPERATIONS);
 	});
 
-	test('sandboxMode is sent by those 11 operations only: every one of the 23 checked with a stale toggle left on', async () => {
+	test('sandboxMode is sent by those operations only: every operation offered checked with a stale toggle left on', async () => {
 		const today = new Date().toISOString().slice(0, 10);
 		const all: IDataObject[] = [
 			{
@@ -475,11 +488,21 @@ describe('sandbox toggles', () => {
 				content: '<p/>',
 				subject: 's',
 			},
+			{
+				resource: 'transactionalMail',
+				operation: 'sendAndWait',
+				senderMail: rl('sender@example.com'),
+				sendTo: 'a@example.org',
+				subject: 's',
+				message: 'm',
+			},
 			{ resource: 'transactionalMail', operation: 'getStats', startDate: today, endDate: today },
 			{ resource: 'webhook', operation: 'get' },
 			{ resource: 'webhook', operation: 'save', updateFields: { transEnable: false } },
 		];
-		expect(all).toHaveLength(23);
+		expect(all.map(({ resource, operation }) => `${resource}.${operation}`).sort()).toEqual(
+			await everyOperation(),
+		);
 		for (const parameters of all) {
 			await run({
 				resource: 'campaign',
@@ -702,7 +725,7 @@ describe('section 8 limits fail before any request', () => {
 		[
 			'contact without email or phone',
 			{ resource: 'contact', operation: 'upsert', email: '' },
-			'Field "email" or "phoneNumber" is required: the contact needs one of them, in item 0 (the 1st input item)',
+			'Field "Email" or "Phone Number" is required: the contact needs one of them, in item 0 (the 1st input item)',
 		],
 	];
 

@@ -14,9 +14,10 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
 import { expectCode } from '../harness/client.cts';
 import { useEmulator } from '../harness/emulator.cts';
-import { rl } from '../harness/fixtures.cts';
+import { everyOperation, rl } from '../harness/fixtures.cts';
 import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
 import { startTriggerHost } from '../harness/trigger.cts';
+import { linksOf, runToWait, type WaitingRun } from '../harness/waiting.cts';
 
 const env = useEmulator({ messages: 'en' });
 const ROOT = path.join(__dirname, '..', '..');
@@ -99,6 +100,24 @@ async function run(parameters: IDataObject, items: INodeExecutionData[] = [{ jso
 	const key = `${String(parameters.resource)}/${String(parameters.operation)}`;
 	outputs.set(key, [...(outputs.get(key) ?? []), ...json]);
 	return json;
+}
+
+/** Runs a workflow that waits, answers it, and collects what the node gave while waiting and once answered. */
+async function runWaiting(
+	parameters: IDataObject,
+	answer?: (run: WaitingRun, link: string) => Promise<unknown>,
+) {
+	const waiting = await runToWait(parameters, env.credentials());
+	const collected = waiting.first.output('Mail Delivery').map((item) => item.json);
+	if (answer) {
+		const link = linksOf(env.view().mails.at(-1)!.html!).find((href) =>
+			href.includes('/webhook-waiting/'),
+		)!;
+		await answer(waiting, link);
+		collected.push(...waiting.last.output('After').map((item) => item.json));
+	}
+	const key = 'transactionalMail/sendAndWait';
+	outputs.set(key, [...(outputs.get(key) ?? []), ...collected]);
 }
 
 const campaign = (mailName: string, extra: IDataObject = {}) => ({
@@ -230,7 +249,8 @@ async function runEveryOperation() {
 		sandboxMode: true,
 	});
 
-	// Transactional mail: a template send where one item lacks {{name}}, an HTML send in the sandbox.
+	// Transactional mail: a template send where one item lacks {{name}} (sent with the tag empty, so its output
+	// lists missingTags), an HTML send in the sandbox.
 	await run(
 		{
 			resource: 'transactionalMail',
@@ -240,6 +260,7 @@ async function runEveryOperation() {
 			contentSource: 'template',
 			templateName: rl('welcome'),
 			tagValuesMode: 'inputFields',
+			options: { missingTagValues: 'send' },
 		},
 		[{ json: { email: 'ada@example.org', name: 'Ada' } }, { json: { email: 'grace@example.org' } }],
 	);
@@ -255,6 +276,26 @@ async function runEveryOperation() {
 	});
 	await env.control('POST', 'flush');
 	await run({ resource: 'transactionalMail', operation: 'getStats' });
+
+	// Send and Wait for Response: its output while it waits, or in the sandbox; then the answers that resume it.
+	const ask = {
+		resource: 'transactionalMail',
+		operation: 'sendAndWait',
+		senderMail: rl('sender@example.com'),
+		sendTo: 'a@example.org',
+		subject: 's',
+		message: 'm',
+	};
+	await runWaiting({ ...ask, sandboxMode: true });
+	await runWaiting(
+		{ ...ask, options: { limitWaitTime: { values: { resumeAmount: 1, resumeUnit: 'days' } } } },
+		async (waiting, link) => await waiting.open(link, { method: 'POST' }),
+	);
+	await runWaiting(
+		{ ...ask, responseType: 'freeText' },
+		async (waiting, link) =>
+			await waiting.open(link, { method: 'POST', body: { data: { 'field-0': 'fine' } } }),
+	);
 
 	// Webhook: nothing configured, then saved, then read again.
 	await run({ resource: 'webhook', operation: 'get' });
@@ -298,8 +339,10 @@ describe('Mail Delivery: every operation', () => {
 		await runEveryOperation();
 	}, 60_000);
 
-	test('there is a schema for each of the 23 operations, and each ran here', () => {
-		expect(operations).toHaveLength(23);
+	test('there is a schema for each operation offered, and each ran here', async () => {
+		expect(operations.map((operation) => operation.replace('/', '.')).sort()).toEqual(
+			await everyOperation(),
+		);
 		const file = (operation: string) => `nodes/MailDelivery/__schema__/v1.0.0/${operation}.json`;
 		expect(operations.filter((operation) => !existsSync(path.join(ROOT, file(operation))))).toEqual(
 			[],

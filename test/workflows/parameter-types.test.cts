@@ -126,8 +126,8 @@ test('an option given as text ("2" for Update Mode) is read as the option it nam
 
 test.each([
 	[
-		{ contentSource: '={{ "text" }}', content: '<p>Hi</p>', subject: 'Hi' },
-		'Field "Content Source" must be one of template, html (it is "text"), in item 1 (the 2nd input item)',
+		{ contentSource: '={{ "markdown" }}', content: '<p>Hi</p>', subject: 'Hi' },
+		'Field "Content Source" must be one of template, html, text (it is "markdown"), in item 1 (the 2nd input item)',
 	],
 	[
 		{ options: { parallelRequests: '={{ "many" }}' } },
@@ -144,9 +144,9 @@ test.each([
 		// The expression looks at the item: item 0 gives a good value where it can, item 1 the bad one.
 		const perItem = JSON.parse(
 			JSON.stringify(parameters).replace(
-				/"=\{\{ \\"(text|perhaps)\\" \}\}"/,
+				/"=\{\{ \\"(markdown|perhaps)\\" \}\}"/,
 				(_, bad: string) =>
-					`"={{ $itemIndex === 0 ? \\"${bad === 'text' ? 'template' : 'true'}\\" : \\"${bad}\\" }}"`,
+					`"={{ $itemIndex === 0 ? \\"${bad === 'markdown' ? 'template' : 'true'}\\" : \\"${bad}\\" }}"`,
 			),
 		) as IDataObject;
 		const result = await runWorkflow({

@@ -194,3 +194,20 @@ test('a stopped execution starts no other request (a 2,000-item send stopped aft
 	await new Promise((resolve) => setTimeout(resolve, 500));
 	expect(txCount()).toBeLessThanOrEqual(4);
 });
+
+test('Stop Workflow: items waiting on a failed item of the same record are not run, and the error says so', async () => {
+	const items = Array.from({ length: 32 }, (_, i) => ({
+		json: { email: 'same@example.org', name: `N${i}` },
+	}));
+	await env.control('POST', 'fault', { path: UPSERT, fault: 'internalError' });
+	const result = await runWorkflow({
+		...actionWorkflow(upsert({ parallelRequests: 16 })),
+		credentials: env.credentials(),
+		items,
+	});
+	await env.settled();
+	expect(upsertRequests()).toHaveLength(1);
+	const error = result.error() as NodeApiError;
+	expect(error.description).toMatch(/items 1–31 were not run/i);
+	expect(error.description).not.toMatch(/were done/);
+});

@@ -1,15 +1,16 @@
 /**
  * n8n's Retry of an execution that crashed, restarted or was stopped while the node was sending: the
  * execution it retries saved no record of what the node sent (n8n saves it when the node ends). The retry
- * never sends those items again silently: they fail, unless Options → Repeat on Retry is on. A retry whose
+ * never sends those items again silently: they fail, unless Options → Redo After a Crash is on. A retry whose
  * earlier try never reached the node sends as usual. (End to end, with n8n killed mid-send:
  * test/e2e/send-faults.e2e.mjs.)
  */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
 import { people, sendToEachItem, TX } from '../harness/fixtures.cts';
-import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
+import { actionWorkflow, processedData, runWorkflow } from '../harness/n8n.cts';
+import { MAX_CLAIMS } from '../../nodes/MailDelivery/run/retries';
 
 const env = useEmulator();
 const txRequests = () => env.view().requests.filter((r) => r.path === TX).length;
@@ -57,7 +58,7 @@ test('a retry of an execution that stopped mid-send sends nothing again: every i
 		'Not sent: the execution this one retries may have sent it already',
 	);
 	expect(String((failed[0].json.details as IDataObject).description)).toMatch(
-		/Options → Repeat on Retry/,
+		/Options → Redo After a Crash/,
 	);
 });
 
@@ -77,7 +78,7 @@ test('under Stop Workflow the retry stops before any request, with the same reas
 	expect(retried.error()?.message).toMatch(/may have sent it already/);
 });
 
-test('with Repeat on Retry the retry sends every item again, as asked', async () => {
+test('with Redo After a Crash the retry sends every item again, as asked', async () => {
 	const workflow = actionWorkflow(
 		sendToEachItem({ options: { parallelRequests: 4, repeatOnRetry: true } }),
 	);
@@ -153,4 +154,238 @@ test('operations run item by item that change something are held to the same rul
 	});
 	expect(upserts()).toBe(before);
 	expect(retried.output('Mail Delivery', 1)).toHaveLength(200);
+});
+
+/** The context data a finished run saved, as n8n gives it back to a retry of that execution. */
+const savedContext = (result: Awaited<ReturnType<typeof runWorkflow>>) => result.savedContext;
+
+test('a retry of a refused retry is refused again, however many are chained, Retry On Fail included', async () => {
+	const workflow = actionWorkflow(sendToEachItem({ options: { parallelRequests: 1 } }), {
+		onError: 'continueErrorOutput',
+		retryOnFail: { maxTries: 3 },
+	});
+	const execution = newExecution();
+	await interruptedSend(workflow, execution);
+	const sentBefore = txRequests();
+	let retried = await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items: people(1000),
+		executionContext: execution,
+		mode: 'retry',
+	});
+	for (let chain = 2; chain <= 4; chain++) {
+		retried = await runWorkflow({
+			...workflow,
+			credentials: env.credentials(),
+			items: people(1000),
+			executionContext: execution,
+			contextData: savedContext(retried),
+			mode: 'retry',
+		});
+		expect(txRequests()).toBe(sentBefore);
+		const failed = retried.output('Mail Delivery', 1);
+		expect(failed).toHaveLength(1000);
+		expect(failed[0].json.error).toBe(
+			'Not sent: the execution this one retries may have sent it already',
+		);
+	}
+});
+
+test('a retry of a refused retry under Stop Workflow is refused again, for item-by-item operations too', async () => {
+	const workflow = actionWorkflow({
+		resource: 'contact',
+		operation: 'upsert',
+		email: '={{ $json.email }}',
+		options: { parallelRequests: 16 },
+	});
+	const execution = newExecution();
+	const upserts = () => env.view().requests.filter((r) => r.path === '/v5/contacts/upsert').length;
+	await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items: people(400),
+		executionContext: execution,
+		mode: 'webhook',
+		cancelWhen: () => upserts() >= 40,
+	});
+	await env.settled();
+	const before = upserts();
+	let retried = await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items: people(400),
+		executionContext: execution,
+		mode: 'retry',
+	});
+	expect(retried.error()?.message).toMatch(/may have sent it already/);
+	retried = await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items: people(400),
+		executionContext: execution,
+		contextData: savedContext(retried),
+		mode: 'retry',
+	});
+	expect(upserts()).toBe(before);
+	expect(retried.error()?.message).toMatch(/may have sent it already/);
+});
+
+test('retrying the same failed execution twice never sends again what the first retry sent', async () => {
+	const workflow = actionWorkflow(sendToEachItem({ options: { parallelRequests: 1 } }));
+	const execution = newExecution();
+	// The first try: the fifth request is answered 500 (it may have been processed); under Stop Workflow
+	// no request starts after it, so items 500-999 are left for a retry.
+	await env.control('POST', 'fault', { path: TX, fault: 'internalError', skip: 4 });
+	const first = await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items: people(1000),
+		executionContext: execution,
+		mode: 'webhook',
+	});
+	expect(first.error()).toBeDefined();
+	expect(txRequests()).toBe(5);
+	const retry = async () =>
+		await runWorkflow({
+			...workflow,
+			credentials: env.credentials(),
+			items: people(1000),
+			executionContext: execution,
+			contextData: savedContext(first),
+			mode: 'retry',
+		});
+	await retry();
+	expect(txRequests()).toBe(10);
+	const again = await retry();
+	expect(txRequests()).toBe(10);
+	expect(again.error()?.message).toMatch(/may have sent it already/);
+});
+
+test('the claim of a crashed run outlives 1,001 later runs of the node', async () => {
+	const workflow = actionWorkflow(
+		{
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			options: { parallelRequests: 16 },
+		},
+		{ onError: 'continueErrorOutput' },
+	);
+	const execution = newExecution();
+	const upserts = () => env.view().requests.filter((r) => r.path === '/v5/contacts/upsert').length;
+	await env.control('POST', 'settings', { latencyMs: 0 });
+	await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items: people(400),
+		executionContext: execution,
+		mode: 'webhook',
+		cancelWhen: () => upserts() >= 40,
+	});
+	await env.settled();
+	for (let run = 0; run < 1001; run++)
+		await runWorkflow({
+			...workflow,
+			credentials: env.credentials(),
+			items: people(1),
+			executionContext: newExecution(),
+			mode: 'webhook',
+		});
+	const before = upserts();
+	const retried = await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items: people(400),
+		executionContext: execution,
+		mode: 'retry',
+	});
+	expect(upserts()).toBe(before);
+	expect(retried.output('Mail Delivery', 1)).toHaveLength(400);
+}, 120_000);
+
+/** Other runs' claims in the node's row of n8n's deduplication store, as many as `count`, oldest dropped. */
+function claimsOfOtherRuns(workflow: ReturnType<typeof actionWorkflow>, count: number) {
+	const key = `test:${workflow.nodes[1].id}`;
+	const entries = processedData.get(key) ?? [];
+	for (let i = 0; i < count; i++) entries.push(`other run ${i}`);
+	entries.splice(0, Math.max(0, entries.length - MAX_CLAIMS));
+	processedData.set(key, entries);
+}
+
+test("when later runs pushed the claim out of n8n's store, the retry cannot tell, and refuses", async () => {
+	const workflow = actionWorkflow(sendToEachItem({ options: { parallelRequests: 1 } }), {
+		onError: 'continueErrorOutput',
+	});
+	const execution = newExecution();
+	await interruptedSend(workflow, execution);
+	const sentBefore = txRequests();
+	claimsOfOtherRuns(workflow, MAX_CLAIMS);
+	const retried = await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items: people(1000),
+		executionContext: execution,
+		mode: 'retry',
+	});
+	expect(txRequests()).toBe(sentBefore);
+	expect(retried.output('Mail Delivery', 1)).toHaveLength(1000);
+	// The look-up leaves the row as full as it was, so the next retry still knows claims were pushed out.
+	expect(processedData.get(`test:${workflow.nodes[1].id}`)).toHaveLength(MAX_CLAIMS);
+});
+
+test('with a full store, a retry of an execution that failed (its record saved) still goes on from the record', async () => {
+	const workflow = actionWorkflow(sendToEachItem({ options: { parallelRequests: 1 } }));
+	const execution = newExecution();
+	await env.control('POST', 'fault', { path: TX, fault: 'internalError', skip: 4 });
+	const first = await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items: people(1000),
+		executionContext: execution,
+		mode: 'webhook',
+	});
+	expect(txRequests()).toBe(5);
+	claimsOfOtherRuns(workflow, MAX_CLAIMS - 1);
+	const retried = await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items: people(1000),
+		executionContext: execution,
+		contextData: savedContext(first),
+		mode: 'retry',
+	});
+	expect(txRequests()).toBe(10);
+	expect(retried.error()?.message).not.toMatch(/may have sent it already/);
+});
+
+test('a retry of an execution stopped mid-send (its record saved at the stop) sends none of what was under way again', async () => {
+	await env.control('POST', 'settings', { latencyMs: 200 });
+	const workflow = actionWorkflow(sendToEachItem({ options: { parallelRequests: 4 } }));
+	const execution = newExecution();
+	const stopped = await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items: people(3000),
+		executionContext: execution,
+		mode: 'webhook',
+		cancelWhen: () => txRequests() >= 6,
+	});
+	await env.settled();
+	await env.control('POST', 'settings', { latencyMs: 0 });
+	const retried = await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items: people(3000),
+		executionContext: execution,
+		contextData: stopped.savedContext,
+		mode: 'retry',
+	});
+	// The requests under way at the stop are reported, not sent again.
+	expect((retried.error() as NodeApiError).description).toMatch(
+		/under way when the execution was stopped/,
+	);
+	const counts = new Map<string, number>();
+	for (const mail of env.view().mails) counts.set(mail.email, (counts.get(mail.email) ?? 0) + 1);
+	expect(Math.max(...counts.values())).toBe(1);
 });

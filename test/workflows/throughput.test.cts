@@ -170,7 +170,7 @@ test('parameters without an expression are read once per run, not once per item'
 			...send({}),
 			to: '={{ $json.email.toLowerCase() }}',
 			additionalFields: { category: 'a', trackOpen: true },
-			params: '{"shop": "Example"}',
+			params: '{"shop": "Example", "name": "Customer"}',
 			templateName: rl('welcome'),
 		};
 		await runWorkflow({

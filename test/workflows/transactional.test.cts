@@ -15,6 +15,8 @@ const send = (extra: IDataObject = {}) => ({
 	tagValuesMode: 'json',
 	params: '={{ JSON.stringify({ name: $json.name }) }}',
 	...extra,
+	// Items without a name are sent with {{name}} empty: these tests are not about tags (missing-tags.test.cts is).
+	options: { missingTagValues: 'send', ...((extra.options as IDataObject | undefined) ?? {}) },
 });
 const people = (count: number, email = (i: number) => `p${i}@example.org`): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({ json: { email: email(i), name: `P${i}` } }));
@@ -138,6 +140,7 @@ test('one item with its own versions as JSON, plus an attachment from binary dat
 			templateName: rl('welcome'),
 			versionsMode: 'json',
 			messageVersionsJson: JSON.stringify(versions),
+			options: { missingTagValues: 'send' },
 			additionalFields: {
 				attachmentBinaryProperty: 'data',
 				trackOpen: true,
@@ -395,6 +398,7 @@ describe('recipients and tag values straight from the input fields, no expressio
 			recipientField: 'mail',
 			tagValuesMode: 'chosenInputFields',
 			tagValueFields: 'orderId, missing',
+			options: { missingTagValues: 'send' },
 		};
 		const items = [
 			{ json: { mail: 'ada@example.org', orderId: 'A-1', secret: 'x' } },

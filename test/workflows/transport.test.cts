@@ -23,10 +23,12 @@ describe('error mapping', () => {
 				credentials: env.credentials(),
 			});
 			const error = result.error() as NodeApiError;
-			expect(error.message).toBe('The platform refused the request (code 403)');
+			expect(error.message).toBe(
+				'The platform refused the request (code 403): most likely it knows no contact with the address missing@example.org',
+			);
 			expect(error.description).toBe(
 				// A refusal changed nothing: an operation that changes something says so last.
-				'The request was refused: a named list, template, sender or task does not exist, or the account lacks a permission or mail credits. (/v5/contacts/delete) Platform message: 联系人不存在 Nothing of that request was sent or changed.',
+				"The platform answers 403 when a record a request names does not exist, and this request names only the contact's address (the API does not document this operation's errors). (/v5/contacts/delete) Platform message: 联系人不存在 Nothing of that request was sent or changed.",
 			);
 			expect(error.httpCode).toBe('403');
 		},

@@ -37,11 +37,23 @@ export const sandboxModeField: INodeProperties = {
 };
 
 /**
- * Said in every field the platform reads tags in (helpers/platformTags.ts keeps them): pasting {{name}}
- * makes n8n turn the field into an expression, whose preview then shows the tag empty.
+ * Said in every field the platform reads tags in (helpers/platformTags.ts keeps them): typing or pasting
+ * {{name}} makes n8n turn the field into an expression, which marks the tag in red and previews it as
+ * [undefined]. The person must read that this is expected and that the tag still reaches the platform.
  */
 export const PLATFORM_TAGS_HINT =
-	"Write tags as {{name}}: they reach the platform as they are, also when the field is an expression (n8n's preview then shows them empty), while n8n fills in expressions such as {{ $json.name }}.";
+	"Write the platform's tags as {{name}}. Typing {{ turns the field into an n8n expression: n8n then shows such a tag in red, and its preview shows it as [undefined] (or empty), because n8n does not know the platform's tags. That is expected: the tag reaches the platform as written, and the platform fills it in. n8n's own expressions, such as {{ $json.name }}, are filled in by n8n as usual.";
+
+/** A body written as plain text, which the node turns into safe HTML (helpers/textBody.ts). */
+export const textContentField: INodeProperties = {
+	displayName: 'Text Content',
+	name: 'textContent',
+	type: 'string',
+	typeOptions: { rows: 6 },
+	default: '',
+	placeholder: 'Hi {{name}},\n\nYour order has shipped: https://example.com/track',
+	description: `Plain text. The node turns it into HTML for you: &lt;, &gt; and &amp; show as typed (a value from the input cannot add markup), each line break is kept, a blank line starts a new paragraph, and web addresses (https://…) become links. ${PLATFORM_TAGS_HINT}`,
+};
 
 export const returnAllOrLimit: INodeProperties[] = [
 	{
@@ -258,7 +270,7 @@ export const throughputOptions = (parallel = DEFAULT_PARALLEL_REQUESTS): INodePr
 		typeOptions: { minValue: 1, maxValue: 20 },
 		default: 6, // DEFAULT_RETRY.maxAttempts; n8n's lint wants a literal, a test keeps the two equal
 		description:
-			'Tries in all for a request the platform answers 429, or 503 with Retry-After (not processed). Other failures are never retried.',
+			'How many times in all to try a request the platform answers "too many requests" (429) or "unavailable, retry after…" (503): answers that mean nothing was done. Other failures are never retried, so nothing is sent twice.',
 	},
 	{
 		displayName: 'Max Wait (Seconds)',
@@ -267,7 +279,7 @@ export const throughputOptions = (parallel = DEFAULT_PARALLEL_REQUESTS): INodePr
 		typeOptions: { minValue: 0, maxValue: MAX_RETRY_WAIT_SECONDS },
 		default: 60, // DEFAULT_RETRY.maxWaitMs in seconds; a test keeps the two equal
 		description:
-			'The longest the node waits for one request over all its retries, honouring Retry-After',
+			'The longest the node waits in all for one request while retrying it, following the wait the platform asks for (Retry-After)',
 	},
 	{
 		displayName: 'Timeout (Seconds)',
@@ -284,21 +296,50 @@ export const throughputOptions = (parallel = DEFAULT_PARALLEL_REQUESTS): INodePr
  * The Options of an operation run item by item: its own options, then how its requests are sent. Items that
  * act on the same record (run/operation.ts, recordOf) run one after another whatever the parallelism.
  */
-export const itemOptions = (parallel: number, own: INodeProperties[] = []): INodeProperties => ({
+export const itemOptions = (
+	own: INodeProperties[] = [],
+	parallel = DEFAULT_PARALLEL_REQUESTS,
+): INodeProperties => optionsCollection([...own, ...throughputOptions(parallel)]);
+
+/** Options: how the node itself behaves (nothing here goes to the platform as such). */
+export const optionsCollection = (options: INodeProperties[]): INodeProperties => ({
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
 	placeholder: 'Add Option',
 	default: {},
-	options: [...own, ...throughputOptions(parallel)],
+	options,
 });
 
-/** In the Options of every operation that changes something, Send and Import included (run/retries.ts). */
+/** Additional Fields: what else the request may carry to the platform. */
+export const additionalFieldsCollection = (options: INodeProperties[]): INodeProperties => ({
+	displayName: 'Additional Fields',
+	name: 'additionalFields',
+	type: 'collection',
+	placeholder: 'Add Field',
+	default: {},
+	options,
+});
+
+/**
+ * In the Options of every operation that changes something, Send and Import included (run/retries.ts). Named
+ * by when it matters and what it does: the stored name stays repeatOnRetry.
+ */
 export const repeatOnRetryOption: INodeProperties = {
-	displayName: 'Repeat on Retry',
+	displayName: 'Redo After a Crash',
 	name: 'repeatOnRetry',
 	type: 'boolean',
 	default: false,
 	description:
-		"Whether an execution retried after n8n crashed, restarted or was stopped while this node ran repeats what the execution it retries may already have done (n8n keeps no record of it then). Off, such items fail with an error instead, so nothing is sent or changed twice. n8n's Retry On Fail and the retry of a failed execution always repeat only what was not done.",
+		"Whether to send (or change) again what an earlier try may have done when you retry an execution during which n8n crashed, restarted or was stopped while this node ran (or that another retry already went on from). No record says what the node did then, so some of it may go out twice. Off: those items fail with an error saying so, and nothing is sent twice. A retry of an execution that simply failed, and the node's Retry On Fail, never need this: they only redo what was not done.",
 };
+
+/** The Filters of a Get Many: what the platform's search narrows by. */
+export const filtersCollection = (options: INodeProperties[]): INodeProperties => ({
+	displayName: 'Filters',
+	name: 'filters',
+	type: 'collection',
+	placeholder: 'Add Filter',
+	default: {},
+	options,
+});

@@ -1,4 +1,4 @@
-import { describeValue } from '../../shared/parameterKinds';
+import { textOrDigits } from '../../shared/parameterKinds';
 
 /** A recipient as the API takes it in to, cc and bcc. */
 interface Recipient {
@@ -87,14 +87,17 @@ export function parseRecipients(value: unknown, field = 'To'): Recipient[] {
 					`Field "${field}" entry ${position} is an object without an "email" text`,
 				);
 			}
-			if (name !== undefined && name !== null && typeof name !== 'string') {
+			// A name given as a whole number (a spreadsheet's) is its digits; anything else not text is refused.
+			const read = textOrDigits(name);
+			if ('problem' in read)
 				throw new AddressListError(
-					`Field "${field}" entry ${position} has a name that is not text (${describeValue(name)})`,
+					`Field "${field}" entry ${position} has a name that ${read.problem}`,
 				);
-			}
 			recipients.push({
 				email: email.trim(),
-				...(name !== undefined && name !== null && name !== '' ? { name } : {}),
+				...(read.value !== undefined && read.value !== null && read.value !== ''
+					? { name: read.value as string }
+					: {}),
 			});
 			continue;
 		}

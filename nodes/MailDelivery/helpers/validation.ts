@@ -1,7 +1,7 @@
 import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { describeValue } from '../../shared/parameterKinds';
+import { describeValue, textOrDigits } from '../../shared/parameterKinds';
 import { inputError } from '../run/itemErrors';
 import { describeItems } from '../run/itemNames';
 
@@ -22,8 +22,22 @@ export const LIMITS = {
 	eventsPerPush: 1000,
 } as const;
 
-/** A rule returns a problem in plain English, or undefined when the value is fine. */
-type Rule = (value: unknown) => string | undefined;
+/**
+ * A rule returns a problem in plain English, or undefined when the value is fine. A reading rule also gives
+ * the value the request carries instead (a whole number's digits): the check puts it in the body.
+ */
+type Rule = ((value: unknown) => string | undefined) & {
+	read?: (value: unknown) => { value: unknown } | { problem: string };
+};
+
+const reading = (read: NonNullable<Rule['read']>): Rule =>
+	Object.assign(
+		(value: unknown) => {
+			const outcome = read(value);
+			return 'problem' in outcome ? outcome.problem : undefined;
+		},
+		{ read },
+	);
 
 const isMissing = (value: unknown) =>
 	value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
@@ -37,7 +51,12 @@ const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export const rules = {
 	required: ((value) => (isMissing(value) ? 'is required' : undefined)) as Rule,
-	/** A number, an object or a list where the platform takes text (an expression gave it). */
+	/**
+	 * A phone number or a name (of a contact, recipient, sender, list, template or campaign; a report label, a
+	 * message ID, a DKIM selector): text, or a whole number taken as its digits (parameterKinds.textOrDigits).
+	 */
+	textOrDigits: reading(textOrDigits),
+	/** A number, an object or a list where the platform takes free text (a subject, HTML, an address). */
 	text: ((value) =>
 		value === undefined || value === null || typeof value === 'string'
 			? undefined
@@ -115,7 +134,7 @@ export function labelledBy(properties: INodeProperties[], fieldRules: FieldRules
 	);
 }
 
-interface Problem {
+export interface Problem {
 	/** "Field "To" "x" is not a valid email address" */
 	text: string;
 	/** The field in the request, e.g. messageVersions[0].to[0].email */
@@ -146,9 +165,9 @@ function pathName(steps: Step[], indexes: number[]): string {
 }
 
 /**
- * Checks every value the rule's path reaches, `indexes` holding the array indexes on the way. This
- * runs for every field of every item of a batch: the path is split once, and a name made only for a
- * problem.
+ * Checks every value the rule's path reaches, `indexes` holding the array indexes on the way; `holder` and
+ * `key` say where the value is, for a reading rule to put back what it read. This runs for every field of
+ * every item of a batch: the path is split once, and a name made only for a problem.
  */
 function check(
 	value: unknown,
@@ -156,26 +175,36 @@ function check(
 	depth: number,
 	indexes: number[],
 	problems: Problem[],
+	holder?: Record<string, unknown>,
+	key?: string,
 ) {
 	if (depth === rule.steps.length) {
+		let current = value;
 		for (const fieldRule of rule.rules) {
-			const problem = fieldRule(value);
+			const read = fieldRule.read?.(current);
+			const problem = read ? ('problem' in read ? read.problem : undefined) : fieldRule(current);
 			if (problem) {
 				const apiPath = pathName(rule.steps, indexes);
 				problems.push({ text: `Field "${rule.label ?? apiPath}" ${problem}`, apiPath });
 				return;
 			}
+			if (read && 'value' in read && read.value !== current && holder && key !== undefined) {
+				current = read.value;
+				holder[key] = current;
+			}
 		}
 		return;
 	}
-	const { key, eachEntry } = rule.steps[depth];
-	const child =
-		value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-	if (!eachEntry) check(child, rule, depth + 1, indexes, problems);
+	const step = rule.steps[depth];
+	const object =
+		value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
+	const child = object?.[step.key];
+	if (!step.eachEntry) check(child, rule, depth + 1, indexes, problems, object, step.key);
 	else if (Array.isArray(child)) {
+		const entries = child as unknown as Record<string, unknown>;
 		for (let index = 0; index < child.length; index++) {
 			indexes.push(index);
-			check(child[index], rule, depth + 1, indexes, problems);
+			check(child[index], rule, depth + 1, indexes, problems, entries, String(index));
 			indexes.pop();
 		}
 	}
@@ -199,16 +228,26 @@ function compile(fieldRules: FieldRules): CompiledRule[] {
 	return list;
 }
 
-/** Returns every problem of `body` against `fieldRules`. */
+/**
+ * Returns every problem of `body` against `fieldRules`; a value a reading rule reads (a whole number given
+ * for a phone number) is replaced in `body` by what the request carries (its digits).
+ */
 export function findProblems(body: object, fieldRules: FieldRules): Problem[] {
 	const problems: Problem[] = [];
 	for (const rule of compile(fieldRules)) check(body, rule, 0, [], problems);
 	return problems;
 }
 
-/** Throws one clear error for the item when `body` breaks a rule; nothing is sent then. */
+/**
+ * Throws one clear error for the item when `body` breaks a rule; nothing is sent then. Otherwise `body` holds
+ * what the request carries: values reading rules read are replaced (findProblems).
+ */
 export function assertValid(node: INode, body: object, fieldRules: FieldRules, itemIndex: number) {
-	const problems = findProblems(body, fieldRules);
+	refuseProblems(node, findProblems(body, fieldRules), itemIndex);
+}
+
+/** Throws one clear error for the item naming the first problem and listing the others; none: nothing. */
+export function refuseProblems(node: INode, problems: Problem[], itemIndex: number) {
 	if (problems.length === 0) return;
 	const [first] = problems;
 	// The API's path is for whoever reads the request; "[0]" there counts within this item, not items.

@@ -143,15 +143,16 @@ export async function searchSenders(
 
 /**
  * Names for Tag Values: the tags ({{name}}) of the send's content, the chosen template's subject and HTML or
- * the HTML Content field, and of its Subject field. A template is looked up once; HTML needs no request.
+ * the HTML Content or Text Content field, and of its Subject field. A template is looked up once; HTML needs no request.
  */
 export async function searchTagNames(
 	this: ILoadOptionsFunctions,
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const texts: unknown[] = [];
-	if (this.getCurrentNodeParameter('contentSource') === 'html') {
-		texts.push(this.getCurrentNodeParameter('content'));
+	const source = this.getCurrentNodeParameter('contentSource');
+	if (source === 'html' || source === 'text') {
+		texts.push(this.getCurrentNodeParameter(source === 'html' ? 'content' : 'textContent'));
 	} else {
 		const name = String(
 			this.getCurrentNodeParameter('templateName', { extractValue: true }) ?? '',

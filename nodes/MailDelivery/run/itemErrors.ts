@@ -2,7 +2,7 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { restated, whatWasSent } from '../../shared/transport/failures';
+import { restated } from '../../shared/transport/failures';
 import { describeItems } from './itemNames';
 
 /** An input error found before any request (a date that cannot be read, a field left empty). */
@@ -35,18 +35,6 @@ export function errorItem(
 	};
 }
 
-/**
- * A platform error of an operation that changes something, with its last sentence saying whether the
- * request may still have had an effect (a time-out, a broken connection, a 500) or did nothing (a
- * refusal): what a user must know before trying again.
- */
-export function withWhatHappened(node: INode, error: unknown, effect?: string): unknown {
-	if (!(error instanceof NodeApiError)) return error;
-	return restated(node, error, {
-		description: [error.description, whatWasSent(error, effect)].filter(Boolean).join(' '),
-	});
-}
-
 /** Re-throws `error` for the given item, keeping its kind, so n8n points at the right item. */
 export function errorForItem(
 	node: INode,
@@ -56,21 +44,4 @@ export function errorForItem(
 ): Error {
 	if (error instanceof NodeOperationError && !more) return error;
 	return restated(node, error, { ...more, itemIndex });
-}
-
-/** The execution was stopped while the node ran: no request started after the stop. */
-export function stoppedError(node: INode, whatWasDone: string) {
-	return new NodeOperationError(node, 'The execution was stopped before every item was run', {
-		description: [whatWasDone, 'No request started after the stop.'].filter(Boolean).join(' '),
-	});
-}
-
-/**
- * What On Error = Stop Workflow (n8n's default) hides: with n8n's other setting the good items go through.
- */
-export function continueAdvice(itemCount: number, failedCount = 1): string {
-	if (itemCount < 2) return '';
-	const others = itemCount - failedCount;
-	const failed = failedCount === 1 ? 'this item' : `the ${failedCount} failed items`;
-	return `With the node's Settings → On Error → "Continue (using error output)", it goes on with the other ${others} item${others === 1 ? '' : 's'} and routes ${failed} to the error output.`;
 }

@@ -26,6 +26,16 @@ import {
 } from '../../shared/transport/failures';
 import { asSentence } from './itemNames';
 
+/**
+ * A request the platform accepted: its answer, whether it was a sandbox check, and what the output of its
+ * entries needs (a combined send: the request's identity; an operation run item by item: the item's result).
+ */
+export interface Accepted<Fixed> {
+	answer: IDataObject;
+	sandbox: boolean;
+	fixed: Fixed;
+}
+
 /** The outcome of one request of an earlier try. */
 interface EarlierRequest<Fixed> {
 	number: number;
@@ -33,10 +43,24 @@ interface EarlierRequest<Fixed> {
 	/** The entries it carried: pairs of input item index and the entry's index within its item, flat. */
 	entries: number[];
 	/** Accepted: what the output of its entries needs. */
-	sent?: { answer: IDataObject; sandbox: boolean; fixed: Fixed };
+	sent?: Accepted<Fixed>;
 	/** Failed after it may have reached the platform (an internal error, a time-out, a dropped connection). */
 	failed?: EarlierFailure;
+	/**
+	 * Sent and not answered yet. n8n saves the record while a request is under way when the execution is
+	 * stopped (it saves at the stop, and the request may still reach the platform after): a retry takes such
+	 * a request as one that may have reached the platform.
+	 */
+	underWay?: true;
 }
+
+/** What a retry reports of a request that was under way when n8n saved the record. */
+const UNDER_WAY: EarlierFailure = {
+	message: 'The request may have reached the platform',
+	description:
+		'It was under way when the execution was stopped, and n8n saved the execution before its answer came.',
+	requestFailure: { path: '', mayHaveBeenProcessed: true },
+};
 
 /** A failure kept for a later try: its words and, from the transport, what it was. */
 interface EarlierFailure {
@@ -67,16 +91,27 @@ interface LedgerRecord<Fixed> {
 export class SentLedger<Fixed> {
 	private readonly earlier = new Map<string, EarlierRequest<Fixed>>();
 
+	/** This try's requests under way, by number, to settle when their answer comes. */
+	private readonly underWay = new Map<number, EarlierRequest<Fixed>>();
+
 	private constructor(
 		private readonly store: IContextObject,
 		private readonly key: string,
 		private readonly record: LedgerRecord<Fixed>,
-		/** An earlier try of this run left this record (n8n's Retry On Fail, or Retry of a failed execution). */
-		readonly continuesEarlierTry: boolean,
+		/**
+		 * False when an earlier try of this run left a record of another operation or input (a retry of a
+		 * changed workflow): what it did cannot be matched with these items.
+		 */
+		readonly recordFits: boolean,
 	) {
-		for (const request of record.requests)
+		for (const request of record.requests) {
+			if (request.underWay) {
+				delete request.underWay;
+				request.failed = UNDER_WAY;
+			}
 			for (let i = 0; i < request.entries.length; i += 2)
 				this.earlier.set(`${request.entries[i]}.${request.entries[i + 1]}`, request);
+		}
 	}
 
 	/** The record of this run of the node: left by an earlier try, or new. */
@@ -97,10 +132,15 @@ export class SentLedger<Fixed> {
 		}
 		const key = `sentLedger:${runIndex}`;
 		const found = store[key] as LedgerRecord<Fixed> | undefined;
-		const continues = found?.scope === scope && found.itemCount === itemCount;
-		const record = continues ? found : { scope, itemCount, lastRequest: 0, requests: [] };
+		const fits = found?.scope === scope && found.itemCount === itemCount;
+		const record = fits ? found : { scope, itemCount, lastRequest: 0, requests: [] };
 		store[key] = record;
-		return new SentLedger(store, key, record, continues);
+		return new SentLedger(store, key, record, fits || found === undefined);
+	}
+
+	/** Whether an earlier try of this run sent (or may have sent) any entry. */
+	get hasEarlier(): boolean {
+		return this.earlier.size > 0;
 	}
 
 	get lastRequest(): number {
@@ -117,9 +157,38 @@ export class SentLedger<Fixed> {
 		this.record.lastRequest = Math.max(this.record.lastRequest, number);
 	}
 
+	/** Notes a request about to be sent: until it is settled, a saved record counts it as under way. */
+	sending(number: number, entries: number[]) {
+		const request: EarlierRequest<Fixed> = {
+			number,
+			size: entries.length / 2,
+			entries,
+			underWay: true,
+		};
+		this.underWay.set(number, request);
+		this.record.requests.push(request);
+	}
+
 	/** Keeps a request that was accepted, or that failed after it may have reached the platform. */
 	keep(request: EarlierRequest<Fixed>) {
-		this.record.requests.push(request);
+		const noted = this.underWay.get(request.number);
+		if (!noted) {
+			this.record.requests.push(request);
+			return;
+		}
+		this.underWay.delete(request.number);
+		delete noted.underWay;
+		Object.assign(noted, request);
+	}
+
+	/** A request settled without being kept (refused unprocessed): its entries are free to be sent again. */
+	settled(number: number) {
+		const noted = this.underWay.get(number);
+		if (!noted) return;
+		this.underWay.delete(number);
+		delete noted.underWay;
+		noted.entries = [];
+		noted.size = 0;
 	}
 
 	/** The run ended with every item done: nothing is left for a retry to know. */

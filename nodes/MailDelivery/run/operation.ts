@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { ApiResponse, PagingOptions } from '../../shared/transport';
-import type { ItemParameters, ParameterReader } from './parameters';
+import type { ItemParameters } from './parameters';
 
 /** Its entry in the Operation list (the value is its key in the resource's list). */
 export interface OperationOption {
@@ -57,8 +57,9 @@ interface Described {
 	fasterWays?: Record<string, string>;
 }
 
-/** An operation run item by item: one request (or a few) per input item. */
+/** An operation run item by item: one request (or a few) per input item (run/eachItem.ts). */
 export interface ItemOperationModule extends Described {
+	/** Reads the item and makes its request; `this` is n8n's context, for the few that need its helpers. */
 	execute(this: IExecuteFunctions, item: ItemRun): Promise<IDataObject | IDataObject[]>;
 	/**
 	 * What a request would have done, when it changes something ("the list may have been created"): the engine
@@ -73,14 +74,28 @@ export interface ItemOperationModule extends Described {
 	 * whatever Requests in Parallel says, so the last item's change is the one that stays.
 	 */
 	recordOf?: (item: ItemParameters) => string;
+	/**
+	 * The wait of an operation that asks a person (Send and Wait for Response): the engine runs item 0 only (one
+	 * request per execution, as n8n's own send-and-wait nodes send one message; run/router.ts), and once its
+	 * request was accepted, calls this with what `execute` gave, also when an earlier try of the run sent it and
+	 * the engine does not send again (n8n's Retry On Fail), so the run waits either way (run/eachItem.ts).
+	 */
+	wait?(this: IExecuteFunctions, item: ItemParameters, sent: IDataObject): Promise<void>;
 }
 
-/** An operation that sees all items at once and packs them into requests (run/batch). */
-interface BatchOperationModule extends Described {
-	executeBatch(this: IExecuteFunctions, reader: ParameterReader): Promise<INodeExecutionData[]>;
+/**
+ * An operation that packs entries of several items into one request (Send, Import): its `execute` reads the
+ * items, packs and sends them, and returns the outputs, each step through the engine's Run (run/engine.ts).
+ */
+interface CombinedOperationModule extends Described {
+	combinesItems: true;
+	/** What a request that may have reached the platform may have done ("mail may have gone out"). */
+	effect: string;
+	/** `run` is the operation's own Run<Entry, Fixed> (typed by the module; the router makes it). */
+	execute: (this: IExecuteFunctions, run: never) => Promise<INodeExecutionData[]>;
 }
 
-export type OperationModule = ItemOperationModule | BatchOperationModule;
+export type OperationModule = ItemOperationModule | CombinedOperationModule;
 
-export const isBatch = (module: OperationModule): module is BatchOperationModule =>
-	'executeBatch' in module;
+export const combinesItems = (module: OperationModule): module is CombinedOperationModule =>
+	'combinesItems' in module;

@@ -19,7 +19,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { readAsMeant, storedValue } from '../../shared/parameterKinds';
+import { meaningAt, storedValue } from '../../shared/parameterKinds';
 import { inputError } from './itemErrors';
 import {
 	compileItemReading,
@@ -46,6 +46,12 @@ export interface ItemParameters {
 	raw(name: string, fallback?: unknown): unknown;
 	/** An expression (without its "=") evaluated for this item; `name` is the field it comes from. */
 	evaluate(expression: string, name: string): unknown;
+	/**
+	 * What `read` makes of the named fields: made once for the run, and shared read-only by every item, when
+	 * none of them holds an expression (then it is the same for every item); made for each item otherwise.
+	 * One that throws is made again for each item, so that each error names its own item.
+	 */
+	once<T>(names: string[], read: () => T): T;
 }
 
 /** Whether a stored parameter value (defaults included, as n8n keeps them) holds an expression anywhere. */
@@ -59,11 +65,15 @@ function holdsExpression(value: unknown): boolean {
 
 type ReadOptions = { extractValue?: boolean; rawExpressions?: boolean };
 
-/** How a parameter's value is read: once per run, from each item, or by n8n for each item. */
-type Reading =
-	| { kind: 'once'; values: Map<string, unknown> }
+/**
+ * How a parameter's value is read: once per run (the value n8n gives and the value as meant, by fallback and
+ * options), from each item, or by n8n for each item; `meaning` reads a value as its field's kind.
+ */
+type Reading = { meaning: ReturnType<typeof meaningAt> } & (
+	| { kind: 'once'; values: Map<string, unknown>; meant: Map<string, unknown> }
 	| { kind: 'item'; read: StoredReading }
-	| { kind: 'n8n' };
+	| { kind: 'n8n' }
+);
 
 /** A resource locator's value as n8n extracts it: none of this node's locator modes has an extractValue rule. */
 const extractedValue = (value: unknown) =>
@@ -83,6 +93,12 @@ const validatesType = (properties: INodeProperties[]): boolean =>
 						('type' in option && validatesType([option as INodeProperties])),
 				)),
 	);
+
+/** A value read once is kept by its fallback and options. This runs for every parameter of every item: no key work in the usual call. */
+const onceKey = (fallback: unknown, options: ReadOptions | undefined) =>
+	options === undefined && (fallback === null || typeof fallback !== 'object')
+		? String(fallback)
+		: JSON.stringify([fallback, options]);
 
 export class ParameterReader {
 	/** The node, read once: n8n copies it deeply at every getNode(), which item checks and errors call. */
@@ -106,6 +122,9 @@ export class ParameterReader {
 
 	/** Per field name, the items for which n8n evaluated its expression: the run's hint names the slow ones. */
 	readonly evaluatedByN8n = new Map<string, number>();
+
+	/** What ItemParameters.once made of fields without expressions, by the list naming them. */
+	private readonly readOnce = new Map<string[], { constant: boolean; value?: unknown }>();
 
 	/** Stored values read raw, by name and fallback: the same for every item. */
 	private readonly rawValues = new Map<string, unknown>();
@@ -135,15 +154,32 @@ export class ParameterReader {
 			},
 			raw: (name, fallback) => this.raw(name, index, fallback),
 			evaluate: (expression, name) => this.evaluate(expression, index, name),
+			once: (names, read) => this.once(names, read),
 		};
 	}
 
-	/** A parameter's value for an item, read as its field's kind. */
+	private once<T>(names: string[], read: () => T): T {
+		let kept = this.readOnce.get(names);
+		if (!kept) {
+			const constant = names.every((name) => this.readingOf(name).kind === 'once');
+			this.readOnce.set(names, (kept = { constant }));
+		}
+		if (!kept.constant) return read();
+		if ('value' in kept) return kept.value as T;
+		const value = read();
+		kept.value = value;
+		return value;
+	}
+
+	/** A parameter's value for an item, read as its field's kind (a value read once is meant once). */
 	get(name: string, index: number, fallback?: unknown, options?: ReadOptions): unknown {
-		const value = this.n8nValue(name, index, fallback, options);
-		const read = readAsMeant(this.properties, this.stored, name, value);
-		if ('value' in read) return read.value;
-		throw inputError(this.node, read.problem, index);
+		const reading = this.readingOf(name);
+		const key = reading.kind === 'once' ? onceKey(fallback, options) : '';
+		if (reading.kind === 'once' && reading.meant.has(key)) return reading.meant.get(key);
+		const read = reading.meaning(this.n8nValue(name, index, fallback, options));
+		if (!('value' in read)) throw inputError(this.node, read.problem, index);
+		if (reading.kind === 'once') reading.meant.set(key, read.value);
+		return read.value;
 	}
 
 	/** The stored value, expressions unevaluated (n8n's rawExpressions): the same for every item. */
@@ -174,10 +210,12 @@ export class ParameterReader {
 		let reading = this.readings.get(name);
 		if (reading) return reading;
 		const stored = storedValue(this.stored, name);
-		if (!holdsExpression(stored)) reading = { kind: 'once', values: new Map() };
+		const meaning = meaningAt(this.properties, this.stored, name);
+		if (!holdsExpression(stored))
+			reading = { kind: 'once', values: new Map(), meant: new Map(), meaning };
 		else {
 			const read = this.fromItems ? compileStoredValue(stored) : undefined;
-			reading = read ? { kind: 'item', read } : { kind: 'n8n' };
+			reading = read ? { kind: 'item', read, meaning } : { kind: 'n8n', meaning };
 		}
 		this.readings.set(name, reading);
 		return reading;
@@ -198,11 +236,7 @@ export class ParameterReader {
 			this.countEvaluation(name);
 			return this.context.getNodeParameter(name, index, fallback, options);
 		}
-		// This runs for every parameter of every item: no key work in the usual call.
-		const key =
-			options === undefined && (fallback === null || typeof fallback !== 'object')
-				? String(fallback)
-				: JSON.stringify([fallback, options]);
+		const key = onceKey(fallback, options);
 		if (reading.values.has(key)) return reading.values.get(key);
 		const value = this.context.getNodeParameter(name, index, fallback, options);
 		reading.values.set(key, value);

@@ -1,10 +1,17 @@
 /** Runs the chosen operation: batch operations see all items at once; the others run item by item. */
-import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { isBatch, type OperationModule } from './operation';
+import { runEachItem } from './eachItem';
+import { type Entry, Run } from './engine';
+import { combinesItems, type OperationModule } from './operation';
 import { ParameterReader } from './parameters';
-import { runPerItem } from './perItem';
+import { DEFAULT_PARALLEL_REQUESTS } from './throughput';
 
 /** The value n8n gives its Custom API Call entry in Resource and Operation. */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
@@ -41,12 +48,29 @@ export async function route(
 		);
 	}
 	const reader = new ParameterReader(context, module.properties);
-	const output = isBatch(module)
-		? await module.executeBatch.call(context, reader)
-		: await runPerItem(context, reader, module, `${resource}.${operation}`);
+	const words = {
+		scope: `${resource}.${operation}`,
+		combined: combinesItems(module),
+		effect: module.effect,
+		defaultParallel: parallelByDefault(module.properties),
+		firstItemOnly: 'wait' in module,
+	};
+	const output = combinesItems(module)
+		? await module.execute.call(context, new Run(context, reader, words) as never)
+		: await runEachItem(
+				new Run<Entry, IDataObject | IDataObject[]>(context, reader, words),
+				module,
+			);
 	const hint = slowFieldsHint(reader, module);
 	if (hint) context.addExecutionHints({ message: hint, location: 'outputPane' });
 	return [output];
+}
+
+/** Requests in Parallel as the operation's Options field offers it (actions/common.descriptions.ts). */
+function parallelByDefault(properties: INodeProperties[]): number {
+	const options = properties.find((property) => property.name === 'options')?.options ?? [];
+	const field = (options as INodeProperties[]).find((option) => option.name === 'parallelRequests');
+	return typeof field?.default === 'number' ? field.default : DEFAULT_PARALLEL_REQUESTS;
 }
 
 /** Evaluations of one field by n8n's engine from which the run says how to avoid them. */

@@ -10,7 +10,7 @@ import type {
 import { NodeApiError, sleep } from 'n8n-workflow';
 
 import { type Authentication, credentialTypeOf } from './credentialTypes';
-import { explainCode } from './explanations';
+import { explainCode, likelyCause } from './explanations';
 import { type ConnectionFailure, PlatformError, processingOf } from './failures';
 import type { RequestPacer } from './pacing';
 
@@ -87,10 +87,13 @@ function platformError(
 	path: string,
 	code: number,
 	body: ApiResponse | undefined,
+	/** The request, whose values a likely cause names ("no contact with the address …"). */
+	request: IDataObject,
 	{ itemIndex, tryLater }: { itemIndex?: number; tryLater?: string } = {},
 ): PlatformError {
 	const platformMessage = body?.message ? String(body.message) : undefined;
 	const explanation = `${explainCode(path, code)} (${path})`;
+	const likely = likelyCause(path, code, request);
 	return new PlatformError(
 		context.getNode(),
 		{
@@ -100,7 +103,7 @@ function platformError(
 			mayHaveBeenProcessed: processingOf({ code, gaveUpTryingLater: tryLater !== undefined }),
 		},
 		{
-			message: `${whatCodeMeans(code)} (code ${code})`,
+			message: `${whatCodeMeans(code)} (code ${code})${likely ? `: most likely ${likely}` : ''}`,
 			description: [
 				explanation,
 				platformMessage && `Platform message: ${platformMessage}`,
@@ -157,7 +160,7 @@ function connectionFailureOf(failed: HttpFailure): { code: string; detail: strin
 /**
  * A request that got no answer, in the node's own words (n8n's would tell the user to send it again at
  * once). Its error response names what happened to the connection, which says whether the platform may
- * have processed the request (errors.ts); it holds no code, or n8n would put its own text back.
+ * have processed the request (failures.ts); it holds no code, or n8n would put its own text back.
  */
 function connectionError(
 	context: ApiContext,
@@ -194,6 +197,64 @@ function connectionError(
 	);
 }
 
+/** What a failed attempt was: an answer (its status, the platform's code and body, whether to try later) or none. */
+function attemptOutcome(failed: HttpFailure) {
+	const status = failed.cause?.response?.status ?? Number(failed.httpCode);
+	const answer = asObject(failed.cause?.response?.data);
+	const code = typeof answer?.code === 'number' && answer.code !== 200 ? answer.code : status;
+	const retryAfter = retryAfterMs(failed.cause?.response?.headers?.['retry-after']);
+	const tryLater = status === 429 || (status === 503 && retryAfter !== undefined);
+	return { status, answer, code, retryAfter, tryLater };
+}
+
+/** The error of a request that will not be tried again, in the node's words. */
+function failureOf(
+	context: ApiContext,
+	request: { path: string; body: IDataObject; itemIndex?: number; timeoutMs: number },
+	error: unknown,
+	{ attempt, waitedMs }: { attempt: number; waitedMs: number },
+): Error {
+	const { path, body, itemIndex, timeoutMs } = request;
+	const failed = error as HttpFailure;
+	const { status, answer, code, tryLater } = attemptOutcome(failed);
+	if (Number.isFinite(code) && code > 0) {
+		// "Try later" to every attempt: the platform said each time that it did not process the request.
+		const gaveUp = tryLater
+			? `The platform answered ${status} ("try later") to ${attempt} attempt${attempt === 1 ? '' : 's'}; the node waited ${(waitedMs / 1000).toFixed(1)} s in all and gave up.`
+			: undefined;
+		return platformError(context, path, code, answer, body, { itemIndex, tryLater: gaveUp });
+	}
+	// No answer came (a connection failure, not an error of a credential): the node says what that means.
+	const connection = connectionFailureOf(failed);
+	if (connection) return connectionError(context, path, connection, timeoutMs, itemIndex);
+	// Neither an answer nor a connection failure (a credential's own error): n8n's words, kept as they are.
+	return new NodeApiError(context.getNode(), error as JsonObject, { itemIndex });
+}
+
+/** An answer that came: the platform's JSON with code 200, or its error. */
+function answerOf(
+	context: ApiContext,
+	request: { path: string; body: IDataObject; itemIndex?: number },
+	response: unknown,
+): ApiResponse {
+	const { path, body, itemIndex } = request;
+	const answer = asObject(response);
+	if (!answer) {
+		throw new PlatformError(
+			context.getNode(),
+			{ path, mayHaveBeenProcessed: true },
+			{
+				message: `Mail Delivery API answered ${path} with something that is not JSON`,
+				description: `The answer began: ${String(response).slice(0, 200)}`,
+				itemIndex,
+			},
+		);
+	}
+	if (answer.code !== 200)
+		throw platformError(context, path, Number(answer.code ?? 0), answer, body, { itemIndex });
+	return answer;
+}
+
 /**
  * The one request function: POST JSON to the Base URL + path with the chosen credential.
  * A body `code` other than 200, or an HTTP error answer, becomes a NodeApiError carrying the code,
@@ -216,6 +277,7 @@ export async function apiRequest(
 	} = typeof itemIndexOrOptions === 'number'
 		? { itemIndex: itemIndexOrOptions }
 		: (itemIndexOrOptions ?? {});
+	const request = { path, body, itemIndex, timeoutMs };
 	const options: IHttpRequestOptions = {
 		method: 'POST',
 		url: path,
@@ -223,25 +285,18 @@ export async function apiRequest(
 		json: true,
 		timeout: timeoutMs,
 	};
-	let response: unknown;
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
 		const startedAt = (await pacer?.beforeAttempt()) ?? 0;
+		let response: unknown;
 		try {
 			response = await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				credentialType(this),
 				options,
 			);
-			pacer?.onAccepted(startedAt);
-			break;
 		} catch (error) {
-			const failed = error as HttpFailure;
-			const status = failed.cause?.response?.status ?? Number(failed.httpCode);
-			const answer = asObject(failed.cause?.response?.data);
-			const code = typeof answer?.code === 'number' && answer.code !== 200 ? answer.code : status;
-			const retryAfter = retryAfterMs(failed.cause?.response?.headers?.['retry-after']);
-			const tryLater = status === 429 || (status === 503 && retryAfter !== undefined);
+			const { status, retryAfter, tryLater } = attemptOutcome(error as HttpFailure);
 			if (status === 429) pacer?.onTooManyRequests();
 			else if (!tryLater && Number.isFinite(status)) pacer?.onAccepted(startedAt);
 			else pacer?.onOtherAnswer();
@@ -251,35 +306,11 @@ export async function apiRequest(
 				waitedMs += delay;
 				continue;
 			}
-			if (Number.isFinite(code) && code > 0) {
-				// "Try later" to every attempt: the platform said each time that it did not process the request.
-				const gaveUp = tryLater
-					? `The platform answered ${status} ("try later") to ${attempt} attempt${attempt === 1 ? '' : 's'}; the node waited ${(waitedMs / 1000).toFixed(1)} s in all and gave up.`
-					: undefined;
-				throw platformError(this, path, code, answer, { itemIndex, tryLater: gaveUp });
-			}
-			// No answer came (a connection failure, not an error of a credential): the node says what that means.
-			const connection = connectionFailureOf(failed);
-			if (connection) throw connectionError(this, path, connection, timeoutMs, itemIndex);
-			// Neither an answer nor a connection failure (a credential's own error): n8n's words, kept as they are.
-			throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
+			throw failureOf(this, request, error, { attempt, waitedMs });
 		}
+		pacer?.onAccepted(startedAt);
+		return answerOf(this, request, response);
 	}
-	const answer = asObject(response);
-	if (!answer) {
-		throw new PlatformError(
-			this.getNode(),
-			{ path, mayHaveBeenProcessed: true },
-			{
-				message: `Mail Delivery API answered ${path} with something that is not JSON`,
-				description: `The answer began: ${String(response).slice(0, 200)}`,
-				itemIndex,
-			},
-		);
-	}
-	if (answer.code !== 200)
-		throw platformError(this, path, Number(answer.code ?? 0), answer, { itemIndex });
-	return answer;
 }
 
 /** The largest page the node asks for; the platform's own maximum is not documented. */

@@ -28,7 +28,7 @@ import {
 } from './ui.mjs';
 
 const ACTION = `${PACKAGE_NAME}.mailDelivery`;
-const SIGNATURE_CREDENTIAL = 'Mail Delivery (signature, emulator)';
+export const SIGNATURE_CREDENTIAL = 'Mail Delivery (signature, emulator)';
 const KINDS = [
 	'Delivered',
 	'Bounced',
@@ -40,8 +40,8 @@ const KINDS = [
 	'TaskStatus',
 	'Other',
 ];
-/** The trigger's outputs as the canvas labels them: Unsubscribed is shortened to fit (the canvas cuts longer labels). */
-const OUTPUT_LABELS = KINDS.map((kind) => (kind === 'Unsubscribed' ? 'Unsubscribe' : kind));
+/** The trigger's outputs as the canvas labels them: each as its event kind, Unsubscribed included. */
+const OUTPUT_LABELS = KINDS;
 const PEOPLE = [
 	{ name: 'Ada Lovelace', email: 'ada@example.org', firstName: 'Ada', orderId: 'A-1001' },
 	{ name: 'Grace Hopper', email: 'grace@example.org', firstName: 'Grace', orderId: 'A-1002' },
@@ -61,7 +61,7 @@ const codeReturning = (people) =>
 	)};`;
 
 /** Runs a journey in its own context; signs in through the page when journey a left no session behind. */
-async function journey(env, name, walk, { signInThroughPage = false } = {}) {
+export async function journey(env, name, walk, { signInThroughPage = false } = {}) {
 	const j = new Journey(env.browser, name, env.baseUrl);
 	try {
 		const page = await j.open(signInThroughPage ? undefined : env.state.storage);
@@ -86,7 +86,7 @@ async function journey(env, name, walk, { signInThroughPage = false } = {}) {
 }
 
 /** Clicks the canvas's Execute workflow button and waits until every node of `nodes` shows a run status. */
-async function executeWorkflow(page, nodes) {
+export async function executeWorkflow(page, nodes) {
 	await page.getByTestId('execute-workflow-button').click();
 	for (const name of nodes) {
 		await canvasNode(page, name)
@@ -203,7 +203,7 @@ async function typeCode(j, page, code) {
 }
 
 /** Opens a resource locator's list ("From list") and picks an entry; returns the list's text when it fails. */
-async function pickFromList(j, page, parameterName, entry) {
+export async function pickFromList(j, page, parameterName, entry) {
 	const locator = page.getByTestId('ndv').getByTestId(`resource-locator-${parameterName}`);
 	await locator.getByTestId('rlc-input').click();
 	const item = page.locator('[data-test-id="rlc-item"]:visible').filter({ hasText: entry }).first();
@@ -231,7 +231,7 @@ async function pickFromList(j, page, parameterName, entry) {
 	return true;
 }
 
-async function shownCredential(page) {
+export async function shownCredential(page) {
 	return (
 		await page
 			.getByTestId('ndv')
@@ -243,7 +243,7 @@ async function shownCredential(page) {
 	).trim();
 }
 
-async function chooseCredential(page, name) {
+export async function chooseCredential(page, name) {
 	await page.getByTestId('ndv').getByTestId('node-credentials-select').click();
 	await page
 		.getByRole('option')
@@ -383,7 +383,7 @@ async function actionVersion(env) {
  * Creates a workflow by REST: manual trigger → Code (the people, when given) → Mail Delivery with `parameters`,
  * then a No Operation node named `next` when one is given (a node whose input shows what Mail Delivery outputs).
  */
-async function stageWorkflow(env, name, people, parameters, { next } = {}) {
+export async function stageWorkflow(env, name, people, parameters, { next } = {}) {
 	const credentials = (await env.session.api('GET', '/credentials?limit=250')).data ?? [];
 	const signature = credentials.find((credential) => credential.name === SIGNATURE_CREDENTIAL);
 	const node = (nodeName, type, typeVersion, position, nodeParameters, extra = {}) => ({
@@ -427,14 +427,16 @@ async function stageWorkflow(env, name, people, parameters, { next } = {}) {
 	return (await env.session.api('POST', '/workflows', workflow)).id;
 }
 
-async function setOnError(page, choice) {
+export async function setOnError(page, choice) {
 	await page.getByTestId('ndv').getByTestId('tab-settings').click();
 	await chooseOption(page, 'onError', choice);
 	await page.getByTestId('ndv').getByTestId('tab-params').click();
 	await page.waitForTimeout(500);
 }
 
-const rl = (value) => ({ __rl: true, mode: 'list', value });
+export const rl = (value) => ({ __rl: true, mode: 'list', value });
+/** The welcome template's {{name}} from each item's name: without a value the message fails by default. */
+const WELCOME_NAME = { values: [{ name: rl('name'), value: '={{ $json.name }}' }] };
 const NOT_SENT_IN_WORDS =
 	/nothing was sent|no items? (were |was )?sent|\b\d+ of \d+ items? (were |was )?not sent/i;
 
@@ -456,6 +458,7 @@ export async function c(env) {
 			to: '={{ $json.email }}',
 			contentSource: 'template',
 			templateName: rl('welcome'),
+			tagValues: WELCOME_NAME,
 		},
 	);
 	return await journey(env, 'c-error-output', async (j, page) => {
@@ -556,6 +559,7 @@ export async function c(env) {
 					mode: 'name',
 					value: "={{ $json.orderId === 'A-1003' ? 'no-such-template' : 'welcome' }}",
 				},
+				tagValues: WELCOME_NAME,
 			},
 		);
 		await openWorkflowById(page, env.baseUrl, partial);
@@ -1147,7 +1151,7 @@ export async function g(env) {
 }
 
 /** Pastes text into a parameter as a person does (the clipboard, then Ctrl+V); n8n makes "{{"-text an expression. */
-async function paste(j, page, parameterName, text) {
+export async function paste(j, page, parameterName, text) {
 	await j.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: j.baseUrl });
 	const field = page
 		.getByTestId('ndv')
@@ -1162,7 +1166,7 @@ async function paste(j, page, parameterName, text) {
 }
 
 /** Saves the open workflow (Ctrl+S) and returns the Mail Delivery node's parameters as n8n stored them. */
-async function storedParameters(env, page, id, nodeName = 'Mail Delivery') {
+export async function storedParameters(env, page, id, nodeName = 'Mail Delivery') {
 	await page.keyboard.press('ControlOrMeta+S');
 	await page.waitForTimeout(1500);
 	const workflow = await env.session.api('GET', `/workflows/${id}`);
@@ -1247,13 +1251,14 @@ async function creatorEntries(page) {
 	return { creator, lines, after };
 }
 
-async function addManualTrigger(page) {
+export async function addManualTrigger(page) {
 	await page.getByTestId('node-creator-plus-button').click();
 	await page.getByTestId('node-creator-search-bar').fill('Manual');
 	await page
 		.getByTestId('node-creator')
 		.getByTestId('item-iterator-item')
-		.filter({ has: page.getByText('Trigger manually', { exact: true }) })
+		// n8n names it either way, depending on where the node creator was opened from.
+		.filter({ has: page.getByText(/^(Trigger manually|Manual Trigger)$/) })
 		.first()
 		.click();
 	await page.waitForTimeout(1500);
@@ -1357,7 +1362,7 @@ async function cutTexts(root) {
  * The panel as a desktop browser draws it: headless Chromium shows no scrollbar, a desktop one takes about
  * 15 px of the panel, so the panel is made 20 px narrower. Returns its width.
  */
-async function narrowPanel(page, ndv) {
+export async function narrowPanel(page, ndv) {
 	const handles = page.locator('[data-test-id="resize-handle"]');
 	for (let index = 0; index < (await handles.count()); index++) {
 		const box = await handles.nth(index).boundingBox();
@@ -1383,7 +1388,7 @@ async function narrowPanel(page, ndv) {
 }
 
 /** Texts cut in the panel's fields, each hovered: its label then shares the row with n8n's controls (delete, menu, Fixed | Expression). */
-async function cutWhenHovered(page, ndv) {
+export async function cutWhenHovered(page, ndv) {
 	const fields = ndv.locator('.parameter-item');
 	const truncated = new Set();
 	for (let index = 0; index < (await fields.count()); index++) {
@@ -1441,9 +1446,24 @@ export async function j(env) {
 				credentials: { mailDeliverySignatureApi: { id: signature.id, name: signature.name } },
 			},
 		],
-		connections: {},
+		connections: { Events: { main: [] } },
 		settings: { executionOrder: 'v1' },
 	};
+	// Each output wired to a node of its own, as a workflow that handles the events has it (and the example):
+	// n8n then gives a label 96 px. An output not yet wired shows its label beside n8n's "+" line, which leaves
+	// room for about 11 characters, so "Unsubscribed" reads "Unsubscrib…" until something is wired to it.
+	KINDS.forEach((kind, index) => {
+		workflow.nodes.push({
+			id: randomUUID(),
+			name: `On ${kind}`,
+			type: 'n8n-nodes-base.noOp',
+			typeVersion: 1,
+			position: [300, -480 + index * 120],
+			parameters: {},
+		});
+		workflow.connections.Events.main.push([{ node: `On ${kind}`, type: 'main', index: 0 }]);
+	});
+	workflow.nodes.find((node) => node.name === 'Mail Delivery').position = [600, 0];
 	const id = (await env.session.api('POST', '/workflows', workflow)).id;
 	return await journey(env, 'j-labels', async (j, page) => {
 		await openWorkflowById(page, env.baseUrl, id);
@@ -1495,7 +1515,7 @@ export async function j(env) {
 }
 
 /** The text of a panel part, on one line. */
-const textOf = async (locator) =>
+export const textOf = async (locator) =>
 	(await locator.innerText({ timeout: 5_000 }).catch(() => '')).replace(/\s+/g, ' ').trim();
 
 /** The README's fast path: addresses and tag values straight from the items' fields. */
@@ -1528,10 +1548,19 @@ export async function k(env) {
 			next: 'Next step',
 		},
 	);
+	// These customers have a name: the error of the bad address is the run's first.
 	const bad = await stageWorkflow(
 		env,
 		`Browser: a bad address from an input field ${suffix}`,
-		[...CUSTOMERS, { email: 'margaret(at)example.org', firstName: 'Margaret', orderId: 'A-1005' }],
+		[
+			...CUSTOMERS.map((customer) => ({ ...customer, name: customer.firstName })),
+			{
+				email: 'margaret(at)example.org',
+				firstName: 'Margaret',
+				name: 'Margaret',
+				orderId: 'A-1005',
+			},
+		],
 		FAST_PATH,
 	);
 	return await journey(env, 'k-send-says-what-it-cannot', async (j, page) => {
@@ -1554,8 +1583,70 @@ export async function k(env) {
 			);
 		await closeNode(page);
 
-		// The fast path with {{name}} missing: every mail goes out, the output and a hint say so.
+		// The fast path with {{name}} missing: by default no mail goes out, and the error says why and how to send
+		// anyway.
 		await openNode(page, 'Mail Delivery');
+		const before = (await env.emulator.control('GET', 'mails')).mails.length;
+		await closeToasts(page);
+		await page.getByTestId('ndv').getByTestId('node-execute-button').click();
+		await waitForRun(page);
+		let refusal = await nodeError(page);
+		if (!refusal.title) {
+			await page.waitForTimeout(2000);
+			refusal = await nodeError(page);
+		}
+		await j.shot('missing-tag-fails-by-default');
+		j.saw('error title', refusal.title);
+		j.saw('error description', refusal.description);
+		await j.check(
+			refusal.title === 'Tag {{name}} has no value, in item 0 (the 1st input item)',
+			`a send whose items lack {{name}} does not fail by default naming the tag and the item: "${refusal.title}"`,
+		);
+		await j.check(
+			refusal.description.includes(
+				'this item holds values for email, firstName, orderId and city (the input has firstName)',
+			) && refusal.description.includes('Send With the Tag Empty'),
+			`the error does not say what the item holds and how to send anyway: "${refusal.description}"`,
+		);
+		await j.check(
+			(await env.emulator.control('GET', 'mails')).mails.length === before,
+			'a mail went out with its tag empty although the default fails it',
+		);
+
+		// Sending them anyway is a choice: Options → Missing Tag Values → Send With the Tag Empty.
+		await page.getByPlaceholder('Add Option').filter({ visible: true }).first().click();
+		await page.waitForTimeout(500);
+		await page
+			.getByRole('option')
+			.filter({ hasText: 'Missing Tag Values' })
+			.filter({ visible: true })
+			.first()
+			.click();
+		await page.waitForTimeout(500);
+		const field = page.getByTestId('ndv').getByTestId('parameter-input-missingTagValues');
+		const shownDefault = (
+			await field
+				.locator('input')
+				.first()
+				.inputValue()
+				.catch(() => '')
+		).trim();
+		j.saw('Missing Tag Values when added', shownDefault);
+		await j.check(
+			shownDefault === 'Fail the Item',
+			`Missing Tag Values shows "${shownDefault}" when added, expected its default Fail the Item`,
+		);
+		await field.click();
+		await page.waitForTimeout(300);
+		const choices = await page.getByRole('option').filter({ visible: true }).allInnerTexts();
+		await j.shot('missing-tag-values-choices');
+		j.saw(
+			'Missing Tag Values choices',
+			choices.map((text) => text.replace(/\s+/g, ' ')).join(' | '),
+		);
+		await page.keyboard.press('Escape');
+		await chooseOption(page, 'missingTagValues', 'Send With the Tag Empty');
+		await page.waitForTimeout(500);
 		await executeStep(page);
 		const output = await readOutput(page);
 		const panel = await textOf(page.getByTestId('output-panel'));
@@ -1566,8 +1657,9 @@ export async function k(env) {
 		)?.[0];
 		j.saw('hint in the output panel', hint ?? '(none)');
 		await j.check(
-			hint === '4 of 4 messages have no value for {{name}}: the input has firstName.',
-			`the output panel shows no hint "4 of 4 messages have no value for {{name}}: the input has firstName.": ${panel.slice(0, 400)}`,
+			hint === '4 of 4 messages have no value for {{name}}: the input has firstName.' &&
+				panel.includes('They were sent with the tag left empty'),
+			`the output panel shows no hint "4 of 4 messages have no value for {{name}}: the input has firstName. They were sent with the tag left empty…": ${panel.slice(0, 400)}`,
 		);
 		await j.check(
 			output.count === 4 && output.items.every((item) => item.missingTags?.includes('name')),
@@ -1751,7 +1843,7 @@ export async function m(env) {
 		);
 		await closeNode(page);
 
-		// An operation run item by item offers Requests in Parallel and, since it changes something, Repeat on Retry.
+		// An operation run item by item offers Requests in Parallel and, since it changes something, Redo After a Crash.
 		await openWorkflowById(page, env.baseUrl, upsert);
 		await openNode(page, 'Mail Delivery');
 		// n8n draws a collection of several options as a select whose placeholder reads "Add Option".
@@ -1760,97 +1852,11 @@ export async function m(env) {
 		const offered = await page.getByRole('option').filter({ visible: true }).allInnerTexts();
 		await j.shot('per-item-options');
 		j.saw('Options offered', offered.join(', '));
-		for (const option of ['Requests in Parallel', 'Repeat on Retry', 'Timeout (Seconds)'])
+		for (const option of ['Requests in Parallel', 'Redo After a Crash', 'Timeout (Seconds)'])
 			await j.check(
 				offered.some((text) => text.includes(option)),
 				`Contact → Create or Update's Options offer no "${option}": ${offered.join(', ')}`,
 			);
 		await page.keyboard.press('Escape');
-	});
-}
-
-export async function n(env) {
-	const credentials = (await env.session.api('GET', '/credentials?limit=250')).data ?? [];
-	const signature = credentials.find((credential) => credential.name === SIGNATURE_CREDENTIAL);
-	const workflow = {
-		name: `Browser: repeated events ${randomUUID().slice(0, 6)}`,
-		nodes: [
-			{
-				id: randomUUID(),
-				name: 'Events',
-				type: `${PACKAGE_NAME}.mailDeliveryTrigger`,
-				typeVersion: 2,
-				position: [0, 0],
-				webhookId: randomUUID(),
-				parameters: { options: { addIsoTimes: true, eventTimeZone: 'UTC' } },
-				credentials: { mailDeliverySignatureApi: { id: signature.id, name: signature.name } },
-			},
-		],
-		connections: {},
-		settings: { executionOrder: 'v1' },
-	};
-	const id = (await env.session.api('POST', '/workflows', workflow)).id;
-	return await journey(env, 'n-repeated-events', async (j, page) => {
-		await openWorkflowById(page, env.baseUrl, id);
-		const ndv = await openNode(page, 'Events');
-		await page.waitForTimeout(500);
-		const width = await narrowPanel(page, ndv);
-		j.saw('panel width', `${width} px`);
-		// n8n draws a collection of several options as a select whose placeholder reads "Add Option".
-		await page.getByPlaceholder('Add Option').filter({ visible: true }).first().click();
-		await page.waitForTimeout(500);
-		const offered = await page.getByRole('option').filter({ visible: true }).allInnerTexts();
-		await j.shot('options-offered');
-		j.saw('Options offered', offered.join(', '));
-		const option = page
-			.getByRole('option')
-			.filter({ visible: true })
-			.filter({ hasText: 'Ignore Repeated Events' })
-			.first();
-		if (
-			!(await j.check(
-				(await option.count()) === 1,
-				`the trigger's Options offer no "Ignore Repeated Events": ${offered.join(', ')}`,
-			))
-		)
-			return;
-		await option.click();
-		await page.waitForTimeout(500);
-		// Added, it shows as n8n draws a boolean: a switch, on (the default).
-		const field = ndv
-			.getByTestId('parameter-item')
-			.filter({ hasText: 'Ignore Repeated Events' })
-			.first();
-		await field.scrollIntoViewIfNeeded();
-		const on = await field
-			.locator('.el-switch')
-			.first()
-			.evaluate((element) => element.classList.contains('is-checked'))
-			.catch(() => undefined);
-		await j.check(on === true, `Ignore Repeated Events is not on when added (switch: ${on})`);
-		// What it does, as the field's tooltip says it: n8n shows it on the help icon beside the label.
-		const label = ndv
-			.locator('label.n8n-input-label')
-			.filter({ hasText: 'Ignore Repeated Events' });
-		await label.hover();
-		await label.locator('[data-icon="circle-help"]').first().hover();
-		await page.waitForTimeout(800);
-		const tooltip = (
-			await page
-				.locator('.el-popper:visible, [role="tooltip"]:visible, [data-reka-popper-content-wrapper]')
-				.allInnerTexts()
-		).join(' ');
-		await j.shot('option-added-hovered');
-		j.saw('tooltip', tooltip || '(none)');
-		await j.check(
-			/identical in every field/.test(tooltip) &&
-				/24 hours/.test(tooltip) &&
-				/every copy/.test(tooltip),
-			`the tooltip of Ignore Repeated Events does not say what it does: "${tooltip}"`,
-		);
-		const cut = [...(await cutWhenHovered(page, ndv))].filter((text) => text !== 'UTC');
-		await j.shot('panel-hovered');
-		j.saw('labels cut', JSON.stringify(cut));
-		await j.check(cut.length === 0, `labels cut in a ${width} px panel: ${JSON.stringify(cut)}`);
 	});
 }

@@ -10,6 +10,11 @@ import { OWNER } from '../../../scripts/n8n-runtime.mjs';
 import { ensureChromium } from '../../../scripts/system-packages.mjs';
 
 const SHOTS = path.join(root, '.tmp', 'browser');
+/**
+ * The README's pictures: every run of the suite writes them again, so they show the editor as it is. JPEG, not
+ * PNG: n8n-node build copies every .png and .svg of the project into dist/, which npm publishes.
+ */
+const PICTURES = path.join(root, 'docs', 'images');
 const VIEWPORT = { width: 1600, height: 1000 };
 
 selectors.setTestIdAttribute('data-test-id');
@@ -60,6 +65,20 @@ export class Journey {
 	async shot(label) {
 		const file = path.join(this.folder, `${String(++this.count).padStart(2, '0')}-${label}.png`);
 		await this.page?.screenshot({ path: file }).catch(() => undefined);
+		return path.relative(root, file);
+	}
+
+	/**
+	 * A picture for the README, written to docs/images/<name>.jpg: of `target` (a locator) alone, or of the page
+	 * within `clip` ({ x, y, width, height }). Also kept with the journey's screenshots.
+	 */
+	async picture(name, { target, clip } = {}) {
+		mkdirSync(PICTURES, { recursive: true });
+		const file = path.join(PICTURES, `${name}.jpg`);
+		const options = { path: file, type: 'jpeg', quality: 90, animations: 'disabled' };
+		if (target) await target.screenshot(options);
+		else await this.page.screenshot({ ...options, clip });
+		await this.shot(`picture-${name}`);
 		return path.relative(root, file);
 	}
 

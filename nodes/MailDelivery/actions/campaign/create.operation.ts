@@ -15,10 +15,13 @@ import {
 	sandboxModeField,
 	sendDateField,
 	senderLocator,
+	additionalFieldsCollection,
+	textContentField,
 } from '../common.descriptions';
 import { applySandboxMode, sendDateParam, setIfPresent, trimmed } from '../../helpers/parameters';
 import { attachmentFromBinary } from '../../helpers/attachments';
 import { taggedParameter } from '../../helpers/platformTags';
+import { textBodyParameter } from '../../helpers/textBody';
 import { writeResult } from '../../run/results';
 import type { ItemParameters } from '../../run/parameters';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
@@ -30,7 +33,7 @@ export const option: OperationOption = {
 };
 
 export const toolDescription =
-	'Creates a marketing campaign that sends HTML content to whole contact lists (minus exclusion lists), now or at a scheduled time, or saves it as a draft (Only Save). ' +
+	'Creates a marketing campaign that sends HTML (or plain text, made into HTML) to whole contact lists (minus exclusion lists), now or at a scheduled time, or saves it as a draft (Only Save). ' +
 	'Real mail goes out to every contact of the lists unless Only Save or Sandbox Mode is on. Returns the task id and guid.';
 
 export const properties: INodeProperties[] = [
@@ -68,91 +71,101 @@ export const properties: INodeProperties[] = [
 		description: `Subject of the campaign. ${PLATFORM_TAGS_HINT} At most ${LIMITS.campaignSubject} characters.`,
 	},
 	{
+		displayName: 'Body Format',
+		name: 'bodyFormat',
+		type: 'options',
+		options: [
+			{ name: 'HTML', value: 'html', description: 'HTML you write below, sent as it is' },
+			{
+				name: 'Text',
+				value: 'text',
+				description:
+					'Plain text you write below, turned into safe HTML: characters shown as typed, line breaks and links kept',
+			},
+		],
+		default: 'html',
+	},
+	{
 		displayName: 'HTML Content',
 		name: 'content',
 		type: 'string',
 		typeOptions: { rows: 6 },
 		default: '',
 		description: `HTML body. ${PLATFORM_TAGS_HINT} Add the attribute ef:disable-tracking to a link to turn click tracking off for it.`,
+		displayOptions: { show: { bodyFormat: ['html'] } },
 	},
+	{ ...textContentField, displayOptions: { show: { bodyFormat: ['text'] } } },
 	sandboxModeField,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			attachmentField,
-			{
-				displayName: 'Activity Name',
-				name: 'marketName',
-				type: 'string',
-				default: '',
-				description:
-					'The campaign (activity) this task belongs to on the platform; created there when it does not exist',
-			},
-			{
-				displayName: 'Editor Type',
-				name: 'editorType',
-				type: 'options',
-				options: EDITOR_TYPE_OPTIONS,
-				default: 'DRAG',
-			},
-			listsField({
-				displayName: 'Exclude Lists',
-				name: 'excludeLists',
-				description: 'Contacts of these lists are not sent to',
-			}),
-			{
-				displayName: 'Language',
-				name: 'languageCode',
-				type: 'options',
-				options: LANGUAGE_OPTIONS,
-				default: 'en',
-				description: 'Language of system parts of the mail, such as the unsubscribe text',
-			},
-			{
-				displayName: 'Project Code',
-				name: 'projectCode',
-				type: 'string',
-				default: '',
-				description: 'Created on the platform when it does not exist',
-			},
-			replyToField,
-			sendDateField,
-			{
-				displayName: 'Sender Name',
-				name: 'senderName',
-				type: 'string',
-				default: '',
-				description: 'Display name of the sender; the platform uses the sender address when empty',
-			},
-			{
-				displayName: 'Subscription Name',
-				name: 'subscriptName',
-				type: 'string',
-				default: '',
-				description: 'Must already exist on the platform',
-			},
-		],
-	},
+	additionalFieldsCollection([
+		attachmentField,
+		{
+			displayName: 'Activity Name',
+			name: 'marketName',
+			type: 'string',
+			default: '',
+			description:
+				'The campaign (activity) this task belongs to on the platform; created there when it does not exist',
+		},
+		{
+			displayName: 'Editor Type',
+			name: 'editorType',
+			type: 'options',
+			options: EDITOR_TYPE_OPTIONS,
+			default: 'DRAG',
+		},
+		listsField({
+			displayName: 'Exclude Lists',
+			name: 'excludeLists',
+			description: 'Contacts of these lists are not sent to',
+		}),
+		{
+			displayName: 'Language',
+			name: 'languageCode',
+			type: 'options',
+			options: LANGUAGE_OPTIONS,
+			default: 'en',
+			description: 'Language of system parts of the mail, such as the unsubscribe text',
+		},
+		{
+			displayName: 'Project Code',
+			name: 'projectCode',
+			type: 'string',
+			default: '',
+			description: 'Created on the platform when it does not exist',
+		},
+		replyToField,
+		sendDateField,
+		{
+			displayName: 'Sender Name',
+			name: 'senderName',
+			type: 'string',
+			default: '',
+			description: 'Display name of the sender; the platform uses the sender address when empty',
+		},
+		{
+			displayName: 'Subscription Name',
+			name: 'subscriptName',
+			type: 'string',
+			default: '',
+			description: 'Must already exist on the platform',
+		},
+	]),
 	// One campaign after another by default: each sends to whole lists.
-	itemOptions(1, [repeatOnRetryOption]),
+	itemOptions([repeatOnRetryOption], 1),
 ];
 
 // Subject and sender name become mail headers: one line each.
 const fieldRules: FieldRules = labelledBy(properties, {
-	mailName: [rules.required, rules.text, rules.maxChars(LIMITS.campaignMailName)],
+	mailName: [rules.required, rules.textOrDigits, rules.maxChars(LIMITS.campaignMailName)],
 	senderMail: [rules.required, rules.email],
 	subject: [rules.text, rules.singleLine, rules.maxChars(LIMITS.campaignSubject)],
 	content: [rules.text],
-	senderName: [rules.text, rules.singleLine],
+	senderName: [rules.textOrDigits, rules.singleLine],
 	sendListNames: { label: 'Send to Lists', rules: [rules.nonEmptyList] },
 	replyTo: [rules.text, rules.email],
-	marketName: [rules.text],
-	subscriptName: [rules.text],
-	projectCode: [rules.text],
+	marketName: [rules.textOrDigits],
+	subscriptName: [rules.textOrDigits],
+	projectCode: [rules.textOrDigits],
 });
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
@@ -181,7 +194,13 @@ export async function execute(this: IExecuteFunctions, item: ItemRun) {
 		senderMail: item.locator('senderMail'),
 	};
 	setIfPresent(body, 'subject', taggedParameter(item, 'subject', 'Subject'));
-	setIfPresent(body, 'content', taggedParameter(item, 'content', 'HTML Content'));
+	setIfPresent(
+		body,
+		'content',
+		item.get<string>('bodyFormat', 'html') === 'text'
+			? textBodyParameter(item, 'textContent', 'Text Content')
+			: taggedParameter(item, 'content', 'HTML Content'),
+	);
 	if (onlySave) body.onlySave = true;
 	// 4.1: sendListNames is required unless onlySave; a draft may already name its lists.
 	const sendListNames = pickedLists(item, 'sendLists');

@@ -1,14 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import {
 	TASK_TYPE_OPTIONS,
+	filtersCollection,
 	itemOptions,
 	returnAllOrLimit,
 	simplified,
 	simplifyField,
 } from '../common.descriptions';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -27,55 +27,48 @@ export const properties: INodeProperties[] = [
 		description:
 			'Whether to return each campaign with its main fields only (no HTML body), its status also in words',
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'All Teams',
-				name: 'allTeam',
-				type: 'boolean',
-				default: false,
-				description:
-					'Whether to search the tasks of all teams of the company (needs a granted permission)',
-			},
-			{
-				displayName: 'Campaign Name',
-				name: 'mailName',
-				type: 'string',
-				default: '',
-				description: 'Tasks whose name contains this text',
-			},
-			{
-				displayName: 'Sender Email',
-				name: 'senderMail',
-				type: 'string',
-				placeholder: 'name@email.com',
-				default: '',
-			},
-			{
-				displayName: 'Subject',
-				name: 'subject',
-				type: 'string',
-				default: '',
-				description: 'Tasks whose subject contains this text',
-			},
-			{
-				displayName: 'Type',
-				name: 'type',
-				type: 'options',
-				options: TASK_TYPE_OPTIONS,
-				default: 'MailList',
-			},
-		],
-	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	filtersCollection([
+		{
+			displayName: 'All Teams',
+			name: 'allTeam',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to search the tasks of all teams of the company (needs a granted permission)',
+		},
+		{
+			displayName: 'Campaign Name',
+			name: 'mailName',
+			type: 'string',
+			default: '',
+			description: 'Tasks whose name contains this text',
+		},
+		{
+			displayName: 'Sender Email',
+			name: 'senderMail',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+		},
+		{
+			displayName: 'Subject',
+			name: 'subject',
+			type: 'string',
+			default: '',
+			description: 'Tasks whose subject contains this text',
+		},
+		{
+			displayName: 'Type',
+			name: 'type',
+			type: 'options',
+			options: TASK_TYPE_OPTIONS,
+			default: 'MailList',
+		},
+	]),
+	itemOptions(),
 ];
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = {};
 	for (const key of ['mailName', 'subject', 'senderMail', 'type'])

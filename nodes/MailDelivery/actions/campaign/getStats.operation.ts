@@ -1,8 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { TASK_TYPE_OPTIONS, dayRangeFields, itemOptions } from '../common.descriptions';
+import {
+	TASK_TYPE_OPTIONS,
+	dayRangeFields,
+	itemOptions,
+	filtersCollection,
+} from '../common.descriptions';
 import { readDayRange, setIfPresent } from '../../helpers/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -16,27 +20,20 @@ export const toolDescription =
 
 export const properties: INodeProperties[] = [
 	...dayRangeFields,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{ displayName: 'Campaign Name', name: 'mailName', type: 'string', default: '' },
-			{
-				displayName: 'Type',
-				name: 'type',
-				type: 'options',
-				options: TASK_TYPE_OPTIONS,
-				default: 'MailList',
-			},
-		],
-	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	filtersCollection([
+		{ displayName: 'Campaign Name', name: 'mailName', type: 'string', default: '' },
+		{
+			displayName: 'Type',
+			name: 'type',
+			type: 'options',
+			options: TASK_TYPE_OPTIONS,
+			default: 'MailList',
+		},
+	]),
+	itemOptions(),
 ];
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = readDayRange(item);
 	setIfPresent(body, 'mailName', filters.mailName);

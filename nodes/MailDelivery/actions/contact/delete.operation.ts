@@ -1,10 +1,9 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions, repeatOnRetryOption, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemParameters } from '../../run/parameters';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
@@ -27,7 +26,7 @@ export const properties: INodeProperties[] = [
 		default: '',
 	},
 	sandboxModeField,
-	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
+	itemOptions([repeatOnRetryOption]),
 ];
 
 const FIELD_RULES = labelledBy(properties, { email: [rules.required, rules.text, rules.email] });
@@ -39,7 +38,7 @@ export const effect = 'the contact may have been deleted';
 export const recordOf = (item: ItemParameters) =>
 	String(item.get('email', '')).trim().toLowerCase();
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const body = { email: trimmed(item.get('email')) };
 	assertValid(item.node, body, FIELD_RULES, item.index);
 	applySandboxMode(body, item);

@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { trimmed } from '../../helpers/parameters';
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions } from '../common.descriptions';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -24,12 +23,12 @@ export const properties: INodeProperties[] = [
 		required: true,
 		default: '',
 	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(),
 ];
 
 const FIELD_RULES = labelledBy(properties, { email: [rules.required, rules.text, rules.email] });
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const body = { email: trimmed(item.get('email')) };
 	assertValid(item.node, body, FIELD_RULES, item.index);
 	const answer = await item.request('/v5/contacts/get', body);

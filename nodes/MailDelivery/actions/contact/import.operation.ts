@@ -10,15 +10,18 @@ import { apiRequest } from '../../../shared/transport';
 import { CUSTOM_OPTION } from '../../../shared/parameterKinds';
 import { applySandboxMode, setIfPresent } from '../../helpers/parameters';
 import { findProblems, inputError, rules } from '../../helpers/validation';
-import { type BatchPlan, runBatched } from '../../run/batch/runner';
+import type { Run } from '../../run/engine';
 import type { OperationOption } from '../../run/operation';
-import type { ItemParameters, ParameterReader } from '../../run/parameters';
-import { throughputOf, wholeNumberOption } from '../../run/throughput';
+import type { ItemParameters } from '../../run/parameters';
+import { writeResult } from '../../run/results';
+import { wholeNumberOption } from '../../run/throughput';
 import {
 	nameLocator,
 	repeatOnRetryOption,
 	sandboxModeField,
 	throughputOptions,
+	additionalFieldsCollection,
+	optionsCollection,
 } from '../common.descriptions';
 
 const DEFAULT_ROWS_PER_REQUEST = 1000;
@@ -26,6 +29,11 @@ const MAX_ROWS_PER_REQUEST = 10000;
 /** Properties the platform defines for every contact (2.3); mapped automatically, the others are custom. */
 const KNOWN_PROPERTIES = new Set(['email', 'phoneNumber', 'name']);
 /** The property list's choice for an identifier typed by the user. */
+
+/** Items share requests: each request carries up to Rows per Request contacts (run/engine.ts). */
+export const combinesItems = true;
+
+export const effect = 'its contacts may have been imported';
 
 export const option: OperationOption = {
 	name: 'Import',
@@ -44,7 +52,7 @@ export const fasterWays = {
 export const properties: INodeProperties[] = [
 	{
 		displayName:
-			'Each input item becomes one contact row. Map Email or Phone Number (or both); the rows are sent in as few requests as the batch size allows.',
+			'Each input item becomes one contact row. Map Email or Phone Number (or both); the rows are sent in as few requests as Options → Rows per Request allows (1,000 by default).',
 		name: 'importNotice',
 		type: 'notice',
 		default: '',
@@ -150,51 +158,37 @@ export const properties: INodeProperties[] = [
 		default: 1,
 	},
 	sandboxModeField,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			nameLocator({
-				displayName: 'Add to List',
-				name: 'listName',
-				// The import creates a missing list: the search offers a typed name as a new list.
-				searchMethod: 'searchListsOrNew',
-				placeholder: 'newsletter',
-				required: false,
-				description:
-					'Put the imported contacts into this list; it is created when missing (type a new name in the search to create one)',
-			}),
-			{
-				displayName: 'List Description',
-				name: 'listDescription',
-				type: 'string',
-				default: '',
-				description: 'Used only when a list is given',
-			},
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Rows per Request',
-				name: 'batchSize',
-				type: 'number',
-				typeOptions: { minValue: 1, maxValue: MAX_ROWS_PER_REQUEST },
-				default: DEFAULT_ROWS_PER_REQUEST,
-				description: 'Very large inputs are split into requests of at most this many rows',
-			},
-			...throughputOptions(),
-			repeatOnRetryOption,
-		],
-	},
+	additionalFieldsCollection([
+		nameLocator({
+			displayName: 'Add to List',
+			name: 'listName',
+			// The import creates a missing list: the search offers a typed name as a new list.
+			searchMethod: 'searchListsOrNew',
+			placeholder: 'newsletter',
+			required: false,
+			description:
+				'Put the imported contacts into this list; it is created when missing (type a new name in the search to create one)',
+		}),
+		{
+			displayName: 'List Description',
+			name: 'listDescription',
+			type: 'string',
+			default: '',
+			description: 'Used only when a list is given',
+		},
+	]),
+	optionsCollection([
+		{
+			displayName: 'Rows per Request',
+			name: 'batchSize',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: MAX_ROWS_PER_REQUEST },
+			default: DEFAULT_ROWS_PER_REQUEST,
+			description: 'Very large inputs are split into requests of at most this many rows',
+		},
+		...throughputOptions(),
+		repeatOnRetryOption,
+	]),
 ];
 
 interface Row {
@@ -211,6 +205,13 @@ function cellValue(value: unknown): IDataObject[string] {
 	if (value === undefined || value === null) return '';
 	return typeof value === 'string' ? value.trim() : (value as IDataObject[string]);
 }
+
+/** A row's checks: a phone number or a name given as a whole number (a spreadsheet's) is imported as its digits. */
+const ROW_RULES = {
+	email: [rules.email],
+	phoneNumber: [rules.textOrDigits],
+	name: [rules.textOrDigits],
+};
 
 const isEmpty = (value: unknown) => value === '' || value === undefined;
 
@@ -254,10 +255,10 @@ function readRow(item: ItemParameters, json: IDataObject, requests: Map<string, 
 	if (isEmpty(values.email) && isEmpty(values.phoneNumber))
 		throw inputError(
 			item.node,
-			'Field "email" or "phoneNumber" has no value for this item',
+			'Field "email" or "phoneNumber" has no value for this item: a contact needs an email address or a phone number',
 			item.index,
 		);
-	const problems = findProblems(values, { email: [rules.email] });
+	const problems = findProblems(values, ROW_RULES);
 	if (problems.length) throw inputError(item.node, problems[0].text, item.index);
 	const fields = item.get<IDataObject>('additionalFields', {});
 	const level: IDataObject = { updateMode: item.get<number>('updateMode', 1) };
@@ -278,26 +279,24 @@ function readRow(item: ItemParameters, json: IDataObject, requests: Map<string, 
 	return { itemIndex: item.index, values, request, key };
 }
 
-export async function executeBatch(
+export async function execute(
 	this: IExecuteFunctions,
-	reader: ParameterReader,
+	run: Run<Row, undefined>,
 ): Promise<INodeExecutionData[]> {
-	const options = reader.get('options', 0, {}) as IDataObject;
 	const batchSize = wholeNumberOption(
-		reader.node,
+		run.node,
 		'Rows per Request',
-		options.batchSize,
+		run.options.batchSize,
 		DEFAULT_ROWS_PER_REQUEST,
 		1,
 		MAX_ROWS_PER_REQUEST,
 	);
 	const items = this.getInputData();
 	const requests = new Map<string, IDataObject>();
-	const plan: BatchPlan<Row, undefined> = {
-		maxPerRequest: batchSize,
-		keyOf: (row) => row.key,
-		prepare: async (item) => [readRow(item, items[item.index]?.json ?? {}, requests)],
-		send: async (chunk, _fixed, requestOptions) => {
+	const rows = run.read((item) => [readRow(item, items[item.index]?.json ?? {}, requests)]);
+	run.pack(rows, { keyOf: (row) => row.key, maxPerRequest: batchSize });
+	await run.send({
+		send: async (chunk, _fixed, options) => {
 			const columns = chunk[0].request.contactDataMapping as Array<{ propertyName: string }>;
 			const body: IDataObject = {
 				...chunk[0].request,
@@ -305,21 +304,20 @@ export async function executeBatch(
 					columns.map((column) => row.values[column.propertyName]),
 				) as unknown as IDataObject[],
 			};
-			return {
-				body,
-				answer: await apiRequest.call(this, '/v5/contacts/imports', body, requestOptions),
-			};
+			const answer = await apiRequest.call(this, '/v5/contacts/imports', body, options);
+			return { answer, sandbox: body.sandboxMode === true, fixed: undefined };
 		},
-		failures: {
-			effect: 'its contacts may have been imported',
-			// The API does not say; the emulator's choice, as a careful integrator's: a 400 refuses the whole import.
-			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
-		},
-		describe: (rows) =>
-			rows.length === 1 ? { ...rows[0].values } : { rows: rows.map((row) => row.values) },
-	};
-	return await runBatched(this, reader, plan, {
-		...throughputOf(reader.node, options),
-		repeatOnRetry: options.repeatOnRetry === true,
+		// The API does not say; the emulator's choice, as a careful integrator's: a 400 refuses the whole import.
+		refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
+	});
+	const valuesOf = (rows: Row[]) =>
+		rows.length === 1 ? { ...rows[0].values } : { rows: rows.map((row) => row.values) };
+	return run.outputs({
+		describe: ({ sent, accepted }, where) =>
+			writeResult({ sandboxMode: accepted!.sandbox }, accepted!.answer, {
+				...valuesOf(sent),
+				...where,
+			}),
+		describeEntries: valuesOf,
 	});
 }

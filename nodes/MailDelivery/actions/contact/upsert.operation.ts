@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { namesIn } from '../../run/refusals';
 
 import { assertValid, inputError, labelledBy, rules } from '../../helpers/validation';
@@ -7,9 +7,9 @@ import {
 	listLocator,
 	repeatOnRetryOption,
 	sandboxModeField,
+	additionalFieldsCollection,
 } from '../common.descriptions';
 import type { ItemParameters } from '../../run/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
@@ -33,38 +33,33 @@ export const properties: INodeProperties[] = [
 		description: 'Email address of the contact; required when Phone Number is empty',
 	},
 	sandboxModeField,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{ ...listLocator('Add to List', false), description: 'Put the contact into this list' },
-			{
-				displayName: 'Name',
-				name: 'name',
-				type: 'string',
-				default: '',
-				description: 'Defaults to the email address',
-			},
-			{
-				displayName: 'Phone Number',
-				name: 'phoneNumber',
-				type: 'string',
-				default: '',
-				description: 'Required when Email is empty',
-			},
-		],
-	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
+	additionalFieldsCollection([
+		{ ...listLocator('Add to List', false), description: 'Put the contact into this list' },
+		{
+			displayName: 'Name',
+			name: 'name',
+			type: 'string',
+			default: '',
+			description: 'Defaults to the email address',
+		},
+		{
+			displayName: 'Phone Number',
+			name: 'phoneNumber',
+			type: 'string',
+			default: '',
+			description:
+				'Required when Email is empty. A number (4915112345678, as spreadsheets give it) is sent as its digits.',
+		},
+	]),
+	itemOptions([repeatOnRetryOption]),
 ];
 
-// Text first, as in the send: a number or an object is named as such before any other rule looks at it.
+// Text first, as in the send: a number or an object is named as such before any other rule looks at it. A
+// phone number or a name may come as a whole number (a spreadsheet's): it is sent as its digits.
 const FIELD_RULES = labelledBy(properties, {
 	email: [rules.text, rules.email],
-	phoneNumber: [rules.text],
-	name: [rules.text],
+	phoneNumber: [rules.textOrDigits],
+	name: [rules.textOrDigits],
 });
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
@@ -84,7 +79,7 @@ export const recordOf = (item: ItemParameters) => {
 	);
 };
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const extra = item.get('additionalFields', {}) as IDataObject;
 	const body: IDataObject = {};
 	setIfPresent(body, 'email', trimmed(item.get('email', '')));
@@ -95,7 +90,7 @@ export async function execute(this: IExecuteFunctions, item: ItemRun) {
 	if (!body.email && !body.phoneNumber) {
 		throw inputError(
 			item.node,
-			'Field "email" or "phoneNumber" is required: the contact needs one of them',
+			'Field "Email" or "Phone Number" is required: the contact needs one of them',
 			item.index,
 		);
 	}

@@ -1,11 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions, repeatOnRetryOption, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemParameters } from '../../run/parameters';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
@@ -22,11 +21,11 @@ export const properties: INodeProperties[] = [
 	{ displayName: 'List Name', name: 'listName', type: 'string', required: true, default: '' },
 	{ displayName: 'Description', name: 'listDescription', type: 'string', default: '' },
 	sandboxModeField,
-	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
+	itemOptions([repeatOnRetryOption]),
 ];
 
 const FIELD_RULES = labelledBy(properties, {
-	listName: [rules.required, rules.text],
+	listName: [rules.required, rules.textOrDigits],
 	listDescription: [rules.text],
 });
 
@@ -39,7 +38,7 @@ export const effect = 'the list may have been created';
 /** Items naming the same listName run in input order. */
 export const recordOf = (item: ItemParameters) => String(item.get('listName', '')).trim();
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const body: IDataObject = {
 		listName: trimmed(item.get('listName')),
 	};

@@ -1,9 +1,8 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { itemOptions, returnAllOrLimit } from '../common.descriptions';
+import { itemOptions, returnAllOrLimit, filtersCollection } from '../common.descriptions';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
 import { normalizeList } from './shared';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -17,40 +16,33 @@ export const toolDescription =
 
 export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{ displayName: 'Name Contains', name: 'search', type: 'string', default: '' },
-			{
-				displayName: 'List Type',
-				name: 'listType',
-				type: 'options',
-				options: [
-					{ name: 'Dynamic', value: 0 },
-					{ name: 'Static', value: 1 },
-				],
-				default: 1,
-			},
-			{
-				displayName: 'Sort By',
-				name: 'sort',
-				type: 'options',
-				options: [
-					{ name: 'Creation Date', value: 'CreateDate' },
-					{ name: 'Modification Date', value: 'ModifyDate' },
-				],
-				default: 'CreateDate',
-			},
-		],
-	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	filtersCollection([
+		{ displayName: 'Name Contains', name: 'search', type: 'string', default: '' },
+		{
+			displayName: 'List Type',
+			name: 'listType',
+			type: 'options',
+			options: [
+				{ name: 'Dynamic', value: 0 },
+				{ name: 'Static', value: 1 },
+			],
+			default: 1,
+		},
+		{
+			displayName: 'Sort By',
+			name: 'sort',
+			type: 'options',
+			options: [
+				{ name: 'Creation Date', value: 'CreateDate' },
+				{ name: 'Modification Date', value: 'ModifyDate' },
+			],
+			default: 'CreateDate',
+		},
+	]),
+	itemOptions(),
 ];
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = {};
 	for (const key of ['search', 'listType', 'sort']) setIfPresent(body, key, filters[key]);

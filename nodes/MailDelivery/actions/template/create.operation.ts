@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, LIMITS, rules } from '../../helpers/validation';
@@ -11,7 +11,6 @@ import {
 import { trimmed } from '../../helpers/parameters';
 import { taggedParameter } from '../../helpers/platformTags';
 import { writeResult } from '../../run/results';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemParameters } from '../../run/parameters';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
@@ -57,12 +56,12 @@ export const properties: INodeProperties[] = [
 		options: EDITOR_TYPE_OPTIONS,
 		default: 'DRAG',
 	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
+	itemOptions([repeatOnRetryOption]),
 ];
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
 const FIELD_RULES = labelledBy(properties, {
-	templateName: [rules.required, rules.text, rules.maxChars(LIMITS.templateName)],
+	templateName: [rules.required, rules.textOrDigits, rules.maxChars(LIMITS.templateName)],
 	// The subject becomes a mail header: one line.
 	templateSubject: [rules.required, rules.text, rules.singleLine],
 	templateContent: [rules.required, rules.text],
@@ -78,7 +77,7 @@ export const effect = 'the template may have been created';
 /** Items naming the same templateName run in input order. */
 export const recordOf = (item: ItemParameters) => String(item.get('templateName', '')).trim();
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const body = {
 		templateName: trimmed(item.get('templateName')),
 		templateSubject: taggedParameter(item, 'templateSubject', 'Subject') as string,

@@ -1,7 +1,6 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { namesIn } from '../../run/refusals';
 import type { ItemParameters } from '../../run/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 
 import { actOnNamed } from '../../helpers/namedActions';
 import { itemOptions, repeatOnRetryOption, templateLocator } from '../common.descriptions';
@@ -18,7 +17,7 @@ export const toolDescription =
 
 export const properties: INodeProperties[] = [
 	templateLocator(),
-	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
+	itemOptions([repeatOnRetryOption]),
 ];
 
 /** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
@@ -32,7 +31,7 @@ export const effect = 'the template may have been deleted';
 /** Items naming the same templateName run in input order. */
 export const recordOf = (item: ItemParameters) => item.locator('templateName');
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	return await actOnNamed(item, {
 		field: 'templateName',
 		properties,

@@ -1,9 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { itemOptions, returnAllOrLimit, simplified, simplifyField } from '../common.descriptions';
+import {
+	itemOptions,
+	returnAllOrLimit,
+	simplified,
+	simplifyField,
+	filtersCollection,
+} from '../common.descriptions';
 import { tagsIn } from '../../helpers/tags';
 import { pagingOf, setIfPresent } from '../../helpers/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -22,26 +27,19 @@ export const properties: INodeProperties[] = [
 		description:
 			'Whether to return each template without its HTML: name, subject, the tags it uses and its date',
 	},
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Template Name',
-				name: 'templateName',
-				type: 'string',
-				default: '',
-				description: 'Templates whose name contains this text',
-			},
-		],
-	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	filtersCollection([
+		{
+			displayName: 'Template Name',
+			name: 'templateName',
+			type: 'string',
+			default: '',
+			description: 'Templates whose name contains this text',
+		},
+	]),
+	itemOptions(),
 ];
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = {};
 	setIfPresent(body, 'templateName', filters.templateName);

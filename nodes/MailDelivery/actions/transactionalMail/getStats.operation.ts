@@ -1,8 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { dayRangeFields, itemOptions } from '../common.descriptions';
 import { readDayRange } from '../../helpers/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -14,12 +13,9 @@ export const option: OperationOption = {
 export const toolDescription =
 	'Reads daily transactional mail statistics for a range of days, both included (YYYY-MM-DD): sent, opened, clicked, bounced, not sent and unsubscribed counts. Returns one row per day.';
 
-export const properties: INodeProperties[] = [
-	...dayRangeFields,
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
-];
+export const properties: INodeProperties[] = [...dayRangeFields, itemOptions()];
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const answer = await item.request('/v5/transactional/mail/stats/get', readDayRange(item));
 	return (answer.mailStatsList as IDataObject[] | undefined) ?? [];
 }

@@ -5,12 +5,18 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { sendPlan } from './send/plan';
-import { tagValueFields } from './send/tagValueFields';
+import type { Run } from '../../run/engine';
 import { LIMITS } from '../../helpers/validation';
-import { runBatched } from '../../run/batch/runner';
-import type { ParameterReader } from '../../run/parameters';
-import { throughputOf } from '../../run/throughput';
+import type { LookupMemo } from './send/diagnosis';
+import {
+	checkTags,
+	type Message,
+	messageOutputs,
+	messagePacking,
+	messageRequests,
+	readMessages,
+} from './send/messages';
+import { tagValueFields } from './send/tagValueFields';
 import {
 	PLATFORM_TAGS_HINT,
 	attachmentField,
@@ -20,26 +26,34 @@ import {
 	sendDateField,
 	senderLocator,
 	templateLocator,
+	textContentField,
 	throughputOptions,
+	additionalFieldsCollection,
+	optionsCollection,
 } from '../common.descriptions';
 import type { OperationOption } from '../../run/operation';
-import { MISSING_TAG_VALUES, missingTagsField } from './send/missingTags';
+import { MISSING_TAG_VALUES, MissingTagCheck, missingTagsField } from './send/missingTags';
 
 // Inside a collection a root parameter is named with a leading slash.
 const showInCollection = (messageSource: string) => ({
 	show: { '/messageSource': [messageSource] },
 });
 
+/** Items share requests: each request carries up to 100 messages (run/engine.ts). */
+export const combinesItems = true;
+
+export const effect = 'mail may have gone out';
+
 export const option: OperationOption = {
 	name: 'Send',
-	description: 'Send personalized mails, up to 100 versions per request',
+	description: 'Send personalized mail to each input item; up to 100 messages share one request',
 	action: 'Send transactional mail',
 };
 
 export const toolDescription =
 	`Sends real email now (or at the Send Date) through the mail delivery platform; nothing can be recalled once sent. ` +
 	`To takes one or more recipients separated by commas, each an address or "Name <address>", at most ${LIMITS.recipientsPerField}. ` +
-	'With a template the subject is optional (the template has one); with HTML content a subject is required. Tag values fill the {{tags}} of the content. ' +
+	'With a template the subject is optional (the template has one); with HTML or text content a subject is required. Tag values fill the {{tags}} of the content. ' +
 	"Returns success, the recipients, the request's uniqueMsgID (delivery, bounce, open and click events about this mail carry it), the sender and the template; " +
 	'on failure an error that names the field to correct. With Sandbox Mode on the request is only checked and nothing is sent.';
 
@@ -69,7 +83,7 @@ export const properties: INodeProperties[] = [
 				name: 'Versions Defined Here',
 				value: 'definedHere',
 				description:
-					'Each input item sends its own list of message versions, given below or as JSON',
+					'Each input item sends several messages (versions), each with its own recipients, subject or tag values, listed below or as JSON',
 			},
 		],
 		default: 'perItem',
@@ -130,8 +144,18 @@ export const properties: INodeProperties[] = [
 		name: 'contentSource',
 		type: 'options',
 		options: [
-			{ name: 'Template', value: 'template' },
-			{ name: 'HTML', value: 'html' },
+			{
+				name: 'Template',
+				value: 'template',
+				description: 'A template of the account: its HTML, and its subject unless you give one',
+			},
+			{ name: 'HTML', value: 'html', description: 'HTML you write below, sent as it is' },
+			{
+				name: 'Text',
+				value: 'text',
+				description:
+					'Plain text you write below, turned into safe HTML: characters shown as typed, line breaks and links kept',
+			},
 		],
 		default: 'template',
 	},
@@ -146,6 +170,10 @@ export const properties: INodeProperties[] = [
 		description: `HTML body. ${PLATFORM_TAGS_HINT} Tag Values fill them in.`,
 		displayOptions: { show: { contentSource: ['html'] } },
 	},
+	// Not marked required: n8n would then refuse every workflow whose Content Source is an expression and which
+	// leaves Text Content empty (it cannot tell which fields such a workflow shows). An empty text is refused by the
+	// node, naming the field.
+	{ ...textContentField, displayOptions: { show: { contentSource: ['text'] } } },
 	{
 		displayName: 'Subject',
 		name: 'subject',
@@ -226,125 +254,127 @@ export const properties: INodeProperties[] = [
 		displayOptions: { show: { messageSource: ['definedHere'], versionsMode: ['json'] } },
 	},
 	sandboxModeField,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			attachmentField,
-			{
-				displayName: 'Bcc',
-				name: 'bcc',
-				type: 'string',
-				default: '',
-				description: 'Blind copy recipients, separated by commas',
-				displayOptions: showInCollection('perItem'),
-			},
-			{
-				displayName: 'Campaign Label',
-				name: 'campaign',
-				type: 'string',
-				default: '',
-				description: `Task name for reports: letters and digits, at most ${LIMITS.campaignBytes} bytes`,
-			},
-			{
-				displayName: 'Category',
-				name: 'category',
-				type: 'string',
-				default: '',
-				description: `Report label: letters and digits, at most ${LIMITS.categoryBytes} bytes`,
-			},
-			{
-				displayName: 'Cc',
-				name: 'cc',
-				type: 'string',
-				default: '',
-				description: 'Copy recipients, separated by commas',
-				displayOptions: showInCollection('perItem'),
-			},
-			replyToField,
-			sendDateField,
-			{
-				displayName: 'Sender Name',
-				name: 'senderName',
-				type: 'string',
-				default: '',
-				description: `At most ${LIMITS.transactionalSenderName} characters`,
-			},
-			{
-				displayName: 'Shared Tag Values',
-				name: 'sharedParams',
-				type: 'json',
-				default: '{}',
-				description: 'Tag values for every message of the request',
-			},
-			{
-				displayName: 'Track Clicks',
-				name: 'trackClick',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to track clicks on links',
-			},
-			{
-				displayName: 'Track Opens',
-				name: 'trackOpen',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to track opens',
-			},
-			{
-				displayName: 'Unique Message ID',
-				name: 'uniqueMsgID',
-				type: 'string',
-				default: '',
-				description: `Your own identifier of the request, at most ${LIMITS.uniqueMsgIdBytes} bytes; items with different IDs are never combined. Empty: the node makes one per request. Events carry it as UniqueMsgID.`,
-			},
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Combine Items',
-				name: 'combineItems',
-				type: 'boolean',
-				default: true,
-				description: `Whether to send up to ${LIMITS.messageVersionsPerRequest} input items in one request (items whose shared fields are equal); off sends one request per item`,
-				displayOptions: showInCollection('perItem'),
-			},
-			{
-				displayName: 'Include Input Fields',
-				name: 'includeInputFields',
-				type: 'boolean',
-				default: false,
-				description:
-					"Whether to put the input item's fields (an order number, say) before the result in each output item",
-			},
-			missingTagsField,
-			...throughputOptions(),
-			repeatOnRetryOption,
-		],
-	},
+	additionalFieldsCollection([
+		attachmentField,
+		{
+			displayName: 'Bcc',
+			name: 'bcc',
+			type: 'string',
+			default: '',
+			description: 'Blind copy recipients, separated by commas',
+			displayOptions: showInCollection('perItem'),
+		},
+		{
+			displayName: 'Campaign Label',
+			name: 'campaign',
+			type: 'string',
+			default: '',
+			description: `A label of your choice that the platform's reports group mails by (its campaign field): letters and digits only, at most ${LIMITS.campaignBytes} bytes`,
+		},
+		{
+			displayName: 'Category',
+			name: 'category',
+			type: 'string',
+			default: '',
+			description: `A second label of your choice for the platform's reports (its category field): letters and digits only, at most ${LIMITS.categoryBytes} bytes`,
+		},
+		{
+			displayName: 'Cc',
+			name: 'cc',
+			type: 'string',
+			default: '',
+			description: 'Copy recipients, separated by commas',
+			displayOptions: showInCollection('perItem'),
+		},
+		replyToField,
+		sendDateField,
+		{
+			displayName: 'Sender Name',
+			name: 'senderName',
+			type: 'string',
+			default: '',
+			description: `The name recipients see beside the sender address, at most ${LIMITS.transactionalSenderName} characters. A number is sent as its digits.`,
+		},
+		{
+			displayName: 'Shared Tag Values',
+			name: 'sharedParams',
+			type: 'json',
+			default: '{}',
+			description:
+				'Tag values for every message, as JSON such as {"shop": "Atelier"}; a message\'s own tag values win',
+		},
+		{
+			displayName: 'Track Clicks',
+			name: 'trackClick',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to track clicks on links',
+		},
+		{
+			displayName: 'Track Opens',
+			name: 'trackOpen',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to track opens',
+		},
+		{
+			displayName: 'Unique Message ID',
+			name: 'uniqueMsgID',
+			type: 'string',
+			default: '',
+			description: `Your own identifier of the request, at most ${LIMITS.uniqueMsgIdBytes} bytes; items with different IDs are never combined. Empty: the node makes one per request. Events carry it as UniqueMsgID.`,
+		},
+	]),
+	optionsCollection([
+		{
+			displayName: 'Combine Items',
+			name: 'combineItems',
+			type: 'boolean',
+			default: true,
+			description: `Whether to send up to ${LIMITS.messageVersionsPerRequest} input items in one request (items whose shared fields are equal); off sends one request per item`,
+			displayOptions: showInCollection('perItem'),
+		},
+		{
+			displayName: 'Include Input Fields',
+			name: 'includeInputFields',
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to put the input item's fields (an order number, say) before the result in each output item",
+		},
+		missingTagsField,
+		...throughputOptions(),
+		repeatOnRetryOption,
+	]),
 ];
 
-export async function executeBatch(
+/**
+ * Reads top to bottom: read and check every item, pack its messages into requests, send them, report. The
+ * steps' own code is in send/messages.ts.
+ */
+export async function execute(
 	this: IExecuteFunctions,
-	reader: ParameterReader,
+	run: Run<Message, IDataObject>,
 ): Promise<INodeExecutionData[]> {
-	// Throughput options are read once, for item 0: they shape the whole run.
-	const options = reader.get('options', 0, {}) as IDataObject;
-	const plan = sendPlan(this, options.missingTagValues === MISSING_TAG_VALUES.fail);
-	const output = await runBatched(this, reader, plan, {
-		...throughputOf(reader.node, options),
-		includeInputFields: options.includeInputFields === true,
-		repeatOnRetry: options.repeatOnRetry === true,
-	});
-	plan.tagCheck.addHint();
-	return output;
+	const inputs = this.getInputData();
+	const lookups: LookupMemo = new Map();
+	// Failing is the default: a send whose Options lack Missing Tag Values fails such messages.
+	const tags = new MissingTagCheck(
+		this,
+		run.options.missingTagValues !== MISSING_TAG_VALUES.send,
+		lookups,
+	);
+	// 1. Read and check every item; the templates' tags are looked up meanwhile.
+	let messages = readMessages(run, inputs, tags);
+	// 2. With Fail the Item, a message missing a tag value fails now, before any request.
+	if (tags.failMessages) messages = await checkTags(run, tags, messages);
+	// 3. Pack the messages into requests of up to 100, by equal request-level fields.
+	run.pack(messages, messagePacking);
+	// 4. Send them, several at once; a request refused whole is split to find the message at fault.
+	await run.send(messageRequests(this, run, lookups));
+	// 5. Report each item's recipients, request and missing tags, and one hint for the run.
+	if (!tags.failMessages) await checkTags(run, tags, messages);
+	const outputs = run.outputs(messageOutputs(run, inputs));
+	tags.addHint();
+	return outputs;
 }

@@ -1,11 +1,10 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions, repeatOnRetryOption, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemParameters } from '../../run/parameters';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
@@ -33,13 +32,17 @@ export const properties: INodeProperties[] = [
 		name: 'senderType',
 		type: 'options',
 		options: [
-			{ name: 'Marketing', value: '1' },
-			{ name: 'Transactional', value: '2' },
+			{ name: 'Marketing', value: '1', description: 'Sends campaigns (Campaign → Create)' },
+			{
+				name: 'Transactional',
+				value: '2',
+				description: 'Sends one-to-one mail (Transactional Mail → Send)',
+			},
 		],
 		default: '2',
 	},
 	sandboxModeField,
-	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
+	itemOptions([repeatOnRetryOption]),
 ];
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
@@ -59,7 +62,7 @@ export const effect = 'the sender may have been added';
 export const recordOf = (item: ItemParameters) =>
 	String(item.get('senderEmail', '')).trim().toLowerCase();
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const body = {
 		senderEmail: trimmed(item.get('senderEmail')),
 		senderType: String(item.get('senderType')),

@@ -1,7 +1,6 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 import { namesIn } from '../../run/refusals';
 import type { ItemParameters } from '../../run/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 
 import { actOnNamed } from '../../helpers/namedActions';
 import {
@@ -23,7 +22,7 @@ export const toolDescription = 'Removes a sender address from the account. Retur
 export const properties: INodeProperties[] = [
 	senderLocator('senderEmail', 'Sender'),
 	sandboxModeField,
-	itemOptions(DEFAULT_PARALLEL_REQUESTS, [repeatOnRetryOption]),
+	itemOptions([repeatOnRetryOption]),
 ];
 
 /** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
@@ -37,7 +36,7 @@ export const effect = 'the sender may have been deleted';
 /** Items naming the same senderEmail run in input order. */
 export const recordOf = (item: ItemParameters) => item.locator('senderEmail').toLowerCase();
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	return await actOnNamed(item, {
 		field: 'senderEmail',
 		properties,

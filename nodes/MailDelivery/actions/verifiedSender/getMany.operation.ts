@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { verifiedSenders } from '../../../shared/records';
-import { itemOptions, returnAllOrLimit } from '../common.descriptions';
+import { itemOptions, returnAllOrLimit, filtersCollection } from '../common.descriptions';
 import { pagingOf } from '../../helpers/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -17,24 +16,17 @@ export const toolDescription =
 
 export const properties: INodeProperties[] = [
 	...returnAllOrLimit,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			{
-				displayName: 'Sender Email',
-				name: 'senderEmail',
-				type: 'string',
-				placeholder: 'name@email.com',
-				default: '',
-				description: 'Return only this sender',
-			},
-		],
-	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	filtersCollection([
+		{
+			displayName: 'Sender Email',
+			name: 'senderEmail',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			description: 'Return only this sender',
+		},
+	]),
+	itemOptions(),
 ];
 
 export async function execute(this: IExecuteFunctions, item: ItemRun) {

@@ -1,9 +1,8 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { INodeProperties } from 'n8n-workflow';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions, senderLocator } from '../common.descriptions';
 import { trimmed } from '../../helpers/parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -25,15 +24,15 @@ export const properties: INodeProperties[] = [
 		default: 'default',
 		description: 'Selector of the DKIM record to check',
 	},
-	itemOptions(DEFAULT_PARALLEL_REQUESTS),
+	itemOptions(),
 ];
 
 const FIELD_RULES = labelledBy(properties, {
 	fromDomain: [rules.required],
-	selector: [rules.required, rules.text],
+	selector: [rules.required, rules.textOrDigits],
 });
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const body = {
 		fromDomain: item.locator('fromDomain'),
 		selector: trimmed(item.get('selector')),

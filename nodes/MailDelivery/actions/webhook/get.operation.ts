@@ -1,8 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { maskSecret } from '../../../shared/triggerAddresses';
 import { itemOptions } from '../common.descriptions';
-import { DEFAULT_PARALLEL_REQUESTS } from '../../run/throughput';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -14,14 +13,14 @@ export const option: OperationOption = {
 export const toolDescription =
 	"Reads the account's push configuration: the default push address, per-sender addresses, which event kinds are pushed, and whether pushes are on.";
 
-export const properties: INodeProperties[] = [itemOptions(DEFAULT_PARALLEL_REQUESTS)];
+export const properties: INodeProperties[] = [itemOptions()];
 
 /**
  * The configuration as the platform holds it, except the secret of a Mail Delivery Trigger's URL: with
  * it anyone could post forged events into that workflow, so it is masked (the user's own URLs are shown
  * as they are).
  */
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const answer = await item.request('/v5/webhook/get', {});
 	const extra = answer.transCallbackUrlExtra as IDataObject[] | null | undefined;
 	return {

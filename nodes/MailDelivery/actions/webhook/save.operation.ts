@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { SWITCHABLE_KINDS, transEventFor } from '../../../shared/eventKinds';
@@ -112,17 +112,20 @@ export const properties: INodeProperties[] = [
 			},
 		],
 	},
-	itemOptions(1, [
-		repeatOnRetryOption,
-		{
-			displayName: 'Replace Anyway',
-			name: 'replaceTriggerSettings',
-			type: 'boolean',
-			default: false,
-			description:
-				'Whether to save even where an active Mail Delivery Trigger workflow holds the address, or needs the switch, being changed. That workflow then stops receiving those events while it still shows as active.',
-		},
-	]),
+	itemOptions(
+		[
+			repeatOnRetryOption,
+			{
+				displayName: 'Replace Anyway',
+				name: 'replaceTriggerSettings',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to save even where an active Mail Delivery Trigger workflow holds the address, or needs the switch, being changed. That workflow then stops receiving those events while it still shows as active.',
+			},
+		],
+		1,
+	),
 ];
 
 /** What a request that may have reached the platform would have done (a time-out, a 500). */
@@ -131,7 +134,7 @@ export const effect = 'the webhook configuration may have been saved';
 /** The account has one webhook configuration: every save changes it, so saves run in input order. */
 export const recordOf = () => 'the account';
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const fields = item.get('updateFields', {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.transCallbackUrl !== undefined)

@@ -70,3 +70,20 @@ export function sendFieldRules(panel: SendPanel): FieldRules {
 	}
 	return fieldRules;
 }
+
+/** A panel's rules in two parts: the request's fields, and its message versions'. */
+const PARTS = new Map<SendPanel, { request: FieldRules; versions: FieldRules }>();
+
+export function sendRulesByPart(panel: SendPanel): { request: FieldRules; versions: FieldRules } {
+	let parts = PARTS.get(panel);
+	if (!parts) {
+		const all = Object.entries(sendFieldRules(panel));
+		const ofVersions = ([path]: [string, unknown]) => path.startsWith('messageVersions');
+		parts = {
+			request: Object.fromEntries(all.filter((rule) => !ofVersions(rule))),
+			versions: Object.fromEntries(all.filter(ofVersions)),
+		};
+		PARTS.set(panel, parts);
+	}
+	return parts;
+}

@@ -15,13 +15,14 @@ const recipientRules = (field: 'to' | 'cc' | 'bcc') => {
 		[`messageVersions[].${field}[].email`]: { label, rules: [rules.required, rules.email] },
 		[`messageVersions[].${field}[].name`]: {
 			label: `${label} (a recipient's name)`,
-			rules: [rules.text, rules.singleLine, rules.maxChars(LIMITS.recipientName)],
+			rules: [rules.textOrDigits, rules.singleLine, rules.maxChars(LIMITS.recipientName)],
 		},
 	};
 };
 
-// Text first: a number or an object is named as such before any other rule looks at it. Subject,
-// Sender Name, recipient names and the message ID become mail headers: one line each.
+// Text first: a number or an object is named as such before any other rule looks at it; names, labels and the
+// message ID take a whole number as its digits. Subject, Sender Name, recipient names and the message ID
+// become mail headers: one line each.
 const subject = { label: 'Subject', rules: [rules.text, rules.singleLine] };
 const content = { label: 'HTML Content', rules: [rules.text] };
 const template = { label: 'Template', rules: [rules.text] };
@@ -30,20 +31,20 @@ export const SEND_FIELD_RULES: FieldRules = {
 	senderMail: { label: 'Sender Email', rules: [rules.required, rules.email] },
 	senderName: {
 		label: 'Sender Name',
-		rules: [rules.text, rules.singleLine, rules.maxChars(LIMITS.transactionalSenderName)],
+		rules: [rules.textOrDigits, rules.singleLine, rules.maxChars(LIMITS.transactionalSenderName)],
 	},
 	replyTo: { label: 'Reply To', rules: [rules.text, rules.email] },
 	category: {
 		label: 'Category',
-		rules: [rules.text, rules.maxBytes(LIMITS.categoryBytes), rules.lettersAndDigits],
+		rules: [rules.textOrDigits, rules.maxBytes(LIMITS.categoryBytes), rules.lettersAndDigits],
 	},
 	campaign: {
 		label: 'Campaign Label',
-		rules: [rules.text, rules.maxBytes(LIMITS.campaignBytes), rules.lettersAndDigits],
+		rules: [rules.textOrDigits, rules.maxBytes(LIMITS.campaignBytes), rules.lettersAndDigits],
 	},
 	uniqueMsgID: {
 		label: 'Unique Message ID',
-		rules: [rules.text, rules.singleLine, rules.maxBytes(LIMITS.uniqueMsgIdBytes)],
+		rules: [rules.textOrDigits, rules.singleLine, rules.maxBytes(LIMITS.uniqueMsgIdBytes)],
 	},
 	subject,
 	content,

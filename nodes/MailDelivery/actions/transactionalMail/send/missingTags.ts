@@ -1,10 +1,13 @@
 /**
  * Tags a message's content uses ({{name}} in its template, subject or HTML) that none of its tag values fill.
- * The platform sends such a message with the tag left empty and answers success, so the send checks every
- * prepared message before any request: the message's output names the tags, one execution hint sums them
- * up for the run, and with Options → Missing Tag Values: Fail the Message its item fails instead. A
- * template's tags come from one read-only look-up per template and run; a template that cannot be read
- * leaves its messages unchecked, and the hint says so.
+ * The platform sends such a message with the tag left empty and answers success ("Your parcel  is on its
+ * way"), so the send checks every message. By default (Options → Missing Tag Values: Fail the Item) its item
+ * fails with an error naming the tags and the values the item does give, before any request; Send With the Tag
+ * Empty sends it, and the message's output names the tags. One execution hint sums them up for the run. A
+ * template's tags come from one read-only look-up per template and run, started as the items are read; the
+ * check waits for it before the first request only when its outcome can stop a message (Fail the Item), and
+ * otherwise after the requests. A template that cannot be read leaves its messages unchecked, and the hint
+ * says so.
  */
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -24,20 +27,21 @@ export const missingTagsField: INodeProperties = {
 	type: 'options',
 	options: [
 		{
-			name: 'Fail the Message',
+			name: 'Fail the Item',
 			value: 'fail',
-			description: 'Its item fails with an error naming the tags; the other items are sent',
+			description:
+				'Nothing is sent for it: its item fails with an error naming the tag and the values it does have. Other items are sent.',
 		},
 		{
-			name: 'Send and Say So',
+			name: 'Send With the Tag Empty',
 			value: 'send',
 			description:
-				"Send it (the platform fills the tag with nothing); the item's output lists missingTags",
+				'The mail goes out with nothing where the tag was ("Your parcel {{tracking}} is on its way" arrives without the tracking number); the item\'s output lists missingTags',
 		},
 	],
-	default: 'send',
+	default: 'fail',
 	description:
-		"What to do with a message whose template, subject or HTML uses a tag ({{name}}) that none of its tag values fill. Checked before sending; the template's tags are read once per run.",
+		'What to do with a message whose template, subject or HTML uses a tag ({{name}}) that none of its tag values fill. Checked before anything is sent.',
 };
 
 /**
@@ -92,7 +96,9 @@ export const missingTagsOutput = (missingTags: string[]): IDataObject =>
 	missingTags.length > 0 ? { missingTags: [...new Set(missingTags)] } : {};
 
 export class MissingTagCheck {
+	/** Templates' tags as their look-ups found them, by name, once every look-up is over (ready()). */
 	private readonly templates = new Map<string, Promise<TemplateTags>>();
+	private readonly found = new Map<string, TemplateTags>();
 	private messages = 0;
 	/** Per missing tag: how many messages lack it, and names given that look like it. */
 	private readonly missing = new Map<string, { count: number; inputHas: Set<string> }>();
@@ -103,35 +109,41 @@ export class MissingTagCheck {
 	/** `lookups`: what the run knows of its templates, shared with the diagnosis of a refusal (one look-up each). */
 	constructor(
 		private readonly context: IExecuteFunctions,
-		private readonly failMessages: boolean,
+		readonly failMessages: boolean,
 		private readonly lookups: LookupMemo,
 	) {}
 
-	/** The template's tags, read once per run. */
-	private async templateTags(name: string, itemIndex: number): Promise<TemplateTags> {
-		let tags = this.templates.get(name);
-		if (!tags) {
-			const read = templateNamed.call(this.context, name, itemIndex);
-			tags = read.then(
-				(template): TemplateTags =>
-					template
-						? {
-								subject: tagsIn(template.templateSubject),
-								content: tagsIn(template.templateContent),
-							}
-						: { unreadable: "is not in the account's template list" },
-				(error: Error): TemplateTags => ({
-					unreadable: `could not be read (${error.message})`,
-				}),
-			);
-			// The diagnosis of a refusal asks whether the template exists: a read that worked answers it.
-			void read.then(
-				(template) => this.lookups.set(templateQuestion(name), Promise.resolve(!!template)),
-				() => undefined,
-			);
-			this.templates.set(name, tags);
+	/** Starts the look-up of the templates an item's messages use (one per template and run), not waiting. */
+	lookUp(shared: IDataObject, versions: IDataObject[], itemIndex: number) {
+		for (const version of versions) {
+			if (contentSourceOf(version, shared) !== 'template') continue;
+			const name = String(version.templateName ?? shared.templateName ?? '');
+			if (name && !this.templates.has(name)) this.templates.set(name, this.read(name, itemIndex));
 		}
-		return await tags;
+	}
+
+	/** Waits for every look-up started. */
+	async ready() {
+		for (const [name, tags] of this.templates) this.found.set(name, await tags);
+	}
+
+	private async read(name: string, itemIndex: number): Promise<TemplateTags> {
+		const read = templateNamed.call(this.context, name, itemIndex);
+		// The diagnosis of a refusal asks whether the template exists: a read that worked answers it.
+		void read.then(
+			(template) => this.lookups.set(templateQuestion(name), Promise.resolve(!!template)),
+			() => undefined,
+		);
+		return await read.then(
+			(template): TemplateTags =>
+				template
+					? {
+							subject: tagsIn(template.templateSubject),
+							content: tagsIn(template.templateContent),
+						}
+					: { unreadable: "is not in the account's template list" },
+			(error: Error): TemplateTags => ({ unreadable: `could not be read (${error.message})` }),
+		);
 	}
 
 	private tagsOf(text: unknown): string[] {
@@ -145,25 +157,21 @@ export class MissingTagCheck {
 	}
 
 	/** The tags a message's content uses, by where; undefined when its template cannot be read. */
-	private async sourcesOf(
-		version: IDataObject,
-		shared: IDataObject,
-		itemIndex: number,
-	): Promise<Source[] | undefined> {
+	private sourcesOf(version: IDataObject, shared: IDataObject): Source[] | undefined {
 		const subject = (version.subject ?? shared.subject) as string | undefined;
 		const sources: Source[] = [{ tags: this.tagsOf(subject), where: 'the Subject' }];
 		if (contentSourceOf(version, shared) === 'content') {
 			sources.push({
 				tags: this.tagsOf(version.content ?? shared.content),
-				where: 'the HTML Content',
+				where: 'the content (HTML or text)',
 			});
 			return sources;
 		}
 		const templateName = String(version.templateName ?? shared.templateName ?? '');
 		if (!templateName) return sources;
-		const template = await this.templateTags(templateName, itemIndex);
-		if ('unreadable' in template) {
-			this.unchecked.set(templateName, template.unreadable);
+		const template = this.found.get(templateName);
+		if (!template || 'unreadable' in template) {
+			this.unchecked.set(templateName, template?.unreadable ?? 'was not read');
 			return undefined;
 		}
 		// The template's subject is used only when the send gives none.
@@ -177,30 +185,28 @@ export class MissingTagCheck {
 
 	/**
 	 * The tags each of an item's messages leaves without a value (an empty list for a message that lacks
-	 * none). With Fail the Message, an item one of whose messages lacks a tag fails here, before any request.
+	 * none), once ready(). With Fail the Item, `error` is the item's: one of its messages lacks a tag.
 	 */
-	async check(
+	check(
 		itemIndex: number,
 		shared: IDataObject,
 		versions: IDataObject[],
-	): Promise<string[][]> {
+	): { missing: string[][]; error?: NodeOperationError } {
 		const inputFields = Object.keys(this.context.getInputData()[itemIndex]?.json ?? {});
-		const messages = await Promise.all(
-			versions.map(async (version) => {
-				const sources = await this.sourcesOf(version, shared, itemIndex);
-				if (!sources) return undefined;
-				const values = {
-					...((shared.params as IDataObject) ?? {}),
-					...((version.params as IDataObject) ?? {}),
-				};
-				const tags = [...new Set(sources.flatMap((source) => source.tags))].filter(
-					(tag) => !hasValue(values, tag),
-				);
-				// Input fields that look like each missing tag: "the input has firstName".
-				const like = new Map(tags.map((tag) => [tag, resembling(tag, inputFields)]));
-				return { tags, sources, values, like };
-			}),
-		);
+		const messages = versions.map((version) => {
+			const sources = this.sourcesOf(version, shared);
+			if (!sources) return undefined;
+			const values = {
+				...((shared.params as IDataObject) ?? {}),
+				...((version.params as IDataObject) ?? {}),
+			};
+			const tags = [...new Set(sources.flatMap((source) => source.tags))].filter(
+				(tag) => !hasValue(values, tag),
+			);
+			// Input fields that look like each missing tag: "the input has firstName".
+			const like = new Map(tags.map((tag) => [tag, resembling(tag, inputFields)]));
+			return { tags, sources, values, like };
+		});
 		for (const message of messages) {
 			if (!message) continue;
 			this.messages++;
@@ -211,28 +217,28 @@ export class MissingTagCheck {
 				this.missing.set(tag, entry);
 			}
 		}
+		const missing = messages.map((message) => message?.tags ?? []);
 		const failing = messages.findIndex((message) => message && message.tags.length > 0);
-		if (this.failMessages && failing >= 0) {
-			const { tags, sources, values, like: likeByTag } = messages[failing]!;
-			const like = [...new Set([...likeByTag.values()].flat())];
-			const where = sources
-				.filter((source) => source.tags.some((tag) => tags.includes(tag)))
-				.map((source) => source.where);
-			const names = Object.keys(values);
-			const version = versions.length > 1 ? ` (message version ${failing + 1})` : '';
-			throw new NodeOperationError(
-				this.context.getNode(),
-				`${tags.length === 1 ? 'Tag' : 'Tags'} ${listed(quoted(tags))} ${tags.length === 1 ? 'has' : 'have'} no value${version}, in ${describeItems([itemIndex])}`,
-				{
-					itemIndex,
-					description: [
-						`${capitalized(listed(where))} ${where.length === 1 ? 'uses' : 'use'} ${tags.length === 1 ? 'it' : 'them'}; the message's tag values are ${names.length > 0 ? listed(names) : 'none'}${like.length > 0 ? ` (the input has ${listed(like)})` : ''}.`,
-						'This item was not sent: Options → Missing Tag Values is Fail the Message.',
-					].join(' '),
-				},
-			);
-		}
-		return messages.map((message) => message?.tags ?? []);
+		if (!this.failMessages || failing < 0) return { missing };
+		const { tags, sources, values, like: likeByTag } = messages[failing]!;
+		const like = [...new Set([...likeByTag.values()].flat())];
+		const where = sources
+			.filter((source) => source.tags.some((tag) => tags.includes(tag)))
+			.map((source) => source.where);
+		const names = Object.keys(values);
+		const version = versions.length > 1 ? ` (message version ${failing + 1})` : '';
+		const error = new NodeOperationError(
+			this.context.getNode(),
+			`${tags.length === 1 ? 'Tag' : 'Tags'} ${listed(quoted(tags))} ${tags.length === 1 ? 'has' : 'have'} no value${version}, in ${describeItems([itemIndex])}`,
+			{
+				itemIndex,
+				description: [
+					`${capitalized(listed(where))} ${where.length === 1 ? 'uses' : 'use'} ${tags.length === 1 ? 'it' : 'them'}; ${names.length > 0 ? `this item holds values for ${listed(names)}` : 'this item holds no tag values'}${like.length > 0 ? ` (the input has ${listed(like)})` : ''}.`,
+					'Nothing was sent for this item. To send such messages with the tag left empty, set Options → Missing Tag Values to Send With the Tag Empty.',
+				].join(' '),
+			},
+		);
+		return { missing, error };
 	}
 
 	/** One hint in the output panel for the run: which tags were missing in how many messages, and templates not checked. */
@@ -247,8 +253,8 @@ export class MissingTagCheck {
 		if (lines.length > 0)
 			lines.push(
 				this.failMessages
-					? 'Those messages were not sent (Options → Missing Tag Values: Fail the Message).'
-					: "The platform fills such a tag with nothing. Each message's output lists its missingTags; Options → Missing Tag Values: Fail the Message fails them instead.",
+					? 'Those items were not sent, and each has its error (Options → Missing Tag Values: Fail the Item).'
+					: "They were sent with the tag left empty (Options → Missing Tag Values: Send With the Tag Empty); each message's output lists its missingTags.",
 			);
 		for (const [name, reason] of this.unchecked)
 			lines.push(

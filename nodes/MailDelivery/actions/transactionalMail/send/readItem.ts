@@ -2,6 +2,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { textOrDigits } from '../../../../shared/parameterKinds';
 import type { ItemParameters } from '../../../run/parameters';
 import { type AttachmentReference, attachmentReference } from '../../../helpers/attachments';
 import {
@@ -12,9 +13,23 @@ import {
 } from '../../../helpers/parameters';
 import { namesOfLocator } from '../../../helpers/locators';
 import { taggedParameter } from '../../../helpers/platformTags';
+import { textBodyParameter } from '../../../helpers/textBody';
 import { AddressListError, parseRecipients } from '../../../helpers/recipients';
-import { assertValid, inputError } from '../../../helpers/validation';
-import { recipientLabel, type SendPanel, sendFieldRules, sendPanelOf } from './fieldLabels';
+import {
+	assertValid,
+	type FieldRules,
+	findProblems,
+	inputError,
+	type Problem,
+	refuseProblems,
+} from '../../../helpers/validation';
+import {
+	recipientLabel,
+	type SendPanel,
+	sendFieldRules,
+	sendPanelOf,
+	sendRulesByPart,
+} from './fieldLabels';
 import { contentSourceOf } from './requests';
 
 /** One input item, read and checked: its request-level fields and its message versions. */
@@ -88,7 +103,15 @@ function recipientsFromFields(item: ItemParameters, fields: IDataObject): unknow
 	}
 	const name = nameField ? fields[nameField] : undefined;
 	if (name === undefined || name === null || name === '') return address;
-	return [{ email: String(address).trim(), name }];
+	// A name that is a whole number (a customer number) is its digits; the Name Field is named otherwise.
+	const read = textOrDigits(name);
+	if ('problem' in read)
+		throw inputError(
+			item.node,
+			`Field "Name Field": the input item's field "${nameField}" ${read.problem}`,
+			item.index,
+		);
+	return [{ email: String(address).trim(), name: read.value }];
 }
 
 function recipientsOf(item: ItemParameters, value: unknown, field: string) {
@@ -134,11 +157,13 @@ function versionsFromFields(item: ItemParameters): IDataObject[] {
 	});
 }
 
-/** The content given above the versions: a template or HTML, and a subject (tags kept). */
+/** The content given above the versions: a template, HTML or text (as HTML), and a subject (tags kept). */
 function readContent(item: ItemParameters): IDataObject {
 	const content: IDataObject = {};
-	if (item.get('contentSource', 'template') === 'template')
-		setIfPresent(content, 'templateName', item.locator('templateName'));
+	const source = item.get<string>('contentSource', 'template');
+	if (source === 'template') setIfPresent(content, 'templateName', item.locator('templateName'));
+	else if (source === 'text')
+		setIfPresent(content, 'content', textBodyParameter(item, 'textContent', 'Text Content'));
 	else setIfPresent(content, 'content', taggedParameter(item, 'content', 'HTML Content'));
 	setIfPresent(content, 'subject', taggedParameter(item, 'subject', 'Subject'));
 	return content;
@@ -190,12 +215,14 @@ function versionsDefinedHere(
 
 /** Every version has content, and HTML a subject, of its own or the request's. */
 function checkContent(item: ItemParameters, shared: IDataObject, versions: IDataObject[]) {
+	const written =
+		item.get<string>('contentSource', 'template') === 'text' ? 'Text Content' : 'HTML Content';
 	versions.forEach((version, index) => {
 		if (contentSourceOf(version, shared) !== 'content') return;
 		if (!version.content && !shared.content) {
 			throw inputError(
 				item.node,
-				`Field "Template" or "HTML Content" is required (message version ${index + 1})`,
+				`Field "Template" or "${written}" is required (message version ${index + 1})`,
 				item.index,
 			);
 		}
@@ -203,19 +230,45 @@ function checkContent(item: ItemParameters, shared: IDataObject, versions: IData
 		if (!version.subject && !shared.subject) {
 			throw inputError(
 				item.node,
-				`Field "Subject" is required when the content is HTML rather than a template (message version ${index + 1})`,
+				`Field "Subject" is required when the content is ${written === 'Text Content' ? 'text' : 'HTML'} rather than a template (message version ${index + 1})`,
 				item.index,
 			);
 		}
 	});
 }
 
-/** Reads and checks one input item of a send; an error fails that item only, before any request. */
-export function readSendItem(
-	item: ItemParameters,
-	input: INodeExecutionData | undefined,
-): PreparedItem {
-	const json = input?.json ?? {};
+/** The fields the request level of an item is read from. */
+const REQUEST_FIELDS = [
+	'messageSource',
+	'recipientSource',
+	'versionsMode',
+	'contentSource',
+	'templateName',
+	'content',
+	'subject',
+	'senderMail',
+	'additionalFields',
+	'options',
+	'sandboxMode',
+];
+
+/** An item's request-level fields and content, read and checked; its rules for its messages. */
+interface RequestPart {
+	perItem: boolean;
+	recipientSource: string;
+	versionsMode: string;
+	panel: SendPanel;
+	fields: IDataObject;
+	options: IDataObject;
+	content: IDataObject;
+	/** Read-only: shared by every item when none of REQUEST_FIELDS holds an expression. */
+	shared: IDataObject;
+	/** What its checks found wrong with the shared fields (a message version's are added per item). */
+	sharedProblems: Problem[];
+	versionRules: FieldRules;
+}
+
+function readRequestPart(item: ItemParameters): RequestPart {
 	const fields = item.get<IDataObject>('additionalFields', {});
 	const options = item.get<IDataObject>('options', {});
 	const messageSource = item.get<string>('messageSource', 'perItem');
@@ -224,33 +277,66 @@ export function readSendItem(
 	const versionsMode = perItem ? '' : item.get<string>('versionsMode', 'fields');
 	const panel = sendPanelOf(messageSource, recipientSource, versionsMode);
 	const content = readContent(item);
-	const params = tagValuesOf(item, json);
 	const shared = readShared(item, fields);
+	const rules = sendRulesByPart(panel);
+	return {
+		perItem,
+		recipientSource,
+		versionsMode,
+		panel,
+		fields,
+		options,
+		content,
+		shared,
+		// Versions defined here take the content above as the request's; it is checked with them.
+		sharedProblems: perItem ? findProblems(shared, rules.request) : [],
+		versionRules: rules.versions,
+	};
+}
+
+/**
+ * Reads and checks one input item of a send; an error fails that item only, before any request. The request
+ * level is read and checked once for the run when its fields hold no expression (item.once).
+ */
+export function readSendItem(
+	item: ItemParameters,
+	input: INodeExecutionData | undefined,
+): PreparedItem {
+	const json = input?.json ?? {};
+	const params = tagValuesOf(item, json);
+	const part = item.once(REQUEST_FIELDS, () => readRequestPart(item));
+	const { fields, options, content, panel } = part;
+	let shared = part.shared;
 	let versions: IDataObject[];
-	if (perItem) {
+	if (part.perItem) {
 		const to = (
-			recipientSource === 'inputField' ? recipientsFromFields(item, json) : item.get('to', '')
+			part.recipientSource === 'inputField' ? recipientsFromFields(item, json) : item.get('to', '')
 		) as IDataObject[string];
 		versions = [
 			readVersion(item, { to, cc: fields.cc, bcc: fields.bcc, ...content, params }, panel),
 		];
+		// The shared fields' problems first, as one check of the whole request would list them.
+		refuseProblems(
+			item.node,
+			[...part.sharedProblems, ...findProblems({ messageVersions: versions }, part.versionRules)],
+			item.index,
+		);
 		// __item is part of the grouping key only (requestLevel drops it): this item gets its own request.
-		if (options.combineItems === false) shared.__item = item.index;
+		if (options.combineItems === false) shared = { ...shared, __item: item.index };
 	} else {
 		// Versions defined here: content and tags given above are the request-level defaults.
-		Object.assign(shared, content);
+		shared = { ...shared, ...content };
 		const merged = { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) };
 		if (Object.keys(merged).length > 0) shared.params = merged;
-		versions = versionsDefinedHere(item, versionsMode, panel);
+		versions = versionsDefinedHere(item, part.versionsMode, panel);
 		// An item's own versions are never mixed with another item's.
 		shared.__item = item.index;
+		const request: IDataObject = { ...shared, messageVersions: versions };
+		assertValid(item.node, request, sendFieldRules(panel), item.index);
+		// The request-level fields as the checks read them (a whole number given for a name is its digits).
+		delete request.messageVersions;
+		shared = request;
 	}
-	assertValid(
-		item.node,
-		{ ...shared, messageVersions: versions },
-		sendFieldRules(panel),
-		item.index,
-	);
 	checkContent(item, shared, versions);
 	const attachment = attachmentReference(
 		item,

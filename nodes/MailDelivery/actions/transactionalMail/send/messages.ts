@@ -1,0 +1,174 @@
+/**
+ * The steps of a transactional send (send.operation.ts's execute, in its order): items read into messages,
+ * their missing tags checked, messages packed into requests, each request made and its failure explained, and
+ * each item's output.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { apiRequest } from '../../../../shared/transport';
+import { restated } from '../../../../shared/transport/failures';
+import { type AttachmentReference, readAttachment } from '../../../helpers/attachments';
+import { LIMITS } from '../../../helpers/validation';
+import {
+	groupKey,
+	type ItemOutcome,
+	type Packing,
+	type Requests,
+	type Run,
+} from '../../../run/engine';
+import { writeResult } from '../../../run/results';
+import { diagnoseSendFailure, type LookupMemo } from './diagnosis';
+import { type MissingTagCheck, missingTagsOutput } from './missingTags';
+import { readSendItem } from './readItem';
+import {
+	buildRequest,
+	contentSourceOf,
+	requestIdentity,
+	requestIdentityFields,
+	requestLevel,
+	sharedRefusalCause,
+} from './requests';
+
+const PATH = '/v5/transactional/mail/sends_customised';
+
+/** One message version of an input item, with the request-level fields it needs. */
+export interface Message {
+	itemIndex: number;
+	shared: IDataObject;
+	version: IDataObject;
+	attachment?: AttachmentReference;
+	/** Tags its content uses that none of its tag values fill (known once the tag check ran). */
+	missingTags: string[];
+}
+
+const versionsOf = (messages: Message[]) => messages.map((message) => message.version);
+
+/** Every item read and checked into its messages; the look-up of the templates they use starts meanwhile. */
+export function readMessages(
+	run: Run<Message, IDataObject>,
+	inputs: INodeExecutionData[],
+	tags: MissingTagCheck,
+): Message[] {
+	return run.read((item): Message[] => {
+		const { shared, versions, attachment } = readSendItem(item, inputs[item.index]);
+		tags.lookUp(shared, versions, item.index);
+		return versions.map((version) => ({
+			itemIndex: item.index,
+			shared,
+			version,
+			attachment,
+			missingTags: [],
+		}));
+	});
+}
+
+/**
+ * Each message's missing tags, once the templates' look-ups are over; with Fail the Message, the items one of
+ * whose messages lacks a tag fail, and the messages left to send are returned.
+ */
+export async function checkTags(
+	run: Run<Message, IDataObject>,
+	tags: MissingTagCheck,
+	messages: Message[],
+): Promise<Message[]> {
+	await tags.ready();
+	const refused = new Set<number>();
+	// An item's messages are read, and stay, next to each other.
+	for (let start = 0; start < messages.length;) {
+		let end = start + 1;
+		while (end < messages.length && messages[end].itemIndex === messages[start].itemIndex) end++;
+		const own = messages.slice(start, end);
+		const { itemIndex, shared } = own[0];
+		const { missing, error } = tags.check(itemIndex, shared, versionsOf(own));
+		own.forEach((message, index) => (message.missingTags = missing[index]));
+		if (error) {
+			run.refuse(itemIndex, error);
+			refused.add(itemIndex);
+		}
+		start = end;
+	}
+	return refused.size === 0 ? messages : messages.filter((m) => !refused.has(m.itemIndex));
+}
+
+/** Keys by request-level fields object: items without expressions there share one object. */
+const keysOfShared = new WeakMap<IDataObject, Map<string, string>>();
+
+/** Messages share a request when their request-level fields, kind of content and attachment are equal. */
+export const messagePacking: Packing<Message, IDataObject> = {
+	keyOf: ({ shared, version, attachment }) => {
+		const source = contentSourceOf(version, shared);
+		const identity = attachment?.identity ?? null;
+		let keys = keysOfShared.get(shared);
+		if (!keys) keysOfShared.set(shared, (keys = new Map()));
+		const known = `${source}\u0000${identity}`;
+		let key = keys.get(known);
+		if (key === undefined) keys.set(known, (key = groupKey([shared, source, identity])));
+		return key;
+	},
+	maxPerRequest: LIMITS.messageVersionsPerRequest,
+	fix: (chunk) => {
+		const level = requestLevel(chunk[0].shared, versionsOf(chunk));
+		// Events carry the request's UniqueMsgID: one per request when the user gives none, so every
+		// output item can be matched with the trigger's events. Halves of a refused request keep it.
+		level.uniqueMsgID ??= randomUUID();
+		return level;
+	},
+	sharedCause: (chunk, level, error) => sharedRefusalCause(versionsOf(chunk), level, error),
+};
+
+/** One request of a send, and what its failures mean (4.6, 7.2). */
+export function messageRequests(
+	context: IExecuteFunctions,
+	run: Run<Message, IDataObject>,
+	lookups: LookupMemo,
+): Requests<Message, IDataObject> {
+	return {
+		send: async (chunk, level, options) => {
+			const body = buildRequest(level, versionsOf(chunk));
+			// The file is read now, request by request, so memory holds one request's attachment at a time.
+			if (chunk[0].attachment)
+				body.attachment = await readAttachment.call(context, chunk[0].attachment);
+			const answer = await apiRequest.call(context, PATH, body, options);
+			return { answer, sandbox: body.sandboxMode === true, fixed: requestIdentityFields(level) };
+		},
+		// 7.2: every 400 is a refusal of the whole request before anything is sent.
+		refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
+		explain: async (chunk, level, error) => {
+			if (!(error instanceof NodeApiError)) return error;
+			const versions = versionsOf(chunk);
+			const condition = await diagnoseSendFailure.call(context, versions, level, error, lookups);
+			return condition
+				? restated(run.node, error, { message: `${error.message}: ${condition}` })
+				: error;
+		},
+	};
+}
+
+/** An item's recipients and the tags its messages lacked. */
+const recipientsOf = (messages: Message[]) => ({
+	recipients: messages.flatMap((message) =>
+		['to', 'cc', 'bcc'].flatMap((field) =>
+			(message.version[field] as IDataObject[]).map((recipient) => recipient.email as string),
+		),
+	),
+	...missingTagsOutput(messages.flatMap((message) => message.missingTags)),
+});
+
+/** Each item's output: its recipients, what identifies its request (to match events), its missing tags. */
+export function messageOutputs(run: Run<Message, IDataObject>, inputs: INodeExecutionData[]) {
+	return {
+		describe: ({ sent, accepted }: ItemOutcome<Message, IDataObject>, where: IDataObject) => {
+			const { recipients, ...missing } = recipientsOf(sent);
+			return writeResult({ sandboxMode: accepted!.sandbox }, accepted!.answer, {
+				recipients,
+				...requestIdentity(accepted!.fixed, sent[0].version),
+				...missing,
+				...where,
+			});
+		},
+		describeEntries: recipientsOf,
+		inputItems: run.options.includeInputFields === true ? inputs : undefined,
+	};
+}

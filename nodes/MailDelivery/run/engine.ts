@@ -1,0 +1,276 @@
+/**
+ * The one engine every operation runs through, in the order a reader follows: read every item (`read`), pack
+ * the entries into requests (`pack`: one per item for an operation run item by item, up to 100 messages for
+ * Send, rows for Import), send them (`send`), and give each item its result or error (`outputs`).
+ *
+ * The engine alone owns how the requests go: how many at once (Options → Requests in Parallel, read once for the
+ * run), pacing after a 429, the execution's stop, On Error = Stop Workflow (no request starts after a failure,
+ * but the halves of a refused request that find the entry at fault), requests on the same record in input order,
+ * what a retry of the run may send (retries.ts) and what each request did (ledger.ts), and the words for what was
+ * done and not run (report.ts). A request the platform refused whole is split in halves until the entries at
+ * fault are alone, so every good entry is sent exactly once; any other failure fails exactly the entries of that
+ * request and is never resent.
+ */
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INode,
+	INodeExecutionData,
+	NodeApiError,
+} from 'n8n-workflow';
+
+import type { RequestOptions } from '../../shared/transport';
+import { restated } from '../../shared/transport/failures';
+import { RequestPacer } from '../../shared/transport/pacing';
+import { errorForItem } from './itemErrors';
+import { type Accepted, SentLedger } from './ledger';
+import { type ItemOutcome, Outcomes } from './outcomes';
+import type { ItemParameters, ParameterReader } from './parameters';
+import { type Entry, type Packing, RequestQueue, type Unit } from './queue';
+import {
+	continueAdvice,
+	earlierSummary,
+	outputsOf,
+	runError,
+	type RunWords,
+	stoppedError,
+} from './report';
+import { checkRetry } from './retries';
+import { type Throughput, throughputOf } from './throughput';
+
+export type { Accepted } from './ledger';
+export type { ItemOutcome } from './outcomes';
+export { type Entry, groupKey, type Packing } from './queue';
+
+/** How one request is made, and what its failures mean. */
+export interface Requests<E, Fixed> {
+	/**
+	 * Makes the request for these entries: the platform's answer and what their outputs need of it, which the
+	 * run's ledger keeps for a retry (saved with the execution: keep it small).
+	 */
+	send: (entries: E[], fixed: Fixed, options: RequestOptions) => Promise<Accepted<Fixed>>;
+	/** True when the platform refused the whole request and processed none of it: then it is split. */
+	refusedWhole?: (error: unknown) => boolean;
+	/** The error of a failed request with the condition that applies, when a look-up can tell it. */
+	explain?: (entries: E[], fixed: Fixed, error: unknown) => Promise<unknown>;
+}
+
+const SPLIT_NO_FURTHER =
+	'Both halves of the request were refused like the whole, and no item alone causes that refusal: the node did not split it further.';
+
+export class Run<E extends Entry = Entry, Fixed = unknown> {
+	readonly node: INode;
+
+	/** Options, read once for item 0: they shape the whole run. */
+	readonly options: IDataObject;
+
+	readonly throughput: Throughput;
+
+	private readonly itemCount: number;
+
+	private readonly continueOnFail: boolean;
+
+	private readonly ledger: SentLedger<Fixed> | undefined;
+
+	readonly outcomes: Outcomes<E, Fixed>;
+
+	private readonly pacer = new RequestPacer();
+
+	private queue: RequestQueue<E, Fixed> | undefined;
+
+	private requestNumber: number;
+
+	/** Requests on a record: the last one's run, which the next one on that record waits for. */
+	private readonly lastOfRecord = new Map<string, Promise<unknown>>();
+
+	constructor(
+		readonly context: IExecuteFunctions,
+		readonly reader: ParameterReader,
+		private readonly words: RunWords & {
+			/** The operation and its input, which the run's ledger belongs to. */
+			scope: string;
+			/** Requests in Parallel when the Options collection holds none. */
+			defaultParallel: number;
+			/** Only item 0 is run (an operation that asks a person once per execution: operation.ts, wait). */
+			firstItemOnly?: boolean;
+		},
+	) {
+		this.node = reader.node;
+		const inputs = context.getInputData().length;
+		this.itemCount = words.firstItemOnly ? Math.min(inputs, 1) : inputs;
+		this.continueOnFail = context.continueOnFail();
+		this.options = (reader.get('options', 0, {}) as IDataObject) ?? {};
+		this.throughput = throughputOf(this.node, this.options, words.defaultParallel);
+		this.ledger = words.effect
+			? SentLedger.open<Fixed>(context, words.scope, this.itemCount)
+			: undefined;
+		this.requestNumber = this.ledger?.lastRequest ?? 0;
+		this.outcomes = new Outcomes<E, Fixed>(this.itemCount, this.node, this.ledger);
+	}
+
+	/**
+	 * Reads every item into its entries, in input order. An item that cannot be read fails alone (under Stop
+	 * Workflow the run stops here, before any request); entries an earlier try of the run sent, or may have,
+	 * keep that outcome and are not returned to be sent again.
+	 */
+	read<T extends E>(readItem: (item: ItemParameters) => T[]): T[] {
+		const entries: T[] = [];
+		for (let itemIndex = 0; itemIndex < this.itemCount; itemIndex++) {
+			let read: T[];
+			try {
+				read = readItem(this.reader.forItem(itemIndex));
+			} catch (error) {
+				this.refuse(itemIndex, error);
+				continue;
+			}
+			read.forEach((entry, entryIndex) => {
+				if (this.outcomes.admit(entry, entryIndex)) entries.push(entry);
+			});
+		}
+		return entries;
+	}
+
+	/**
+	 * An item that is not to be sent (it cannot be read, or a check after reading found it unfit): it fails
+	 * alone, or, under Stop Workflow, the run stops here, before any request.
+	 */
+	refuse(itemIndex: number, error: unknown) {
+		if (!this.continueOnFail) {
+			const own = (error as { description?: string }).description;
+			throw errorForItem(this.node, error, itemIndex, {
+				description: [own, continueAdvice(this.itemCount)].filter(Boolean).join(' '),
+			});
+		}
+		this.outcomes.refuse(itemIndex, error);
+	}
+
+	/** Packs the entries into requests, in input order. */
+	pack(entries: E[], packing: Packing<E, Fixed>) {
+		this.queue = new RequestQueue(entries, packing);
+	}
+
+	/**
+	 * Sends the packed requests, several at once, and returns when each is answered or the run has stopped.
+	 * Before the first request, a retried execution checks that it may send (retries.ts).
+	 */
+	async send(requests: Requests<E, Fixed>) {
+		const queue = this.queue!;
+		if (queue.size === 0) return;
+		if (this.ledger && !(await this.maySend())) return;
+		const workers = Math.min(this.throughput.parallel, queue.size);
+		await Promise.all(Array.from({ length: workers }, async () => await this.worker(requests)));
+	}
+
+	/** Whether this run may send; when not, every item to send fails, before any request (retries.ts). */
+	private async maySend(): Promise<boolean> {
+		const retry = await checkRetry(this.context, this.node, {
+			recordFits: this.ledger!.recordFits,
+			repeatOnRetry: this.options.repeatOnRetry === true,
+		});
+		if (retry.send) return true;
+		const items = [...new Set(this.queue!.takeAll().map((entry) => entry.itemIndex))];
+		if (!this.continueOnFail) throw retry.refusal(items[0]);
+		for (const itemIndex of items) this.outcomes.refuse(itemIndex, retry.refusal(itemIndex));
+		return false;
+	}
+
+	private async worker(requests: Requests<E, Fixed>) {
+		const queue = this.queue!;
+		const cancelled = this.context.getExecutionCancelSignal?.();
+		for (let unit = queue.next(); unit && !cancelled?.aborted; unit = queue.next()) {
+			const before = unit.record === undefined ? undefined : this.lastOfRecord.get(unit.record);
+			const sent = (async (waiting: Unit<E, Fixed>) => {
+				await before;
+				// A request that waited for another on its record starts only if the run goes on.
+				if (!queue.goesOn(waiting) || cancelled?.aborted) return;
+				await this.request(waiting, requests);
+			})(unit);
+			if (unit.record !== undefined) this.lastOfRecord.set(unit.record, sent);
+			await sent;
+		}
+	}
+
+	private async request(unit: Unit<E, Fixed>, requests: Requests<E, Fixed>) {
+		const number = ++this.requestNumber;
+		this.ledger?.numbered(number);
+		this.outcomes.sending(unit.entries, number);
+		try {
+			const accepted = await requests.send(unit.entries, unit.fixed, {
+				retry: this.throughput.retry,
+				pacer: this.pacer,
+				timeoutMs: this.throughput.timeoutMs,
+				itemIndex: unit.entries[0].itemIndex,
+			});
+			this.outcomes.accepted(unit.entries, number, accepted);
+			this.answered(unit);
+		} catch (error) {
+			if (requests.refusedWhole?.(error) && unit.entries.length > 1) {
+				this.answered(unit, this.queue!.refused(unit, number, error as NodeApiError));
+				return;
+			}
+			const explained = requests.explain
+				? await requests.explain(unit.entries, unit.fixed, error).catch(() => error)
+				: error;
+			this.failed(unit, number, explained);
+			this.answered(unit);
+		} finally {
+			this.ledger?.settled(number);
+		}
+	}
+
+	private failed(unit: Unit<E, Fixed>, number: number, error: unknown) {
+		this.outcomes.failed(unit.entries, number, error);
+		if (!this.continueOnFail) this.queue!.stopAfter(unit);
+	}
+
+	/** A request was answered: halves its sibling's answer shows to be refused for what they share fail. */
+	private answered(unit: Unit<E, Fixed>, settled = this.queue!.answered(unit)) {
+		for (const half of settled)
+			this.failed(
+				half.unit,
+				half.number,
+				restated(this.node, half.error, {
+					message: `${half.error.message}: ${half.cause}`,
+					description: [SPLIT_NO_FURTHER, half.error.description].filter(Boolean).join(' '),
+				}),
+			);
+	}
+
+	/**
+	 * Every input item's output, paired with it; under Stop Workflow, the error of the first failed item with
+	 * what happened to the others; after the execution was stopped, what was done before. A run that ends
+	 * with every item done leaves nothing for a retry to skip.
+	 */
+	outputs(shape: {
+		describe: (outcome: ItemOutcome<E, Fixed>, where: IDataObject) => IDataObject | IDataObject[];
+		describeEntries?: (entries: E[]) => IDataObject;
+		inputItems?: INodeExecutionData[];
+	}): INodeExecutionData[] {
+		const { items } = this.outcomes;
+		if (!this.continueOnFail) {
+			const error = runError(this.node, items, this.words, this.throughput);
+			if (error) throw error;
+		}
+		if ((this.queue?.size ?? 0) > 0 || items.some(notRun))
+			throw stoppedError(items, this.node, this.words);
+		if (items.every((outcome) => outcome.failed.length === 0 && outcome.refused === undefined))
+			this.ledger?.close();
+		const earlier = earlierSummary(items, this.words);
+		if (earlier)
+			this.context.addExecutionHints({
+				message: `${earlier} Their results are those of that try.`,
+				location: 'outputPane',
+			});
+		return outputsOf(items, this.words, {
+			...shape,
+			describe: shape.describe as (
+				outcome: ItemOutcome<unknown, unknown>,
+				where: IDataObject,
+			) => IDataObject,
+			inItemOrder: this.outcomes.inItemOrder as (a: unknown, b: unknown) => number,
+		});
+	}
+}
+
+const notRun = (outcome: ItemOutcome<unknown, unknown>) =>
+	outcome.sent.length === 0 && outcome.failed.length === 0 && outcome.refused === undefined;

@@ -1,0 +1,192 @@
+/**
+ * The requests of a run, waiting to be sent: entries grouped by key and cut into requests of at most so many
+ * (one entry each for an operation run item by item), and a request refused whole cut in halves until the
+ * entries at fault are alone. When both halves are refused word for word like the whole and no entry can cause
+ * that alone, the cause is what they share, and the split stops there. After a failure under On Error = Stop
+ * Workflow only the halves of the failed request still go.
+ */
+import { createHash } from 'node:crypto';
+import type { NodeApiError } from 'n8n-workflow';
+
+/** One entry to send (a message version, a contact row, an item) and the input item it comes from. */
+export interface Entry {
+	itemIndex: number;
+}
+
+/** How entries become requests. */
+export interface Packing<E extends Entry, Fixed> {
+	/** Entries with the same key may share a request of at most `maxPerRequest`; without a key, one each. */
+	keyOf?: (entry: E) => string;
+	maxPerRequest: number;
+	/** Request-level choices made once per request and kept when a refused request is split. */
+	fix?: (entries: E[]) => Fixed;
+	/** The record a request acts on (a contact's address): requests on the same record go in input order. */
+	recordOf?: (entry: E) => string | undefined;
+	/**
+	 * When both halves of a refused request were refused like it: a phrase naming what their entries share,
+	 * when no entry alone can cause that refusal; undefined when one could, and they are split further.
+	 */
+	sharedCause?: (entries: E[], fixed: Fixed, error: NodeApiError) => string | undefined;
+}
+
+/** Stable text key of a value, for grouping items whose request-level fields are identical. */
+export function groupKey(value: unknown): string {
+	return createHash('sha1').update(JSON.stringify(value)).digest('hex');
+}
+
+/**
+ * Groups entries by key, in input order, and cuts each group into chunks of at most `max`. Entries
+ * that share request-level fields travel together; no chunk mixes two groups.
+ */
+function chunkByKey<T>(entries: T[], keyOf: ((entry: T) => string) | undefined, max: number) {
+	if (!keyOf || max === 1) return entries.map((entry) => [entry]);
+	const groups = new Map<string, T[]>();
+	for (const entry of entries) {
+		const key = keyOf(entry);
+		const group = groups.get(key);
+		if (group) group.push(entry);
+		else groups.set(key, [entry]);
+	}
+	const chunks: T[][] = [];
+	for (const group of groups.values()) {
+		for (let start = 0; start < group.length; start += max)
+			chunks.push(group.slice(start, start + max));
+	}
+	return chunks;
+}
+
+/** A refused request cut in halves: the halves' answers say whether the cause is what they share. */
+interface Split<E, Fixed> {
+	error: NodeApiError;
+	/** Halves not answered yet. */
+	pending: number;
+	/** Halves refused word for word like the whole, waiting for the other half's answer. */
+	alike: Array<{ unit: Unit<E, Fixed>; number: number; error: NodeApiError }>;
+}
+
+/** One request to make: its entries and request-level choices. */
+export interface Unit<E, Fixed> {
+	entries: E[];
+	fixed: Fixed;
+	/** The first request these entries were part of: halves of a refused request keep it. */
+	origin: number;
+	/** The refused request this is a half of. */
+	parent?: Split<E, Fixed>;
+	/** The record it acts on, when it acts on one. */
+	record?: string;
+}
+
+/** Halves refused like the whole, to fail together: what they share is the cause. */
+interface SharedRefusal<E, Fixed> {
+	unit: Unit<E, Fixed>;
+	number: number;
+	error: NodeApiError;
+	cause: string;
+}
+
+const sameRefusal = (a: NodeApiError, b: NodeApiError) =>
+	a.httpCode === b.httpCode && a.description === b.description;
+
+export class RequestQueue<E extends Entry, Fixed> {
+	private readonly waiting: Array<Unit<E, Fixed>>;
+
+	/** The next request to hand out: the queue is read from the front without moving the rest. */
+	private head = 0;
+
+	/** Without continue-on-fail: the request whose failure stops the run; only its own halves still go. */
+	private stoppedBy: number | undefined;
+
+	constructor(
+		entries: E[],
+		private readonly packing: Packing<E, Fixed>,
+	) {
+		const fix = packing.fix ?? (() => undefined as Fixed);
+		this.waiting = chunkByKey(entries, packing.keyOf, packing.maxPerRequest).map(
+			(chunk, origin) => ({
+				entries: chunk,
+				fixed: fix(chunk),
+				origin,
+				record: packing.recordOf?.(chunk[0]),
+			}),
+		);
+	}
+
+	/** Requests not handed out yet. */
+	get size() {
+		return this.waiting.length - this.head;
+	}
+
+	/** The entries not handed out yet, and none will be: the run was stopped or refused. */
+	takeAll(): E[] {
+		const left = this.waiting.slice(this.head).flatMap((unit) => unit.entries);
+		this.head = this.waiting.length;
+		return left;
+	}
+
+	/** The next request to send; after the run was stopped, only the halves of the request that stopped it. */
+	next(): Unit<E, Fixed> | undefined {
+		while (this.head < this.waiting.length) {
+			const unit = this.waiting[this.head++];
+			if (this.goesOn(unit)) return unit;
+		}
+		return undefined;
+	}
+
+	/** Whether a request may still start: no failure stopped the run, or it is a half of the one that did. */
+	goesOn(unit: Unit<E, Fixed>): boolean {
+		return this.stoppedBy === undefined || unit.origin === this.stoppedBy;
+	}
+
+	/** No other request starts after this one's failure (its own halves still go). */
+	stopAfter(unit: Unit<E, Fixed>) {
+		this.stoppedBy ??= unit.origin;
+	}
+
+	/** Halves of a refused request go first, so that a refused entry is found before other requests start. */
+	private split(unit: Unit<E, Fixed>, error: NodeApiError) {
+		const half = Math.ceil(unit.entries.length / 2);
+		const parent: Split<E, Fixed> = { error, pending: 2, alike: [] };
+		this.waiting.splice(
+			this.head,
+			0,
+			{ ...unit, entries: unit.entries.slice(0, half), parent },
+			{ ...unit, entries: unit.entries.slice(half), parent },
+		);
+	}
+
+	/**
+	 * A request refused whole (nothing of it processed): split, or, for a half refused like its parent, held
+	 * until its sibling is answered. Returns the halves that then fail together.
+	 */
+	refused(
+		unit: Unit<E, Fixed>,
+		number: number,
+		error: NodeApiError,
+	): Array<SharedRefusal<E, Fixed>> {
+		if (unit.parent && sameRefusal(error, unit.parent.error))
+			unit.parent.alike.push({ unit, number, error });
+		else this.split(unit, error);
+		return this.answered(unit);
+	}
+
+	/**
+	 * A request was answered. Once both halves of a refused request are, halves refused like the whole are
+	 * returned to fail together when what they share is the cause, and split further otherwise.
+	 */
+	answered(unit: Unit<E, Fixed>): Array<SharedRefusal<E, Fixed>> {
+		const parent = unit.parent;
+		if (!parent || --parent.pending > 0) return [];
+		const waiting = parent.alike;
+		const cause =
+			waiting.length === 2 && this.packing.sharedCause
+				? this.packing.sharedCause(
+						waiting.flatMap(({ unit: half }) => half.entries),
+						waiting[0].unit.fixed,
+						parent.error,
+					)
+				: undefined;
+		if (cause) return waiting.map((half) => ({ ...half, cause }));
+		for (const half of waiting) this.split(half.unit, half.error);
+		return [];
+	}
+}

@@ -1,0 +1,206 @@
+/**
+ * The end of a run as the user sees it, in one voice for every operation: every input item's result or error,
+ * paired with it; under On Error = Stop Workflow, one error that says what happened to the whole run; after the
+ * execution was stopped, what was done before the stop. The words come from data: which items were done, may
+ * have been, were refused or not run, and what the operation's requests do.
+ */
+import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { whatWasSent } from '../../shared/transport/failures';
+import { errorForItem, errorItem } from './itemErrors';
+import { asSentence, capitalized, describeItems } from './itemNames';
+import type { ItemOutcome } from './outcomes';
+
+/** How a run's words speak of its operation. */
+export interface RunWords {
+	/**
+	 * Whether items share requests (Send, Import): what was done is "sent", an error counts the items not
+	 * sent, and outputs name their requests. Otherwise each item is one request: what was done is "done".
+	 */
+	combined: boolean;
+	/** What a request that may have reached the platform may have done ("mail may have gone out"). */
+	effect?: string;
+}
+
+type Outcome = ItemOutcome<unknown, unknown>;
+
+const were = (indexes: number[]) => (indexes.length === 1 ? 'was' : 'were');
+const indexesWhere = (outcomes: Outcome[], test: (outcome: Outcome, index: number) => boolean) =>
+	outcomes.map((outcome, index) => (test(outcome, index) ? index : -1)).filter((i) => i >= 0);
+const isDone = (outcome: Outcome) => outcome.sent.length > 0 && outcome.failed.length === 0;
+const isNotRun = (outcome: Outcome) =>
+	outcome.sent.length === 0 && outcome.failed.length === 0 && outcome.refused === undefined;
+
+/** "Items 0–2 and 4 were sent; item 3 may have been sent; item 5 was not sent." */
+function sentSummary(sent: number[], uncertain: number[], notSent: number[]): string {
+	const parts: string[] = [];
+	if (sent.length > 0) parts.push(`${describeItems(sent)} ${were(sent)} sent`);
+	if (uncertain.length > 0) parts.push(`${describeItems(uncertain)} may have been sent`);
+	if (parts.length === 0) parts.push('no item was sent');
+	if (notSent.length > 0) parts.push(`${describeItems(notSent)} ${were(notSent)} not sent`);
+	return `${capitalized(parts.join('; '))}.`;
+}
+
+/** "Items 0–3 were done; items 5–999 were not run." */
+function doneSummary(done: number[], notRun: number[]): string {
+	const parts: string[] = [];
+	if (done.length > 0) parts.push(`${describeItems(done)} ${were(done)} done`);
+	if (notRun.length > 0) parts.push(`${describeItems(notRun)} ${were(notRun)} not run`);
+	return parts.length > 0 ? `${capitalized(parts.join('; '))}.` : '';
+}
+
+/** What was done of a run, in one sentence; `except`: the item whose own error is told apart. */
+function whatWasDone(outcomes: Outcome[], words: RunWords, except = -1): string {
+	const others = (test: (outcome: Outcome) => boolean) =>
+		indexesWhere(outcomes, (outcome, index) => index !== except && test(outcome));
+	if (!words.combined) return doneSummary(others(isDone), others(isNotRun));
+	return sentSummary(
+		others(isDone),
+		others((outcome) => !isDone(outcome) && outcome.uncertain),
+		others((outcome) => !isDone(outcome) && !outcome.uncertain),
+	);
+}
+
+/** What an earlier try of the run did, for the error or the notice of a retry. */
+export function earlierSummary(outcomes: Outcome[], words: RunWords): string | undefined {
+	const done = words.combined ? 'sent' : 'done';
+	const sent = indexesWhere(outcomes, (outcome) => outcome.earlier.sent && !outcome.earlier.failed);
+	const uncertain = indexesWhere(outcomes, (outcome) => outcome.earlier.failed);
+	const parts: string[] = [];
+	if (sent.length > 0)
+		parts.push(
+			`${capitalized(describeItems(sent))} ${were(sent)} ${done} by an earlier try of this execution (n8n's Retry On Fail) and ${were(sent)} not ${done === 'sent' ? 'sent' : 'run'} again.`,
+		);
+	if (uncertain.length > 0)
+		parts.push(
+			`${capitalized(describeItems(uncertain))} ${were(uncertain)} not ${done === 'sent' ? 'sent' : 'run'} again either: ${uncertain.length === 1 ? 'its' : 'their'} request in an earlier try failed after it may have reached the platform.`,
+		);
+	return parts.length > 0 ? parts.join(' ') : undefined;
+}
+
+/**
+ * An error's description with what its request did: a platform failure says whether it may have taken
+ * effect; an error found before any request says so itself.
+ */
+function withWhatWasSent(error: unknown, words: RunWords): string | undefined {
+	const own = (error as { description?: string }).description ?? undefined;
+	if (!(error instanceof NodeApiError)) return own;
+	return [own, whatWasSent(error, words.effect)].filter(Boolean).join(' ');
+}
+
+/**
+ * What On Error = Stop Workflow (n8n's default) hides: with n8n's other setting the good items go through.
+ */
+export function continueAdvice(itemCount: number, failedCount = 1): string {
+	if (itemCount < 2) return '';
+	const others = itemCount - failedCount;
+	const failed = failedCount === 1 ? 'this item' : `the ${failedCount} failed items`;
+	return `With the node's Settings → On Error → "Continue (using error output)", it goes on with the other ${others} item${others === 1 ? '' : 's'} and routes ${failed} to the error output.`;
+}
+
+const failedItemsOf = (outcomes: Outcome[]) =>
+	indexesWhere(outcomes, (outcome) => outcome.failed.length > 0 || outcome.refused !== undefined);
+
+/**
+ * Under Stop Workflow, the run's one error: the first failed item's, titled for a combined run with what
+ * happened to the whole of it (n8n shows the message as the node's error title), and saying which items were
+ * done and which not. Undefined when no item failed.
+ */
+export function runError(
+	node: INode,
+	outcomes: Outcome[],
+	words: RunWords,
+	{ parallel }: { parallel: number },
+): Error | undefined {
+	const failedItems = failedItemsOf(outcomes);
+	if (failedItems.length === 0) return undefined;
+	const itemIndex = failedItems[0];
+	const failed = outcomes[itemIndex];
+	const error = failed.refused ?? failed.error;
+	const own = withWhatWasSent(error, words);
+	if (!words.combined) {
+		const others = parallel > 1 ? whatWasDone(outcomes, words, itemIndex) : '';
+		const advice = continueAdvice(outcomes.length);
+		if (!others && !advice && own === (error as { description?: string }).description)
+			return errorForItem(node, error, itemIndex);
+		return errorForItem(node, error, itemIndex, {
+			description: [own, others, advice].filter(Boolean).join(' '),
+		});
+	}
+	const sent = indexesWhere(outcomes, isDone);
+	const reason = (error as Error).message;
+	const ownOnly = (error as { description?: string }).description;
+	return errorForItem(node, error, itemIndex, {
+		message: `${outcomes.length - sent.length} of ${outcomes.length} items ${outcomes.some((outcome) => outcome.uncertain) ? 'not confirmed as sent' : 'not sent'}: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
+		// With several failures, the one described is the first; with one, it needs no introduction.
+		description: [
+			whatWasDone(outcomes, words),
+			earlierSummary(outcomes, words),
+			failedItems.length > 1
+				? `${capitalized(describeItems([itemIndex]))} failed first. ${ownOnly ? asSentence(ownOnly) : ''}`.trim()
+				: ownOnly && asSentence(ownOnly),
+			error instanceof NodeOperationError ? '' : whatWasSent(error, words.effect),
+			continueAdvice(outcomes.length, failedItems.length),
+		]
+			.filter(Boolean)
+			.join('\n'),
+	});
+}
+
+/** The execution was stopped while the node ran: no request started after the stop. */
+export function stoppedError(outcomes: Outcome[], node: INode, words: RunWords) {
+	return new NodeOperationError(node, 'The execution was stopped before every item was run', {
+		description: [whatWasDone(outcomes, words), 'No request started after the stop.']
+			.filter(Boolean)
+			.join(' '),
+	});
+}
+
+interface OutputShape<E> {
+	/**
+	 * What an item's output holds, from its entries the platform accepted and their request's answer;
+	 * `where` names the requests that carried them (a combined run), for the output to show.
+	 */
+	describe: (outcome: ItemOutcome<E, unknown>, where: IDataObject) => IDataObject | IDataObject[];
+	/** What entries add to a failed item's output (a combined send: the recipients sent and not). */
+	describeEntries?: (entries: E[]) => IDataObject;
+	inItemOrder: (a: E, b: E) => number;
+	/** The input items, when their fields go before each result (Include Input Fields). */
+	inputItems?: INodeExecutionData[];
+}
+
+/** Every input item's output: its result, or its error (with what was sent of it), paired with it. */
+export function outputsOf<E>(
+	outcomes: Array<ItemOutcome<E, unknown>>,
+	words: RunWords,
+	{ describe, describeEntries, inItemOrder, inputItems }: OutputShape<E>,
+): INodeExecutionData[] {
+	return outcomes.flatMap((outcome, itemIndex): INodeExecutionData[] => {
+		if (outcome.refused !== undefined) return [errorItem(outcome.refused, itemIndex)];
+		const requests = outcome.requests.sort((a, b) => a - b);
+		const where: IDataObject = words.combined
+			? { request: requests[0], requestSize: outcome.requestSizes.get(requests[0]) }
+			: {};
+		if (words.combined && requests.length > 1) {
+			where.requests = requests;
+			outcome.sent.sort(inItemOrder);
+			outcome.failed.sort(inItemOrder);
+		}
+		if (outcome.failed.length > 0) {
+			const partial =
+				outcome.sent.length > 0 && describeEntries
+					? { sent: describeEntries(outcome.sent), notSent: describeEntries(outcome.failed) }
+					: {};
+			const failure = errorItem(outcome.error, itemIndex, { ...where, ...partial });
+			const description = withWhatWasSent(outcome.error, words);
+			if (description) (failure.json.details as IDataObject).description = description;
+			return [failure];
+		}
+		const described = describe(outcome, where);
+		return (Array.isArray(described) ? described : [described]).map((json) => ({
+			json: inputItems ? { ...inputItems[itemIndex]?.json, ...json } : json,
+			pairedItem: { item: itemIndex },
+		}));
+	});
+}

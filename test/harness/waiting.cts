@@ -1,0 +1,277 @@
+/**
+ * A waiting execution as n8n keeps and resumes it, in process: the workflow runs through n8n-core's engine until
+ * the node puts it to wait; its data is then kept as n8n's database keeps it (a JSON copy), and a request to one
+ * of its links is served as n8n 2.41's WaitingWebhooks serves it (webhooks/waiting-webhooks.js): n8n's signature
+ * checked (401), a finished execution answered "No action required", the node disabled and its webhook() run in
+ * n8n-core's WebhookContext with the saved data, and the run resumed with what the webhook returned (webhook-
+ * helpers.js prepareExecutionData). The time limit resumes it as n8n's WaitTracker does (the data as saved).
+ */
+import { Container } from '@n8n/di';
+import {
+	generateUrlSignature,
+	InstanceSettings,
+	prepareUrlForSigning,
+	validateUrlSignature,
+	WebhookContext,
+} from 'n8n-core';
+import type {
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	IRunExecutionData,
+	IWebhookData,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { Workflow } from 'n8n-workflow';
+
+import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
+import {
+	actionWorkflow,
+	buildAdditionalData,
+	type CredentialsStore,
+	nodeTypes,
+	type RunResult,
+	runWorkflow,
+	type WorkflowOptions,
+} from './n8n.cts';
+
+/** A person's browser. */
+export const BROWSER =
+	'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
+
+/** What a request to a link got. */
+export interface Answered {
+	status: number;
+	headers: Record<string, string>;
+	body: string;
+	/** n8n's view the webhook rendered (its form page), with its data. */
+	rendered?: { view: string; data: IDataObject };
+	/** The run after the answer resumed it. */
+	resumed?: RunResult;
+}
+
+class Response {
+	status_ = 200;
+	headers: Record<string, string> = {};
+	body = '';
+	sent = false;
+	rendered?: { view: string; data: IDataObject };
+
+	status(code: number) {
+		this.status_ = code;
+		return this;
+	}
+
+	setHeader(name: string, value: string) {
+		this.headers[name.toLowerCase()] = value;
+	}
+
+	send(body: unknown) {
+		this.body = String(body);
+		this.sent = true;
+	}
+
+	render(view: string, data: IDataObject) {
+		this.rendered = { view, data };
+		this.sent = true;
+	}
+}
+
+let executions = 0;
+
+/** Source → Mail Delivery → After: After's input is what the node gave the run. */
+function waitingWorkflow(parameters: IDataObject, node: Partial<INode>) {
+	const { nodes, connections } = actionWorkflow(parameters);
+	Object.assign(nodes[1], node);
+	const after: INode = {
+		id: `after-${nodes[1].id}`,
+		name: 'After',
+		type: 'test.source',
+		typeVersion: 1,
+		position: [400, 0],
+		parameters: {},
+	};
+	return {
+		nodes: [...nodes, after],
+		connections: {
+			...connections,
+			'Mail Delivery': { main: [[{ node: 'After', type: 'main' as const, index: 0 }]] },
+		},
+	};
+}
+
+export interface WaitingRun {
+	first: RunResult;
+	executionId: string;
+	/** Whether the execution waits now, as n8n's database says. */
+	readonly waiting: boolean;
+	/** The node's output of its last run (what the next node got). */
+	readonly last: RunResult;
+	/** A request to a link, as a person's browser (or the given user agent) makes it. */
+	open(
+		url: string,
+		init?: { method?: 'GET' | 'POST'; userAgent?: string; body?: IDataObject },
+	): Promise<Answered>;
+	/** The time limit passed: n8n's WaitTracker resumes the run. */
+	timeOut(): Promise<RunResult>;
+}
+
+/** Runs Source → Mail Delivery (the given parameters) → After until the execution waits or ends. */
+export async function runToWait(
+	parameters: IDataObject,
+	credentials: CredentialsStore,
+	{
+		items,
+		node = {},
+		graph = (workflow) => workflow,
+		mode,
+		executionContext,
+	}: {
+		items?: INodeExecutionData[];
+		/** Settings of the Mail Delivery node (Retry On Fail, On Error). */
+		node?: Partial<INode>;
+		/** How n8n started the execution ('retry' for Retry in the executions list), and its lineage. */
+		mode?: WorkflowOptions['mode'];
+		executionContext?: WorkflowOptions['executionContext'];
+		/** Changes the workflow (another node, a loop) before it runs. */
+		graph?: (workflow: ReturnType<typeof waitingWorkflow>) => ReturnType<typeof waitingWorkflow>;
+	} = {},
+): Promise<WaitingRun> {
+	const executionId = `${++executions}`;
+	const { nodes, connections } = graph(waitingWorkflow(parameters, node));
+	const first = await runWorkflow({
+		nodes,
+		connections,
+		items,
+		credentials,
+		executionId,
+		mode,
+		executionContext,
+	});
+	let saved: IRunExecutionData = JSON.parse(JSON.stringify(first.run.data)) as IRunExecutionData;
+	let last = first;
+	let status = first.run.waitTill ? 'waiting' : 'done';
+	const resume = async (data: IRunExecutionData) => {
+		status = 'running';
+		last = await runWorkflow({ nodes, connections, credentials, executionId, resumeFrom: data });
+		saved = JSON.parse(JSON.stringify(last.run.data)) as IRunExecutionData;
+		status = last.run.waitTill ? 'waiting' : 'done';
+		return last;
+	};
+	const run: WaitingRun = {
+		first,
+		executionId,
+		get waiting() {
+			return status === 'waiting';
+		},
+		get last() {
+			return last;
+		},
+		timeOut: async () => await resume(JSON.parse(JSON.stringify(saved)) as IRunExecutionData),
+		open: async (url, { method = 'GET', userAgent = BROWSER, body = {} } = {}) => {
+			const parsed = new URL(url);
+			const [, base, execution, nodeId] = parsed.pathname.split('/');
+			const response = new Response();
+			const answered = (): Answered => ({
+				status: response.status_,
+				headers: response.headers,
+				body: response.body,
+				rendered: response.rendered,
+			});
+			if (base !== 'webhook-waiting' || execution !== executionId) return answered();
+			const signature = parsed.searchParams.get('signature') ?? '';
+			const secret = Container.get(InstanceSettings).hmacSignatureSecret;
+			if (!validateUrlSignature(signature, parsed, secret)) {
+				response.status(401).send('Invalid token');
+				return answered();
+			}
+			if (status === 'running') return { ...answered(), status: 409 };
+			if (status === 'done') {
+				response.send('No action required');
+				return answered();
+			}
+			const data = JSON.parse(JSON.stringify(saved)) as IRunExecutionData;
+			const stackEntry = data.executionData!.nodeExecutionStack[0];
+			stackEntry.node.disabled = true;
+			data.waitTill = undefined;
+			// preserveInputOverride: the waiting run's entry goes before the webhook runs (its input override stays).
+			const runs = data.resultData.runData[data.resultData.lastNodeExecuted!];
+			const popped = runs.pop();
+			if (popped?.inputOverride)
+				runs.push({
+					startTime: 0,
+					executionTime: 0,
+					executionIndex: 0,
+					source: popped.source,
+					inputOverride: popped.inputOverride,
+				} as never);
+			const workflow = new Workflow({
+				id: 'test',
+				nodes,
+				connections,
+				active: false,
+				nodeTypes,
+				staticData: {},
+				settings: { timezone: 'UTC' },
+			});
+			const waitingNode = workflow.getNode(data.resultData.lastNodeExecuted!)!;
+			const type = new MailDelivery();
+			const description = type.description.webhooks!.find((hook) => hook.httpMethod === method)!;
+			const request = {
+				method,
+				headers: { 'user-agent': userAgent },
+				query: Object.fromEntries(parsed.searchParams),
+				body,
+				contentType: 'multipart/form-data',
+			};
+			const additionalData = {
+				...buildAdditionalData(credentials),
+				executionId,
+				httpRequest: request,
+				httpResponse: response,
+			};
+			const webhookData: IWebhookData = {
+				httpMethod: method,
+				node: waitingNode.name,
+				path: nodeId,
+				webhookDescription: description,
+				workflowId: 'test',
+				workflowExecuteAdditionalData: additionalData as never,
+				isTest: false,
+			};
+			const context = new WebhookContext(
+				workflow,
+				waitingNode,
+				additionalData as never,
+				'manual',
+				webhookData,
+				[],
+				data,
+			);
+			const result: IWebhookResponseData = await type.webhook.call(context);
+			if (!result.noWebhookResponse && result.webhookResponse !== undefined)
+				response.send(result.webhookResponse);
+			if (!result.workflowData) return answered();
+			stackEntry.data.main = result.workflowData;
+			stackEntry.metadata = { ...stackEntry.metadata, forwardAllOutputs: true } as never;
+			return { ...answered(), resumed: await resume(data) };
+		},
+	};
+	return run;
+}
+
+/** The links of a mail's HTML, as a mail client opens them (entities decoded), in order. */
+export function linksOf(html: string): string[] {
+	return [...html.matchAll(/<a\b[^>]*\shref="([^"]*)"/g)].map((match) =>
+		match[1].replace(/&amp;/g, '&'),
+	);
+}
+
+/** A link signed again as n8n signs it: what passes n8n's own check, whatever its parameters say. */
+export function resign(link: string): string {
+	const url = new URL(link);
+	url.searchParams.delete('signature');
+	const secret = Container.get(InstanceSettings).hmacSignatureSecret;
+	url.searchParams.set('signature', generateUrlSignature(prepareUrlForSigning(url), secret));
+	return url.toString();
+}
