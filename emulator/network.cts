@@ -15,6 +15,24 @@ export interface NetworkSettings {
 	rateLimitPerSecond: number;
 	/** Every Nth /v5 request is answered HTTP 503 with Retry-After: 1, unprocessed (0: never). */
 	unavailableEvery: number;
+	/**
+	 * 1: the platform works on a request within its latency, as a platform whose servers work on requests side by
+	 * side: the request is processed as it arrives, and its answer leaves latencyMs after it arrived (or when the
+	 * work is done, if later). 0 (the default): the latency is waited first, then the request is processed, one at
+	 * a time in this process, so that under many requests at once the emulator's own work adds to every answer.
+	 */
+	workWithinLatency: number;
+}
+
+/** Holds a response's end until `at`: the answer leaves then, whatever time the work took before. */
+function answerAt(res: http.ServerResponse, at: number) {
+	const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
+	res.end = ((...args: unknown[]) => {
+		const wait = at - Date.now();
+		if (wait <= 0) return end(...args);
+		setTimeout(() => end(...args), wait);
+		return res;
+	}) as typeof res.end;
 }
 
 export class Network {
@@ -23,6 +41,7 @@ export class Network {
 		latencyJitterMs: 0,
 		rateLimitPerSecond: 0,
 		unavailableEvery: 0,
+		workWithinLatency: 0,
 	};
 	/** Answers refused by the settings: 429 (rate limit) and 503 (unavailable). */
 	throttled = { 429: 0, 503: 0 };
@@ -48,11 +67,13 @@ export class Network {
 		res.once('close', () => this.underWay--);
 	}
 
-	/** Plays distance and limits: waits the latency, then may refuse the request unprocessed (true). */
+	/** Plays distance and limits: the latency, then may refuse the request unprocessed (true). */
 	async throttle(res: http.ServerResponse): Promise<boolean> {
-		const { latencyMs, latencyJitterMs, rateLimitPerSecond, unavailableEvery } = this.settings;
+		const { latencyMs, latencyJitterMs, rateLimitPerSecond, unavailableEvery, workWithinLatency } =
+			this.settings;
 		const delay = latencyMs + Math.random() * latencyJitterMs;
-		if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+		if (delay > 0 && workWithinLatency) answerAt(res, Date.now() + delay);
+		else if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
 		this.v5Requests++;
 		if (unavailableEvery > 0 && this.v5Requests % unavailableEvery === 0) {
 			this.throttled[503]++;
