@@ -259,19 +259,34 @@ async function retryChain(id, first, { times, requestsOf }) {
 	}
 }
 
-test('n8n killed mid-send, then Retry from the executions list, and Retry of each refused retry: no recipient gets the mail twice, and each retry says why', async () => {
-	await stack.emulator.control('POST', 'settings', { latencyMs: 300, credits: 1_000_000 });
+/**
+ * Publishes Webhook (answering at once: the test kills or stops n8n while the node runs) → Split Out of body.people →
+ * Mail Delivery, and returns the workflow's id, its webhook path and a count of the node's requests to `path` since.
+ */
+async function publishAnswering(name, parameters, path = TX) {
 	const { workflow, hookPath } = actionWorkflow({
-		name: 'e2e crash retry',
-		parameters: sendParameters({ options: { parallelRequests: 1 } }),
+		name,
+		parameters,
 		credential,
 		splitField: 'body.people',
 	});
-	// The webhook answers at once: the test kills n8n while the send goes on.
 	workflow.nodes.find((node) => node.name === 'Webhook').parameters.responseMode = 'onReceived';
-	const id = await activate(stack.session, workflow);
 	const from = (await stack.emulator.control('GET', 'requests')).requests.length;
-	const sends = async () => (await requestsSince(from)).filter((r) => r.path === TX).length;
+	const id = await activate(stack.session, workflow);
+	const requests = async () => (await requestsSince(from)).filter((r) => r.path === path).length;
+	return { id, hookPath, workflow, requests };
+}
+
+test('n8n killed mid-send, then Retry from the executions list, and Retry of each refused retry: no recipient gets the mail twice, and each retry says why', async () => {
+	await stack.emulator.control('POST', 'settings', { latencyMs: 300, credits: 1_000_000 });
+	const {
+		id,
+		hookPath,
+		requests: sends,
+	} = await publishAnswering(
+		'e2e crash retry',
+		sendParameters({ options: { parallelRequests: 1 } }),
+	);
 	await post(hookPath, { people: people(3_000, 'crash') });
 	await eventually(async () => (await sends()) >= 3, 'three requests of the send', 60_000);
 	await crashAndRestart();
@@ -348,16 +363,14 @@ async function post(hookPath, body) {
 
 test('the same failed execution retried twice: the second retry sends nothing the first one sent', async () => {
 	await stack.emulator.control('POST', 'settings', { latencyMs: 0 });
-	const { workflow, hookPath } = actionWorkflow({
-		name: 'e2e retry twice',
-		parameters: sendParameters({ options: { parallelRequests: 1 } }),
-		credential,
-		splitField: 'body.people',
-	});
-	workflow.nodes.find((node) => node.name === 'Webhook').parameters.responseMode = 'onReceived';
-	const id = await activate(stack.session, workflow);
-	const from = (await stack.emulator.control('GET', 'requests')).requests.length;
-	const sends = async () => (await requestsSince(from)).filter((r) => r.path === TX).length;
+	const {
+		id,
+		hookPath,
+		requests: sends,
+	} = await publishAnswering(
+		'e2e retry twice',
+		sendParameters({ options: { parallelRequests: 1 } }),
+	);
 	// The fifth request is answered 500: under Stop Workflow nothing starts after it.
 	await stack.emulator.control('POST', 'fault', { path: TX, fault: 'internalError', skip: 4 });
 	await post(hookPath, { people: people(1_000, 'twice') });
@@ -387,16 +400,14 @@ test('the same failed execution retried twice: the second retry sends nothing th
 
 test('Stop pressed mid-send, then Retry: nothing the stopped execution sent or had under way goes out again', async () => {
 	await stack.emulator.control('POST', 'settings', { latencyMs: 300 });
-	const { workflow, hookPath } = actionWorkflow({
-		name: 'e2e stop retry',
-		parameters: sendParameters({ options: { parallelRequests: 4 } }),
-		credential,
-		splitField: 'body.people',
-	});
-	workflow.nodes.find((node) => node.name === 'Webhook').parameters.responseMode = 'onReceived';
-	const id = await activate(stack.session, workflow);
-	const from = (await stack.emulator.control('GET', 'requests')).requests.length;
-	const sends = async () => (await requestsSince(from)).filter((r) => r.path === TX).length;
+	const {
+		id,
+		hookPath,
+		requests: sends,
+	} = await publishAnswering(
+		'e2e stop retry',
+		sendParameters({ options: { parallelRequests: 4 } }),
+	);
 	await post(hookPath, { people: people(3_000, 'stopped') });
 	await eventually(async () => (await sends()) >= 6, 'six requests of the send', 60_000);
 	// The executions list as the editor reads it (n8n's public API does not list running executions).

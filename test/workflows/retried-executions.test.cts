@@ -18,6 +18,23 @@ let lineage = 1_700_000_000_000;
 /** The context of an execution started by a webhook, which n8n carries into every retry of it. */
 const newExecution = () => ({ establishedAt: ++lineage, source: 'webhook' });
 
+/** `workflow` run as n8n runs an execution of it (`mode` 'retry': Retry in the executions list). */
+const runAs = async (
+	workflow: ReturnType<typeof actionWorkflow>,
+	mode: 'webhook' | 'retry',
+	items: ReturnType<typeof people>,
+	executionContext: ReturnType<typeof newExecution>,
+	more: Partial<Parameters<typeof runWorkflow>[0]> = {},
+) =>
+	await runWorkflow({
+		...workflow,
+		credentials: env.credentials(),
+		items,
+		executionContext,
+		mode,
+		...more,
+	});
+
 beforeEach(async () => {
 	await env.control('POST', 'settings', { latencyMs: 30, credits: 1_000_000 });
 });
@@ -44,13 +61,7 @@ test('a retry of an execution that stopped mid-send sends nothing again: every i
 	const sentBefore = txRequests();
 	expect(sentBefore).toBeGreaterThanOrEqual(3);
 
-	const retried = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(1000),
-		executionContext: execution,
-		mode: 'retry',
-	});
+	const retried = await runAs(workflow, 'retry', people(1000), execution);
 	expect(txRequests()).toBe(sentBefore);
 	const failed = retried.output('Mail Delivery', 1);
 	expect(failed).toHaveLength(1000);
@@ -67,13 +78,7 @@ test('under Stop Workflow the retry stops before any request, with the same reas
 	const execution = newExecution();
 	await interruptedSend(workflow, execution);
 	const sentBefore = txRequests();
-	const retried = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(1000),
-		executionContext: execution,
-		mode: 'retry',
-	});
+	const retried = await runAs(workflow, 'retry', people(1000), execution);
 	expect(txRequests()).toBe(sentBefore);
 	expect(retried.error()?.message).toMatch(/may have sent it already/);
 });
@@ -84,26 +89,14 @@ test('with Redo After a Crash the retry sends every item again, as asked', async
 	);
 	const execution = newExecution();
 	await interruptedSend(workflow, execution);
-	const retried = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(1000),
-		executionContext: execution,
-		mode: 'retry',
-	});
+	const retried = await runAs(workflow, 'retry', people(1000), execution);
 	expect(retried.error()).toBeUndefined();
 	expect(retried.output('Mail Delivery')).toHaveLength(1000);
 });
 
 test('a retry of an execution that never reached the node sends as usual (no false alarm)', async () => {
 	const workflow = actionWorkflow(sendToEachItem());
-	const retried = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(300),
-		executionContext: newExecution(),
-		mode: 'retry',
-	});
+	const retried = await runAs(workflow, 'retry', people(300), newExecution());
 	expect(retried.error()).toBeUndefined();
 	expect(env.view().mails).toHaveLength(300);
 });
@@ -145,13 +138,7 @@ test('operations run item by item that change something are held to the same rul
 	});
 	await env.settled();
 	const before = upserts();
-	const retried = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(200),
-		executionContext: execution,
-		mode: 'retry',
-	});
+	const retried = await runAs(workflow, 'retry', people(200), execution);
 	expect(upserts()).toBe(before);
 	expect(retried.output('Mail Delivery', 1)).toHaveLength(200);
 });
@@ -167,21 +154,10 @@ test('a retry of a refused retry is refused again, however many are chained, Ret
 	const execution = newExecution();
 	await interruptedSend(workflow, execution);
 	const sentBefore = txRequests();
-	let retried = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(1000),
-		executionContext: execution,
-		mode: 'retry',
-	});
+	let retried = await runAs(workflow, 'retry', people(1000), execution);
 	for (let chain = 2; chain <= 4; chain++) {
-		retried = await runWorkflow({
-			...workflow,
-			credentials: env.credentials(),
-			items: people(1000),
-			executionContext: execution,
+		retried = await runAs(workflow, 'retry', people(1000), execution, {
 			contextData: savedContext(retried),
-			mode: 'retry',
 		});
 		expect(txRequests()).toBe(sentBefore);
 		const failed = retried.output('Mail Delivery', 1);
@@ -211,21 +187,10 @@ test('a retry of a refused retry under Stop Workflow is refused again, for item-
 	});
 	await env.settled();
 	const before = upserts();
-	let retried = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(400),
-		executionContext: execution,
-		mode: 'retry',
-	});
+	let retried = await runAs(workflow, 'retry', people(400), execution);
 	expect(retried.error()?.message).toMatch(/may have sent it already/);
-	retried = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(400),
-		executionContext: execution,
+	retried = await runAs(workflow, 'retry', people(400), execution, {
 		contextData: savedContext(retried),
-		mode: 'retry',
 	});
 	expect(upserts()).toBe(before);
 	expect(retried.error()?.message).toMatch(/may have sent it already/);
@@ -237,24 +202,11 @@ test('retrying the same failed execution twice never sends again what the first 
 	// The first try: the fifth request is answered 500 (it may have been processed); under Stop Workflow
 	// no request starts after it, so items 500-999 are left for a retry.
 	await env.control('POST', 'fault', { path: TX, fault: 'internalError', skip: 4 });
-	const first = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(1000),
-		executionContext: execution,
-		mode: 'webhook',
-	});
+	const first = await runAs(workflow, 'webhook', people(1000), execution);
 	expect(first.error()).toBeDefined();
 	expect(txRequests()).toBe(5);
 	const retry = async () =>
-		await runWorkflow({
-			...workflow,
-			credentials: env.credentials(),
-			items: people(1000),
-			executionContext: execution,
-			contextData: savedContext(first),
-			mode: 'retry',
-		});
+		await runAs(workflow, 'retry', people(1000), execution, { contextData: savedContext(first) });
 	await retry();
 	expect(txRequests()).toBe(10);
 	const again = await retry();
@@ -284,22 +236,9 @@ test('the claim of a crashed run outlives 1,001 later runs of the node', async (
 		cancelWhen: () => upserts() >= 40,
 	});
 	await env.settled();
-	for (let run = 0; run < 1001; run++)
-		await runWorkflow({
-			...workflow,
-			credentials: env.credentials(),
-			items: people(1),
-			executionContext: newExecution(),
-			mode: 'webhook',
-		});
+	for (let run = 0; run < 1001; run++) await runAs(workflow, 'webhook', people(1), newExecution());
 	const before = upserts();
-	const retried = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(400),
-		executionContext: execution,
-		mode: 'retry',
-	});
+	const retried = await runAs(workflow, 'retry', people(400), execution);
 	expect(upserts()).toBe(before);
 	expect(retried.output('Mail Delivery', 1)).toHaveLength(400);
 }, 120_000);
@@ -321,13 +260,7 @@ test("when later runs pushed the claim out of n8n's store, the retry cannot tell
 	await interruptedSend(workflow, execution);
 	const sentBefore = txRequests();
 	claimsOfOtherRuns(workflow, MAX_CLAIMS);
-	const retried = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(1000),
-		executionContext: execution,
-		mode: 'retry',
-	});
+	const retried = await runAs(workflow, 'retry', people(1000), execution);
 	expect(txRequests()).toBe(sentBefore);
 	expect(retried.output('Mail Delivery', 1)).toHaveLength(1000);
 	// The look-up leaves the row as full as it was, so the next retry still knows claims were pushed out.
@@ -338,22 +271,11 @@ test('with a full store, a retry of an execution that failed (its record saved) 
 	const workflow = actionWorkflow(sendToEachItem({ options: { parallelRequests: 1 } }));
 	const execution = newExecution();
 	await env.control('POST', 'fault', { path: TX, fault: 'internalError', skip: 4 });
-	const first = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(1000),
-		executionContext: execution,
-		mode: 'webhook',
-	});
+	const first = await runAs(workflow, 'webhook', people(1000), execution);
 	expect(txRequests()).toBe(5);
 	claimsOfOtherRuns(workflow, MAX_CLAIMS - 1);
-	const retried = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(1000),
-		executionContext: execution,
+	const retried = await runAs(workflow, 'retry', people(1000), execution, {
 		contextData: savedContext(first),
-		mode: 'retry',
 	});
 	expect(txRequests()).toBe(10);
 	expect(retried.error()?.message).not.toMatch(/may have sent it already/);
@@ -373,13 +295,8 @@ test('a retry of an execution stopped mid-send (its record saved at the stop) se
 	});
 	await env.settled();
 	await env.control('POST', 'settings', { latencyMs: 0 });
-	const retried = await runWorkflow({
-		...workflow,
-		credentials: env.credentials(),
-		items: people(3000),
-		executionContext: execution,
+	const retried = await runAs(workflow, 'retry', people(3000), execution, {
 		contextData: stopped.savedContext,
-		mode: 'retry',
 	});
 	// The requests under way at the stop are reported, not sent again.
 	expect((retried.error() as NodeApiError).description).toMatch(
