@@ -221,10 +221,19 @@ export const EDITOR_TYPE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Drag and Drop', value: 'DRAG' },
 ];
 
-export const TASK_TYPE_OPTIONS: INodePropertyOptions[] = [
+const TASK_TYPE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'A/B Test', value: 'ABTest' },
 	{ name: 'Ordinary (Mail List)', value: 'MailList' },
 ];
+
+/** A campaign filter by its kind (the API's task type). */
+export const taskTypeFilter: INodeProperties = {
+	displayName: 'Type',
+	name: 'type',
+	type: 'options',
+	options: TASK_TYPE_OPTIONS,
+	default: 'MailList',
+};
 
 /** Start and end day of a report, days included, sent as YYYY-MM-DD; by default the last 7 (today included) in the workflow's time zone. */
 export const dayRangeFields: INodeProperties[] = [

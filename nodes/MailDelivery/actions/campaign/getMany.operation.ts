@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import {
-	TASK_TYPE_OPTIONS,
+	taskTypeFilter,
 	filtersCollection,
 	itemOptions,
 	returnAllOrLimit,
@@ -57,13 +57,7 @@ export const properties: INodeProperties[] = [
 			default: '',
 			description: 'Tasks whose subject contains this text',
 		},
-		{
-			displayName: 'Type',
-			name: 'type',
-			type: 'options',
-			options: TASK_TYPE_OPTIONS,
-			default: 'MailList',
-		},
+		taskTypeFilter,
 	]),
 	itemOptions(),
 ];

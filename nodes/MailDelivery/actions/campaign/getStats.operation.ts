@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import {
-	TASK_TYPE_OPTIONS,
+	taskTypeFilter,
 	dayRangeFields,
 	itemOptions,
 	filtersCollection,
@@ -22,13 +22,7 @@ export const properties: INodeProperties[] = [
 	...dayRangeFields,
 	filtersCollection([
 		{ displayName: 'Campaign Name', name: 'mailName', type: 'string', default: '' },
-		{
-			displayName: 'Type',
-			name: 'type',
-			type: 'options',
-			options: TASK_TYPE_OPTIONS,
-			default: 'MailList',
-		},
+		taskTypeFilter,
 	]),
 	itemOptions(),
 ];
