@@ -1,9 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { trimmed } from '../../helpers/parameters';
-import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions } from '../common.descriptions';
 import type { ItemRun, OperationOption } from '../../run/operation';
+import { contactEmailField, contactNamedBy } from './shared';
 
 export const option: OperationOption = {
 	name: 'Get',
@@ -14,23 +13,10 @@ export const option: OperationOption = {
 export const toolDescription =
 	'Looks up one contact by email address. Returns its name, phone number and properties, or an error when there is none.';
 
-export const properties: INodeProperties[] = [
-	{
-		displayName: 'Email',
-		name: 'email',
-		type: 'string',
-		placeholder: 'name@email.com',
-		required: true,
-		default: '',
-	},
-	itemOptions(),
-];
-
-const FIELD_RULES = labelledBy(properties, { email: [rules.required, rules.text, rules.email] });
+export const properties: INodeProperties[] = [contactEmailField, itemOptions()];
 
 export async function execute(item: ItemRun) {
-	const body = { email: trimmed(item.get('email')) };
-	assertValid(item.node, body, FIELD_RULES, item.index);
+	const body = contactNamedBy(item);
 	const answer = await item.request('/v5/contacts/get', body);
 	return (answer.contact as IDataObject | undefined) ?? {};
 }

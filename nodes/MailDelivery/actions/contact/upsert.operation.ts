@@ -13,6 +13,7 @@ import type { ItemParameters } from '../../run/parameters';
 import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
+import { contactRecordOf } from './shared';
 
 export const option: OperationOption = {
 	name: 'Create or Update',
@@ -71,13 +72,9 @@ export const named: NamedRecord[] = [
 export const effect = 'the contact may have been saved';
 
 /** Items saving the same contact run in input order, so the last one's values stay. */
-export const recordOf = (item: ItemParameters) => {
-	const email = String(item.get('email', '')).trim().toLowerCase();
-	return (
-		email ||
-		`phone ${String(item.get<IDataObject>('additionalFields', {}).phoneNumber ?? '').trim()}`
-	);
-};
+export const recordOf = (item: ItemParameters) =>
+	contactRecordOf(item) ||
+	`phone ${String(item.get<IDataObject>('additionalFields', {}).phoneNumber ?? '').trim()}`;
 
 export async function execute(item: ItemRun) {
 	const extra = item.get('additionalFields', {}) as IDataObject;
