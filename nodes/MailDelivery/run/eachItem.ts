@@ -36,7 +36,7 @@ export async function runEachItem(
 	module: ItemOperationModule,
 ): Promise<INodeExecutionData[]> {
 	const { context, reader } = run;
-	const entries = run.read((item) => [{ itemIndex: item.index }]);
+	const entries = await run.read((item) => [{ itemIndex: item.index }]);
 	run.pack(entries, {
 		maxPerRequest: 1,
 		// An item whose parameters cannot be read fails in its own request instead.

@@ -18,6 +18,7 @@ import type {
 	INodeExecutionData,
 	NodeApiError,
 } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
 import type { RequestOptions } from '../../shared/transport';
 import { restated } from '../../shared/transport/failures';
@@ -35,7 +36,7 @@ import {
 	type RunWords,
 	stoppedError,
 } from './report';
-import { checkRetry } from './retries';
+import { checkRetry, type RetryCheck } from './retries';
 import { type Throughput, throughputOf } from './throughput';
 
 export type { Accepted } from './ledger';
@@ -54,6 +55,12 @@ export interface Requests<E, Fixed> {
 	/** The error of a failed request with the condition that applies, when a look-up can tell it. */
 	explain?: (entries: E[], fixed: Fixed, error: unknown) => Promise<unknown>;
 }
+
+/**
+ * While a request the run started is under way (its retry claim, a template's look-up), reading pauses after
+ * this many items, so that the request goes out and is answered beside the reading rather than after it.
+ */
+const ITEMS_BETWEEN_PAUSES = 500;
 
 const SPLIT_NO_FURTHER =
 	'Both halves of the request were refused like the whole, and no item alone causes that refusal: the node did not split it further.';
@@ -82,6 +89,9 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 
 	/** Requests on a record: the last one's run, which the next one on that record waits for. */
 	private readonly lastOfRecord = new Map<string, Promise<unknown>>();
+
+	/** This run's claim and what a retry may send (retries.ts), started as reading starts; settled: its end. */
+	private retryCheck: { check: Promise<RetryCheck>; settled: boolean } | undefined;
 
 	constructor(
 		readonly context: IExecuteFunctions,
@@ -113,9 +123,19 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	 * Workflow the run stops here, before any request); entries an earlier try of the run sent, or may have,
 	 * keep that outcome and are not returned to be sent again.
 	 */
-	read<T extends E>(readItem: (item: ItemParameters) => T[]): T[] {
+	async read<T extends E>(
+		readItem: (item: ItemParameters) => T[],
+		/** Whether a request the reading started (a look-up) is still under way. */
+		lookingUp: () => boolean = () => false,
+	): Promise<T[]> {
+		this.startRetryCheck();
 		const entries: T[] = [];
 		for (let itemIndex = 0; itemIndex < this.itemCount; itemIndex++) {
+			if (
+				itemIndex % ITEMS_BETWEEN_PAUSES === ITEMS_BETWEEN_PAUSES - 1 &&
+				(this.retryCheck?.settled === false || lookingUp())
+			)
+				await sleep(0);
 			let read: T[];
 			try {
 				read = readItem(this.reader.forItem(itemIndex));
@@ -161,12 +181,36 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		await Promise.all(Array.from({ length: workers }, async () => await this.worker(requests)));
 	}
 
-	/** Whether this run may send; when not, every item to send fails, before any request (retries.ts). */
-	private async maySend(): Promise<boolean> {
-		const retry = await checkRetry(this.context, this.node, {
-			recordFits: this.ledger!.recordFits,
+	/**
+	 * Claims the run (retries.ts) while its items are read: a run that changes something claims before its first
+	 * request, and one that then ends before any request leaves its claim saved with the execution (settled()).
+	 */
+	private startRetryCheck() {
+		if (!this.ledger || this.retryCheck) return;
+		const check = checkRetry(this.context, this.node, {
+			recordFits: this.ledger.recordFits,
 			repeatOnRetry: this.options.repeatOnRetry === true,
 		});
+		const started = { check, settled: false };
+		this.retryCheck = started;
+		check.then(
+			() => (started.settled = true),
+			() => (started.settled = true),
+		);
+	}
+
+	/**
+	 * Waits for the claim to be written into the node's context before the node ends, whatever its end: a claim
+	 * written after n8n saved the execution would make a retry of it refuse to send.
+	 */
+	async settled() {
+		await this.retryCheck?.check.catch(() => undefined);
+	}
+
+	/** Whether this run may send; when not, every item to send fails, before any request (retries.ts). */
+	private async maySend(): Promise<boolean> {
+		this.startRetryCheck();
+		const retry = await this.retryCheck!.check;
 		if (retry.send) return true;
 		const items = [...new Set(this.queue!.takeAll().map((entry) => entry.itemIndex))];
 		if (!this.continueOnFail) throw retry.refusal(items[0]);

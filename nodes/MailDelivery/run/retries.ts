@@ -48,7 +48,7 @@ interface RunHistory {
 const HISTORY_KEY = 'runHistory';
 
 /** Whether this run may send: `refusal` makes the error of each item an earlier try may have sent. */
-type RetryCheck =
+export type RetryCheck =
 	{ send: true } | { send: false; refusal: (itemIndex: number) => NodeOperationError };
 
 /** Claims against the node's row run one at a time in this process (n8n reads and writes the row whole). */

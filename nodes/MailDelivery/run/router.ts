@@ -55,12 +55,15 @@ export async function route(
 		defaultParallel: parallelByDefault(module.properties),
 		firstItemOnly: 'wait' in module,
 	};
-	const output = combinesItems(module)
-		? await module.execute.call(context, new Run(context, reader, words) as never)
-		: await runEachItem(
-				new Run<Entry, IDataObject | IDataObject[]>(context, reader, words),
-				module,
-			);
+	const run = new Run<Entry, IDataObject | IDataObject[]>(context, reader, words);
+	let output: INodeExecutionData[];
+	try {
+		output = combinesItems(module)
+			? await module.execute.call(context, run as never)
+			: await runEachItem(run, module);
+	} finally {
+		await run.settled();
+	}
 	const hint = slowFieldsHint(reader, module);
 	if (hint) context.addExecutionHints({ message: hint, location: 'outputPane' });
 	return [output];

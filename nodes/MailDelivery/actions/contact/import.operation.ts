@@ -293,7 +293,7 @@ export async function execute(
 	);
 	const items = this.getInputData();
 	const requests = new Map<string, IDataObject>();
-	const rows = run.read((item) => [readRow(item, items[item.index]?.json ?? {}, requests)]);
+	const rows = await run.read((item) => [readRow(item, items[item.index]?.json ?? {}, requests)]);
 	run.pack(rows, { keyOf: (row) => row.key, maxPerRequest: batchSize });
 	await run.send({
 		send: async (chunk, _fixed, options) => {

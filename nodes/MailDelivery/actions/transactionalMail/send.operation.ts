@@ -365,7 +365,7 @@ export async function execute(
 		lookups,
 	);
 	// 1. Read and check every item; the templates' tags are looked up meanwhile.
-	let messages = readMessages(run, inputs, tags);
+	let messages = await readMessages(run, inputs, tags);
 	// 2. With Fail the Item, a message missing a tag value fails now, before any request.
 	if (tags.failMessages) messages = await checkTags(run, tags, messages);
 	// 3. Pack the messages into requests of up to 100, by equal request-level fields.

@@ -46,12 +46,12 @@ export interface Message {
 const versionsOf = (messages: Message[]) => messages.map((message) => message.version);
 
 /** Every item read and checked into its messages; the look-up of the templates they use starts meanwhile. */
-export function readMessages(
+export async function readMessages(
 	run: Run<Message, IDataObject>,
 	inputs: INodeExecutionData[],
 	tags: MissingTagCheck,
-): Message[] {
-	return run.read((item): Message[] => {
+): Promise<Message[]> {
+	return await run.read((item): Message[] => {
 		const { shared, versions, attachment } = readSendItem(item, inputs[item.index]);
 		tags.lookUp(shared, versions, item.index);
 		return versions.map((version) => ({
@@ -61,7 +61,7 @@ export function readMessages(
 			attachment,
 			missingTags: [],
 		}));
-	});
+	}, tags.lookingUp);
 }
 
 /**

@@ -56,10 +56,18 @@ type Source = { tags: string[]; where: string };
 const quoted = (tags: string[]) => tags.map((tag) => `{{${tag}}}`);
 const listed = (words: string[]) =>
 	words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}` : words[0];
-const hasValue = (values: IDataObject, tag: string) =>
-	Object.prototype.hasOwnProperty.call(values, tag) &&
-	values[tag] !== undefined &&
-	values[tag] !== null;
+const own = (values: unknown, tag: string) =>
+	!!values && Object.prototype.hasOwnProperty.call(values, tag);
+
+/** Whether the message gives the tag a value: its version's params, else the shared ones (the version's win). */
+function hasValue(shared: IDataObject, version: IDataObject, tag: string) {
+	const value = own(version.params, tag)
+		? (version.params as IDataObject)[tag]
+		: own(shared.params, tag)
+			? (shared.params as IDataObject)[tag]
+			: undefined;
+	return value !== undefined && value !== null;
+}
 
 /**
  * Names that look like the tag (the same letters in another case, one holding the other, or one or two
@@ -118,7 +126,12 @@ export class MissingTagCheck {
 		for (const version of versions) {
 			if (contentSourceOf(version, shared) !== 'template') continue;
 			const name = String(version.templateName ?? shared.templateName ?? '');
-			if (name && !this.templates.has(name)) this.templates.set(name, this.read(name, itemIndex));
+			if (name && !this.templates.has(name)) {
+				this.pending++;
+				const tags = this.read(name, itemIndex);
+				void tags.finally(() => this.pending--);
+				this.templates.set(name, tags);
+			}
 		}
 	}
 
@@ -126,6 +139,11 @@ export class MissingTagCheck {
 	async ready() {
 		for (const [name, tags] of this.templates) this.found.set(name, await tags);
 	}
+
+	/** Whether a look-up started is not answered yet (reading then pauses now and then to let it go on). */
+	readonly lookingUp = () => this.pending > 0;
+
+	private pending = 0;
 
 	private async read(name: string, itemIndex: number): Promise<TemplateTags> {
 		const read = templateNamed.call(this.context, name, itemIndex);
@@ -192,20 +210,18 @@ export class MissingTagCheck {
 		shared: IDataObject,
 		versions: IDataObject[],
 	): { missing: string[][]; error?: NodeOperationError } {
-		const inputFields = Object.keys(this.context.getInputData()[itemIndex]?.json ?? {});
+		let inputFields: string[] | undefined;
 		const messages = versions.map((version) => {
 			const sources = this.sourcesOf(version, shared);
 			if (!sources) return undefined;
-			const values = {
-				...((shared.params as IDataObject) ?? {}),
-				...((version.params as IDataObject) ?? {}),
-			};
 			const tags = [...new Set(sources.flatMap((source) => source.tags))].filter(
-				(tag) => !hasValue(values, tag),
+				(tag) => !hasValue(shared, version, tag),
 			);
+			if (tags.length === 0) return { tags, sources, version, like: new Map<string, string[]>() };
 			// Input fields that look like each missing tag: "the input has firstName".
-			const like = new Map(tags.map((tag) => [tag, resembling(tag, inputFields)]));
-			return { tags, sources, values, like };
+			inputFields ??= Object.keys(this.context.getInputData()[itemIndex]?.json ?? {});
+			const like = new Map(tags.map((tag) => [tag, resembling(tag, inputFields!)]));
+			return { tags, sources, version, like };
 		});
 		for (const message of messages) {
 			if (!message) continue;
@@ -220,12 +236,15 @@ export class MissingTagCheck {
 		const missing = messages.map((message) => message?.tags ?? []);
 		const failing = messages.findIndex((message) => message && message.tags.length > 0);
 		if (!this.failMessages || failing < 0) return { missing };
-		const { tags, sources, values, like: likeByTag } = messages[failing]!;
+		const { tags, sources, version: failed, like: likeByTag } = messages[failing]!;
 		const like = [...new Set([...likeByTag.values()].flat())];
 		const where = sources
 			.filter((source) => source.tags.some((tag) => tags.includes(tag)))
 			.map((source) => source.where);
-		const names = Object.keys(values);
+		const names = Object.keys({
+			...((shared.params as IDataObject) ?? {}),
+			...((failed.params as IDataObject) ?? {}),
+		});
 		const version = versions.length > 1 ? ` (message version ${failing + 1})` : '';
 		const error = new NodeOperationError(
 			this.context.getNode(),
