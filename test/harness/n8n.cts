@@ -210,8 +210,11 @@ export interface RunResult {
 export const processedData = new Map<string, string[]>();
 const recordKey = (scope: string, contextData: { workflow: { id?: string }; node?: INode }) =>
 	`${contextData.workflow.id}:${scope === 'node' ? contextData.node?.id : ''}`;
+/** n8n's store is a database: its answer comes in a later turn of the event loop, as a query's does. */
+const databaseTurn = async () => await new Promise((resolve) => setImmediate(resolve));
 const deduplicator: IDataDeduplicator = {
 	async checkProcessedAndRecord(items, scope, contextData, options) {
+		await databaseTurn();
 		const key = recordKey(scope, contextData);
 		const entries = processedData.get(key) ?? [];
 		processedData.set(key, entries);
@@ -231,6 +234,7 @@ const deduplicator: IDataDeduplicator = {
 		return { new: added, processed };
 	},
 	async removeProcessed(items, scope, contextData) {
+		await databaseTurn();
 		const entries = processedData.get(recordKey(scope, contextData)) ?? [];
 		for (const item of items.map(String)) {
 			const index = entries.indexOf(item);
@@ -241,6 +245,7 @@ const deduplicator: IDataDeduplicator = {
 		processedData.delete(recordKey(scope, contextData));
 	},
 	async getProcessedDataCount(scope, contextData) {
+		await databaseTurn();
 		return processedData.get(recordKey(scope, contextData))?.length ?? 0;
 	},
 };

@@ -267,6 +267,23 @@ test("when later runs pushed the claim out of n8n's store, the retry cannot tell
 	expect(processedData.get(`test:${workflow.nodes[1].id}`)).toHaveLength(MAX_CLAIMS);
 });
 
+test('a retry of an execution that failed on a bad field before any request sends, once the field is fixed', async () => {
+	// The run claims itself while its items are read; the failed run ends only once that claim is in the context
+	// n8n saves, or the retry would take the claim for a crashed try's and refuse to send.
+	const workflow = actionWorkflow(sendToEachItem());
+	const execution = newExecution();
+	const items = people(300);
+	items[299].json.email = 'not an address';
+	const first = await runAs(workflow, 'webhook', items, execution);
+	expect(first.error()?.message).toMatch(/"To".* item 299/);
+	expect(txRequests()).toBe(0);
+	const retried = await runAs(workflow, 'retry', people(300), execution, {
+		contextData: savedContext(first),
+	});
+	expect(retried.error()).toBeUndefined();
+	expect(env.view().mails).toHaveLength(300);
+});
+
 test('with a full store, a retry of an execution that failed (its record saved) still goes on from the record', async () => {
 	const workflow = actionWorkflow(sendToEachItem({ options: { parallelRequests: 1 } }));
 	const execution = newExecution();
