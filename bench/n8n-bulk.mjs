@@ -572,7 +572,7 @@ async function prepareCase(benchCase, { session, credential, emulator, n8n }) {
 		};
 		if (benchCase.kind === 'set') return figures;
 
-		const { requests, throttled } = await emulator.control('GET', 'requests');
+		const { requests, throttled, lateAnswers } = await emulator.control('GET', 'requests');
 		const v5 = requests.filter((r) => r.path.startsWith('/v5/'));
 		// The log keeps the time each request was processed, as it arrived; its answer left LATENCY_MS later.
 		const answeredAt = v5.map((r) => Date.parse(r.at) + LATENCY_MS);
@@ -583,6 +583,9 @@ async function prepareCase(benchCase, { session, credential, emulator, n8n }) {
 			afterLastMs: node.startTime + node.executionTime - Math.max(...answeredAt),
 			requests: v5.length + throttled[429] + throttled[503],
 			refused: throttled[429],
+			// How late the stand-in's answers left after their 150 ms: its own process, or the machine, busy.
+			lateP50Ms: quantile(lateAnswers, 0.5),
+			lateP90Ms: quantile(lateAnswers, 0.9),
 		});
 		await check(benchCase, n, emulator, v5);
 		return figures;
@@ -649,6 +652,13 @@ const idealMs = ({ kind, n, parallel }) =>
 			? Math.ceil(n / parallel) * LATENCY_MS
 			: undefined;
 
+/** The q-quantile of the values (undefined when there are none). */
+function quantile(values, q) {
+	if (!values?.length) return undefined;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+}
+
 function summary(result) {
 	const { runs } = result;
 	const pick = (key) => (runs[0][key] === undefined ? undefined : median(runs.map((r) => r[key])));
@@ -663,6 +673,8 @@ function summary(result) {
 		requests: pick('requests'),
 		refused: runs[0].refused === undefined ? undefined : runs.map((r) => r.refused),
 		peakMiB: pick('peakMiB'),
+		lateP50Ms: pick('lateP50Ms'),
+		lateP90Ms: pick('lateP90Ms'),
 		peakMaxMiB: Math.max(...runs.map((r) => r.peakMiB)),
 	};
 }
@@ -676,6 +688,7 @@ const COLUMNS = [
 	['requests phase', 14],
 	['after last', 10],
 	['requests (429s)', 18],
+	['answers late p50/p90', 20],
 	['ideal', 7],
 	['node÷ideal', 10],
 	['node÷(Set+ideal)', 18],
@@ -710,6 +723,7 @@ function line(result) {
 		seconds(s.requestsPhaseMs),
 		seconds(s.afterLastMs),
 		s.requests === undefined ? '—' : `${s.requests} (${s.refused.join('/')})`,
+		s.lateP90Ms === undefined ? '—' : `${Math.round(s.lateP50Ms)} / ${Math.round(s.lateP90Ms)} ms`,
 		seconds(ideal),
 		ratio(s.nodeMs / ideal),
 		spread(ratios),
@@ -729,7 +743,8 @@ ${load} at the start (the machine may be shared). Medians of ${ROUNDS} runs afte
 interleaved (case A, B, C, A, B, C, …) so that drift falls on every case alike${SCALE === 1 ? '' : `; sizes scaled by ${SCALE}`}.
 wall = the execution's startedAt→stoppedAt; node = the measured node's executionTime; before 1st req = node start → its first
 platform request (first answer − ${LATENCY_MS} ms); requests phase = first request → last answer; after last = last answer →
-node end; requests counts refused ones, 429s per run in brackets; ideal = ⌈N/100⌉ ÷ P × ${LATENCY_MS} ms; Set = the Set node's
+node end; requests counts refused ones, 429s per run in brackets; answers late = how long after its 150 ms the stand-in's
+answer left (its one process or the machine busy: time that is neither the node's nor a real platform's), median and 90th percentile; ideal = ⌈N/100⌉ ÷ P × ${LATENCY_MS} ms; Set = the Set node's
 time with the same two expressions over the same N, run just before the send in each round: the ratio's median (lowest–
 highest) over the rounds, pair by pair;
 peak RSS = the n8n process's VmRSS sampled every 100 ms, maximum minus the value before the run (median, max of runs;

@@ -87,6 +87,7 @@ export async function control(
 					requests: target.requests,
 					throttled: network.throttled,
 					peakUnderWay: network.peakUnderWay,
+					lateAnswers: network.lateAnswers,
 				},
 			];
 		case 'GET /__control/mails':

@@ -24,13 +24,22 @@ export interface NetworkSettings {
 	workWithinLatency: number;
 }
 
-/** Holds a response's end until `at`: the answer leaves then, whatever time the work took before. */
-function answerAt(res: http.ServerResponse, at: number) {
+/**
+ * Holds a response's end until `at`: the answer leaves then, whatever time the work took before. `late` hears how
+ * long after `at` it really left (this process busy with other requests, or the machine with other processes).
+ */
+function answerAt(res: http.ServerResponse, at: number, late: (ms: number) => void) {
 	const end = res.end.bind(res) as (...args: unknown[]) => http.ServerResponse;
 	res.end = ((...args: unknown[]) => {
 		const wait = at - Date.now();
-		if (wait <= 0) return end(...args);
-		setTimeout(() => end(...args), wait);
+		if (wait <= 0) {
+			late(-wait);
+			return end(...args);
+		}
+		setTimeout(() => {
+			late(Date.now() - at);
+			end(...args);
+		}, wait);
 		return res;
 	}) as typeof res.end;
 }
@@ -54,6 +63,8 @@ export class Network {
 	peakUnderWay = 0;
 	/** /v5 requests received in all. */
 	received = 0;
+	/** With workWithinLatency, how late each answer left after its latency, in ms (the stand-in's own delay). */
+	lateAnswers: number[] = [];
 	private recentRequests: number[] = [];
 	private v5Requests = 0;
 
@@ -72,7 +83,8 @@ export class Network {
 		const { latencyMs, latencyJitterMs, rateLimitPerSecond, unavailableEvery, workWithinLatency } =
 			this.settings;
 		const delay = latencyMs + Math.random() * latencyJitterMs;
-		if (delay > 0 && workWithinLatency) answerAt(res, Date.now() + delay);
+		if (delay > 0 && workWithinLatency)
+			answerAt(res, Date.now() + delay, (late) => this.lateAnswers.push(late));
 		else if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
 		this.v5Requests++;
 		if (unavailableEvery > 0 && this.v5Requests % unavailableEvery === 0) {
