@@ -5,6 +5,8 @@
 // BENCH_ROUNDS (default 3) runs per case, medians printed; BENCH_CASES='import,Set:' (parts of labels) picks cases;
 // BENCH_SIZE=500 puts 500 where a case has 10,000 items (and scales the others alike) for a quick run.
 import { mkdtempSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -99,6 +101,10 @@ const sendByInputFields = (parallel) => ({
 	tagValuesMode: 'inputFields',
 	options: { parallelRequests: parallel },
 });
+const tagsUnchecked = (parameters) => ({
+	...parameters,
+	options: { ...parameters.options, missingTagValues: 'send' },
+});
 const IMPORT = {
 	authentication: 'signature',
 	resource: 'contact',
@@ -154,6 +160,22 @@ const CASES = [
 		parallel,
 		parameters: sendByInputFields(parallel),
 	})),
+	// With Missing Tag Values: Send With the Tag Empty, the send needs no look-up of the template before its first
+	// request: what the default (Fail the Message) costs is the difference.
+	{
+		label: 'send by input fields, tags unchecked P=16',
+		kind: 'send',
+		n: size(10_000),
+		parallel: 16,
+		parameters: tagsUnchecked(sendByInputFields(16)),
+	},
+	{
+		label: 'send by dragging, tags unchecked P=16',
+		kind: 'send',
+		n: size(10_000),
+		parallel: 16,
+		parameters: tagsUnchecked(sendByDragging(16)),
+	},
 	{
 		label: 'send by dragging 1,000 P=16',
 		kind: 'send',
@@ -408,6 +430,8 @@ async function main() {
 				}
 			});
 		}
+		if (entries.some(({ benchCase }) => benchCase.kind === 'send' && benchCase.parallel === 16))
+			for (let round = 0; round < ROUNDS; round++) plainClientMs.push(await plainClient(emulator));
 		const fresh = entries.filter((entry) => entry.benchCase.freshProcess);
 		for (let round = 0; round < ROUNDS && fresh.length > 0; round++) {
 			for (const entry of fresh.filter((e) => !e.error)) {
@@ -434,6 +458,56 @@ async function main() {
 		),
 		load,
 	);
+}
+
+/** The plain client's times (ms), one a round: what the stand-in and this machine allow without n8n. */
+const plainClientMs = [];
+
+/**
+ * The requests of a send of 10,000 recipients (100 of 100 messages), 16 at once, made by a plain client (Node's own
+ * http, signed as the credential signs) to the same stand-in with the same settings: the floor of a send's requests
+ * phase on this machine, against which the node's is read.
+ */
+async function plainClient(emulator) {
+	const { signatureHeaders } = createRequire(import.meta.url)('../dist/credentials/common.js');
+	await emulator.control('POST', 'reset');
+	await emulator.control('POST', 'settings', { latencyMs: LATENCY_MS, workWithinLatency: 1 });
+	const requests = Array.from({ length: 100 }, (_, request) =>
+		JSON.stringify({
+			senderMail: 'sender@example.com',
+			templateName: 'welcome',
+			messageVersions: Array.from({ length: RECIPIENTS_PER_REQUEST }, (_, index) => ({
+				to: [{ email: `p${request * RECIPIENTS_PER_REQUEST + index}@example.org` }],
+				params: { name: `P ${index}`, orderNo: String(index) },
+			})),
+		}),
+	);
+	const post = (body) =>
+		new Promise((resolve, reject) => {
+			const { apiKey, apiSecret } = emulator.account;
+			const request = http.request(
+				`${emulator.url}/v5/transactional/mail/sends_customised`,
+				{
+					method: 'POST',
+					headers: {
+						'Content-Type': 'application/json',
+						'Content-Length': Buffer.byteLength(body),
+						...signatureHeaders(apiKey, apiSecret),
+					},
+				},
+				(response) => response.resume().on('end', resolve),
+			);
+			request.on('error', reject);
+			request.end(body);
+		});
+	const started = Date.now();
+	let next = 0;
+	await Promise.all(
+		Array.from({ length: 16 }, async () => {
+			while (next < requests.length) await post(requests[next++]);
+		}),
+	);
+	return Date.now() - started;
 }
 
 /** One n8n process of the main line with an owner and the signature credential, for the time of `use`. */
@@ -797,12 +871,33 @@ function printTargets(results) {
 		],
 	].filter(([, value]) => Number.isFinite(value));
 	printGrowth(byLabel);
+	printClientFloor(byLabel);
 	if (targets.length === 0) return;
 	console.log('\nTargets (median node times of this run):');
 	for (const [label, value, target] of targets)
 		console.log(
 			`  ${label}: ${ratio(value)}${target ? ` (target ≤ ${target}: ${value <= target ? 'met' : 'NOT met'})` : ''}`,
 		);
+}
+
+/** The sends of 10,000 at 16 beside the plain client: how much of their time is n8n's and the node's. */
+function printClientFloor(byLabel) {
+	if (plainClientMs.length === 0) return;
+	const floor = median(plainClientMs);
+	console.log(
+		`\nA plain client (Node's http, no n8n) making the same 100 requests of 100 messages, 16 at once, to the same stand-in: ${seconds(floor)} (rounds ${plainClientMs.map(seconds).join(', ')}); the floor ⌈100 ÷ 16⌉ × ${LATENCY_MS} ms = ${seconds(7 * LATENCY_MS)}.`,
+	);
+	for (const label of [
+		'send by dragging P=16',
+		'send by input fields P=16',
+		'send by dragging, tags unchecked P=16',
+		'send by input fields, tags unchecked P=16',
+	].filter((label) => byLabel.has(label))) {
+		const s = summary(byLabel.get(label));
+		console.log(
+			`  ${label}: node ${seconds(s.nodeMs)} = ${ratio(s.nodeMs / floor)} × the plain client; requests phase ${seconds(s.requestsPhaseMs)}`,
+		);
+	}
 }
 
 /**
