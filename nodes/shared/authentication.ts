@@ -1,7 +1,7 @@
 /** The Authentication field and the credentials list, the same on both nodes. */
 import type { INodeCredentialDescription, INodeProperties } from 'n8n-workflow';
 
-import { type Authentication, credentialTypeOf } from './transport/credentialTypes';
+import { type Authentication, credentialTypeOf } from './transport/credentials';
 
 const authenticationShow = (value: Authentication) => ({ show: { authentication: [value] } });
 

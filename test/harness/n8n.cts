@@ -44,7 +44,7 @@ import { MailDeliverySignatureApi } from '../../credentials/MailDeliverySignatur
 import {
 	type Authentication,
 	credentialTypeOf,
-} from '../../nodes/shared/transport/credentialTypes';
+} from '../../nodes/shared/transport/credentials';
 import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
 
 export const PACKAGE = 'n8n-nodes-mail-delivery';

@@ -1,22 +1,12 @@
-import type {
-	IAdditionalCredentialOptions,
-	IDataObject,
-	IExecuteFunctions,
-	IHookFunctions,
-	IHttpRequestOptions,
-	ILoadOptionsFunctions,
-	IWebhookFunctions,
-	JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, sleep } from 'n8n-workflow';
 
-import { type Authentication, credentialTypeOf } from './credentialTypes';
+import { type ApiContext, runCredential } from './credentials';
 import { explainCode, likelyCause } from './explanations';
 import { type ConnectionFailure, PlatformError, processingOf } from './failures';
 import type { RequestPacer } from './pacing';
 
-export type ApiContext =
-	IExecuteFunctions | ILoadOptionsFunctions | IHookFunctions | IWebhookFunctions;
+export type { ApiContext } from './credentials';
 
 /**
  * Retries of answers that mean "not processed, try later": HTTP 429, and 503 with Retry-After.
@@ -51,50 +41,6 @@ export interface RequestOptions {
 export interface ApiResponse extends IDataObject {
 	code?: number;
 	message?: string | null;
-}
-
-function credentialType(context: ApiContext): string {
-	return credentialTypeOf(
-		context.getNodeParameter('authentication', 0, 'signature') as Authentication,
-	);
-}
-
-interface RunCredential {
-	type: string;
-	/** The credential, decrypted once for the run; undefined leaves it to n8n at every request. */
-	options?: IAdditionalCredentialOptions;
-}
-
-/**
- * A node run's credential, read once: n8n's helper would otherwise read it from its database and decrypt it at
- * every request (about half a millisecond each, a thousand times in a send of 100,000). A token n8n refreshes
- * during the run (after a 401) is written into this same object, so the run's later requests carry it.
- */
-const credentialOfRun = new WeakMap<ApiContext, Promise<RunCredential>>();
-
-function runCredential(context: ApiContext): Promise<RunCredential> {
-	let credential = credentialOfRun.get(context);
-	if (!credential) {
-		credential = readRunCredential(context);
-		credentialOfRun.set(context, credential);
-	}
-	return credential;
-}
-
-async function readRunCredential(context: ApiContext): Promise<RunCredential> {
-	const type = credentialType(context);
-	const reference = context.getNode().credentials?.[type];
-	if (!reference?.id) return { type };
-	try {
-		const data = await context.getCredentials(type);
-		return {
-			type,
-			options: { credentialsDecrypted: { ...reference, id: reference.id, type, data } },
-		};
-	} catch {
-		// n8n's helper reads it again at each request and words the failure as it always does.
-		return { type };
-	}
 }
 
 function asObject(value: unknown): ApiResponse | undefined {
