@@ -41,10 +41,7 @@ import {
 import { MailDeliveryAuthCodeOAuth2Api } from '../../credentials/MailDeliveryAuthCodeOAuth2Api.credentials';
 import { MailDeliveryClientCredentialsOAuth2Api } from '../../credentials/MailDeliveryClientCredentialsOAuth2Api.credentials';
 import { MailDeliverySignatureApi } from '../../credentials/MailDeliverySignatureApi.credentials';
-import {
-	type Authentication,
-	credentialTypeOf,
-} from '../../nodes/shared/transport/credentials';
+import { type Authentication, credentialTypeOf } from '../../nodes/shared/transport/credentials';
 import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
 
 export const PACKAGE = 'n8n-nodes-mail-delivery';
