@@ -1,5 +1,5 @@
 /**
- * What a batch operation's requests did in this run of the node, kept where n8n keeps per-node state of
+ * What the requests of an operation that changes something did in this run of the node, kept where n8n keeps per-node state of
  * an execution (`getContext('node')`, the execution's context data, as Loop Over Items does), so that
  * a second try of the same run never sends again what a first try sent.
  *
