@@ -1,7 +1,7 @@
 /**
- * What the requests of an operation that changes something did in this run of the node, kept where n8n keeps per-node state of
- * an execution (`getContext('node')`, the execution's context data, as Loop Over Items does), so that
- * a second try of the same run never sends again what a first try sent.
+ * What the requests of an operation that changes something did in this run of the node, kept where n8n keeps
+ * per-node state of an execution (`getContext('node')`, the execution's context data, as Loop Over Items does), so
+ * that a second try of the same run never sends again what a first try sent.
  *
  * n8n runs a node again, with the same input and the same run index, when Retry On Fail is set and the
  * node threw (or, under On Error = Continue, its first output item holds an error); the context data

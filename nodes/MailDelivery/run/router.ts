@@ -1,4 +1,7 @@
-/** Runs the chosen operation on the one engine: an operation that combines items (Send, Import) gets the whole run; the others run item by item. */
+/**
+ * Runs the chosen operation on the one engine: an operation that combines items (Send, Import) gets the whole run;
+ * the others run item by item.
+ */
 import type {
 	IDataObject,
 	IExecuteFunctions,
