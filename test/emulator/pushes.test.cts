@@ -28,6 +28,24 @@ const allOn = {
 };
 
 /** One request of 100 versions, each 20 to + 5 cc: 2,500 recipients. */
+/** One mail to `email`, accepted by the platform. */
+const sendOneTo = async (email: string, senderMail = 'sender@example.com') =>
+	await expectCode(
+		env.emulator,
+		TX,
+		{ senderMail, subject: 's', content: 'c', messageVersions: [{ to: [{ email }] }] },
+		200,
+	);
+
+/** The account pushes every kind of event to the test's receiver. */
+const pushEverythingToReceiver = async () =>
+	await expectCode(
+		env.emulator,
+		'/v5/webhook/save',
+		{ transCallbackUrl: receiver.url, transEvent: allOn, transEnable: true },
+		200,
+	);
+
 const bigSend = () => ({
 	senderMail: 'sender@example.com',
 	subject: 'Hi {{n}}',
@@ -57,12 +75,7 @@ test('a 2,500-recipient send is pushed as 1000/1000/500 with every event once', 
 });
 
 test('pushes are JSON arrays whose MailSeqId is a bare integer above 2^53, with every 6.2/6.3 field', async () => {
-	await expectCode(
-		env.emulator,
-		'/v5/webhook/save',
-		{ transCallbackUrl: receiver.url, transEvent: allOn, transEnable: true },
-		200,
-	);
+	await pushEverythingToReceiver();
 	await expectCode(
 		env.emulator,
 		TX,
@@ -109,28 +122,8 @@ test('a sender listed in transCallbackUrlExtra gets its own address', async () =
 		},
 		200,
 	);
-	await expectCode(
-		env.emulator,
-		TX,
-		{
-			senderMail: 'sender@example.com',
-			subject: 's',
-			content: 'c',
-			messageVersions: [{ to: [{ email: 'a@example.org' }] }],
-		},
-		200,
-	);
-	await expectCode(
-		env.emulator,
-		TX,
-		{
-			senderMail: 'news@example.com',
-			subject: 's',
-			content: 'c',
-			messageVersions: [{ to: [{ email: 'b@example.org' }] }],
-		},
-		200,
-	);
+	await sendOneTo('a@example.org');
+	await sendOneTo('b@example.org', 'news@example.com');
 	await env.control('POST', 'flush');
 	const byPath = Object.fromEntries(
 		receiver.pushes.map((p) => [p.path, p.events.map((e) => (e as { Email: string }).Email)]),
@@ -189,23 +182,8 @@ test('only kinds switched on are pushed, TaskStatus always, and nothing while tr
 });
 
 test('opens, clicks, unsubscribes and spam reports are caused through the control interface', async () => {
-	await expectCode(
-		env.emulator,
-		'/v5/webhook/save',
-		{ transCallbackUrl: receiver.url, transEvent: allOn, transEnable: true },
-		200,
-	);
-	await expectCode(
-		env.emulator,
-		TX,
-		{
-			senderMail: 'sender@example.com',
-			subject: 's',
-			content: 'c',
-			messageVersions: [{ to: [{ email: 'ada@example.org' }] }],
-		},
-		200,
-	);
+	await pushEverythingToReceiver();
+	await sendOneTo('ada@example.org');
 	for (const kind of ['Opened', 'Clicked', 'SpamReport', 'Unsubscribed'])
 		await env.control('POST', 'events', { kind, email: 'ada@example.org' });
 	await env.control('POST', 'flush');
@@ -223,54 +201,19 @@ test('opens, clicks, unsubscribes and spam reports are caused through the contro
 		UA: expect.any(String),
 		DeliveredTimeV2: expect.any(String),
 	});
-	await expectCode(
-		env.emulator,
-		TX,
-		{
-			senderMail: 'sender@example.com',
-			subject: 's',
-			content: 'c',
-			messageVersions: [{ to: [{ email: 'ada@example.org' }] }],
-		},
-		200,
-	);
+	await sendOneTo('ada@example.org');
 	expect(env.view().events.at(-1)).toMatchObject({ EventCode: 'Dropped', Reason: '210' });
 });
 
 test('a failing receiver is retried, then recorded as failed', async () => {
-	await expectCode(
-		env.emulator,
-		'/v5/webhook/save',
-		{ transCallbackUrl: receiver.url, transEvent: allOn, transEnable: true },
-		200,
-	);
+	await pushEverythingToReceiver();
 	await env.control('POST', 'settings', { autoPush: false, retryDelayMs: 10, pushRetries: 2 });
 	receiver.failNext = 1;
-	await expectCode(
-		env.emulator,
-		TX,
-		{
-			senderMail: 'sender@example.com',
-			subject: 's',
-			content: 'c',
-			messageVersions: [{ to: [{ email: 'a@example.org' }] }],
-		},
-		200,
-	);
+	await sendOneTo('a@example.org');
 	await env.control('POST', 'flush');
 	expect(receiver.pushes).toHaveLength(1);
 	receiver.failNext = 5;
-	await expectCode(
-		env.emulator,
-		TX,
-		{
-			senderMail: 'sender@example.com',
-			subject: 's',
-			content: 'c',
-			messageVersions: [{ to: [{ email: 'b@example.org' }] }],
-		},
-		200,
-	);
+	await sendOneTo('b@example.org');
 	await env.control('POST', 'flush');
 	const pushes = (await env.control('GET', 'pushes')).pushes;
 	expect(pushes.map((p: { ok: boolean; attempts: number }) => [p.ok, p.attempts])).toEqual([
@@ -281,12 +224,7 @@ test('a failing receiver is retried, then recorded as failed', async () => {
 });
 
 test('pushTimeoutMs: a receiver slower than the platform waits gets the same push again while it is still answering the first', async () => {
-	await expectCode(
-		env.emulator,
-		'/v5/webhook/save',
-		{ transCallbackUrl: receiver.url, transEvent: allOn, transEnable: true },
-		200,
-	);
+	await pushEverythingToReceiver();
 	await env.control('POST', 'settings', {
 		autoPush: false,
 		retryDelayMs: 10,
@@ -294,17 +232,7 @@ test('pushTimeoutMs: a receiver slower than the platform waits gets the same pus
 		pushTimeoutMs: 50,
 	});
 	receiver.answerDelayMs = 200;
-	await expectCode(
-		env.emulator,
-		TX,
-		{
-			senderMail: 'sender@example.com',
-			subject: 's',
-			content: 'c',
-			messageVersions: [{ to: [{ email: 'slow@example.org' }] }],
-		},
-		200,
-	);
+	await sendOneTo('slow@example.org');
 	await env.control('POST', 'flush');
 	// Three attempts, each taken by the receiver, none answered in time: the same body three times.
 	expect(receiver.pushes).toHaveLength(3);
