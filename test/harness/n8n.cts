@@ -16,9 +16,11 @@ import type {
 	IDataDeduplicator,
 	IDataObject,
 	IExecuteContextData,
+	IExecuteFunctions,
 	IExecutionContext,
 	IHttpRequestHelper,
 	IHttpRequestOptions,
+	IConnections,
 	INode,
 	INodeCredentialsDetails,
 	INodeExecutionData,
@@ -61,7 +63,7 @@ class TestSource implements INodeType {
 		properties: [],
 	} as INodeType['description'];
 
-	async execute(this: import('n8n-workflow').IExecuteFunctions) {
+	async execute(this: IExecuteFunctions) {
 		return [this.getInputData()];
 	}
 }
@@ -85,6 +87,35 @@ const registry: Record<string, INodeType | IVersionedNodeType> = {
 	[ACTION_NODE_TYPE]: new MailDelivery(),
 	'test.source': new TestSource(),
 };
+
+/**
+ * A node that sends `items` back into the node before it once (its output 0), then on (its output 1): a loop, or
+ * an AI agent calling the same tool again, as the node meets it.
+ */
+export function loopOnceNode(
+	displayName: string,
+	items: (context: IExecuteFunctions) => INodeExecutionData[],
+): INodeType {
+	return {
+		description: {
+			displayName,
+			name: displayName.replace(/\s/g, '').replace(/^./, (first) => first.toLowerCase()),
+			group: ['transform'],
+			version: 1,
+			description: 'Loops once',
+			defaults: { name: displayName },
+			inputs: [NodeConnectionTypes.Main],
+			outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
+			properties: [],
+		},
+		async execute(this: IExecuteFunctions) {
+			const state = this.getContext('node');
+			state.rounds = ((state.rounds as number | undefined) ?? 0) + 1;
+			const sent = items(this);
+			return state.rounds === 1 ? [sent, []] : [[], sent];
+		},
+	};
+}
 
 export function registerNodeType(name: string, type: INodeType) {
 	registry[name] = type;
@@ -367,15 +398,7 @@ export async function runWorkflow({
 	executionId,
 	resumeFrom,
 }: WorkflowOptions): Promise<RunResult> {
-	const workflow = new Workflow({
-		id: 'test',
-		nodes,
-		connections,
-		active: false,
-		nodeTypes,
-		staticData: {},
-		settings: { timezone: 'UTC' },
-	});
+	const workflow = testWorkflow(nodes, connections);
 	const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {
 		id: 'test',
 		name: 'test',
@@ -437,10 +460,9 @@ export async function runWorkflow({
 	};
 }
 
-/** The context n8n gives list search and load options methods, for an action node with these parameters. */
-export function loadOptionsContext(credentials: CredentialsStore, parameters: IDataObject = {}) {
-	const { nodes, connections } = actionWorkflow(parameters);
-	const workflow = new Workflow({
+/** The workflow as n8n builds it for an execution of the test's nodes. */
+export const testWorkflow = (nodes: INode[], connections: IConnections) =>
+	new Workflow({
 		id: 'test',
 		nodes,
 		connections,
@@ -449,6 +471,11 @@ export function loadOptionsContext(credentials: CredentialsStore, parameters: ID
 		staticData: {},
 		settings: { timezone: 'UTC' },
 	});
+
+/** The context n8n gives list search and load options methods, for an action node with these parameters. */
+export function loadOptionsContext(credentials: CredentialsStore, parameters: IDataObject = {}) {
+	const { nodes, connections } = actionWorkflow(parameters);
+	const workflow = testWorkflow(nodes, connections);
 	const node = workflow.getNode('Mail Delivery')!;
 	// The editor sends the panel's parameters with every list request; n8n hands them to the method.
 	const additionalData = buildAdditionalData(credentials);

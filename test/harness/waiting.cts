@@ -22,16 +22,15 @@ import type {
 	IWebhookData,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
 
 import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
 import {
 	actionWorkflow,
 	buildAdditionalData,
 	type CredentialsStore,
-	nodeTypes,
 	type RunResult,
 	runWorkflow,
+	testWorkflow,
 	type WorkflowOptions,
 } from './n8n.cts';
 
@@ -205,15 +204,7 @@ export async function runToWait(
 					source: popped.source,
 					inputOverride: popped.inputOverride,
 				} as never);
-			const workflow = new Workflow({
-				id: 'test',
-				nodes,
-				connections,
-				active: false,
-				nodeTypes,
-				staticData: {},
-				settings: { timezone: 'UTC' },
-			});
+			const workflow = testWorkflow(nodes, connections);
 			const waitingNode = workflow.getNode(data.resultData.lastNodeExecuted!)!;
 			const type = new MailDelivery();
 			const description = type.description.webhooks!.find((hook) => hook.httpMethod === method)!;

@@ -14,6 +14,18 @@ import { MAX_CLAIMS } from '../../nodes/MailDelivery/run/retries';
 
 const env = useEmulator();
 const txRequests = () => env.view().requests.filter((r) => r.path === TX).length;
+/** Contact → Create or Update of each item's address, `parallelRequests` at once. */
+const upsertByEmail = (parallelRequests: number, settings?: Parameters<typeof actionWorkflow>[1]) =>
+	actionWorkflow(
+		{
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			options: { parallelRequests },
+		},
+		settings,
+	);
+const upserts = () => env.view().requests.filter((r) => r.path === '/v5/contacts/upsert').length;
 let lineage = 1_700_000_000_000;
 /** The context of an execution started by a webhook, which n8n carries into every retry of it. */
 const newExecution = () => ({ establishedAt: ++lineage, source: 'webhook' });
@@ -117,17 +129,8 @@ test('a retry whose lineage n8n lost (its context made for the retry) cannot tel
 });
 
 test('operations run item by item that change something are held to the same rule', async () => {
-	const workflow = actionWorkflow(
-		{
-			resource: 'contact',
-			operation: 'upsert',
-			email: '={{ $json.email }}',
-			options: { parallelRequests: 1 },
-		},
-		{ onError: 'continueErrorOutput' },
-	);
+	const workflow = upsertByEmail(1, { onError: 'continueErrorOutput' });
 	const execution = newExecution();
-	const upserts = () => env.view().requests.filter((r) => r.path === '/v5/contacts/upsert').length;
 	await runWorkflow({
 		...workflow,
 		credentials: env.credentials(),
@@ -169,14 +172,8 @@ test('a retry of a refused retry is refused again, however many are chained, Ret
 });
 
 test('a retry of a refused retry under Stop Workflow is refused again, for item-by-item operations too', async () => {
-	const workflow = actionWorkflow({
-		resource: 'contact',
-		operation: 'upsert',
-		email: '={{ $json.email }}',
-		options: { parallelRequests: 16 },
-	});
+	const workflow = upsertByEmail(16);
 	const execution = newExecution();
-	const upserts = () => env.view().requests.filter((r) => r.path === '/v5/contacts/upsert').length;
 	await runWorkflow({
 		...workflow,
 		credentials: env.credentials(),
@@ -215,17 +212,8 @@ test('retrying the same failed execution twice never sends again what the first 
 });
 
 test('the claim of a crashed run outlives 1,001 later runs of the node', async () => {
-	const workflow = actionWorkflow(
-		{
-			resource: 'contact',
-			operation: 'upsert',
-			email: '={{ $json.email }}',
-			options: { parallelRequests: 16 },
-		},
-		{ onError: 'continueErrorOutput' },
-	);
+	const workflow = upsertByEmail(16, { onError: 'continueErrorOutput' });
 	const execution = newExecution();
-	const upserts = () => env.view().requests.filter((r) => r.path === '/v5/contacts/upsert').length;
 	await env.control('POST', 'settings', { latencyMs: 0 });
 	await runWorkflow({
 		...workflow,

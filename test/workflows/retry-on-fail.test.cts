@@ -4,12 +4,11 @@
  * Continue, after its first output item carries an error). A retry sends only what no earlier try of
  * the execution sent, and the output still pairs every input item with one result.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
 import { people, rl, sendToEachItem, TX } from '../harness/fixtures.cts';
-import { actionWorkflow, registerNodeType, runWorkflow } from '../harness/n8n.cts';
+import { actionWorkflow, loopOnceNode, registerNodeType, runWorkflow } from '../harness/n8n.cts';
 
 const env = useEmulator();
 /** Each item names its template (a test gives one item a template that is missing). */
@@ -166,28 +165,13 @@ test('contact import: rows imported by the first try are not imported again by t
 });
 
 describe('a node that runs again in a loop', () => {
-	/** Sends its input back to Mail Delivery once (output 0), then lets it through (output 1). */
-	class LoopOnce implements INodeType {
-		description = {
-			displayName: 'Loop Once',
-			name: 'loopOnce',
-			group: ['transform'],
-			version: 1,
-			description: 'Loops once',
-			defaults: { name: 'Loop Once' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
-			properties: [],
-		} as INodeType['description'];
-
-		async execute(this: IExecuteFunctions) {
-			const state = this.getContext('node');
-			state.rounds = ((state.rounds as number | undefined) ?? 0) + 1;
-			const again = customers(3).map((item, i) => ({ ...item, pairedItem: { item: i } }));
-			return state.rounds === 1 ? [again, []] : [[], again];
-		}
-	}
-	registerNodeType('test.loopOnce', new LoopOnce());
+	// Sends new items (the same customers) back to Mail Delivery once (output 0), then lets them through (output 1).
+	registerNodeType(
+		'test.loopOnce',
+		loopOnceNode('Loop Once', () =>
+			customers(3).map((item, i) => ({ ...item, pairedItem: { item: i } })),
+		),
+	);
 
 	test('with new input on its second run (same items, a new run index), it sends again: a retry is not a loop', async () => {
 		const items = customers(3);

@@ -5,12 +5,11 @@
  * for the person (a bot, a preview service, a link scanner opening the link, a forged or altered link, a link of
  * another wait of the same node), the time limit, Sandbox Mode, and bad input refused before any request.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
 import { rl, TX } from '../harness/fixtures.cts';
-import { registerNodeType } from '../harness/n8n.cts';
+import { loopOnceNode, registerNodeType } from '../harness/n8n.cts';
 import { BROWSER, linksOf, resign, runToWait, type WaitingRun } from '../harness/waiting.cts';
 
 const env = useEmulator({ messages: 'en' });
@@ -161,28 +160,11 @@ describe('approval', () => {
 });
 
 describe('the same node asking again in one execution (a loop, an AI agent’s next tool call)', () => {
-	/** Sends its input back to Mail Delivery once (output 0), then on to After (output 1). */
-	class AskAgain implements INodeType {
-		description = {
-			displayName: 'Ask Again',
-			name: 'askAgain',
-			group: ['transform'],
-			version: 1,
-			description: 'Loops once',
-			defaults: { name: 'Ask Again' },
-			inputs: [NodeConnectionTypes.Main],
-			outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main],
-			properties: [],
-		} as INodeType['description'];
-
-		async execute(this: IExecuteFunctions) {
-			const state = this.getContext('node');
-			state.rounds = ((state.rounds as number | undefined) ?? 0) + 1;
-			const items = this.getInputData();
-			return state.rounds === 1 ? [items, []] : [[], items];
-		}
-	}
-	registerNodeType('test.askAgain', new AskAgain());
+	// Sends its input back to Mail Delivery once (output 0), then on to After (output 1).
+	registerNodeType(
+		'test.askAgain',
+		loopOnceNode('Ask Again', (context) => context.getInputData()),
+	);
 
 	test('the first mail’s links, valid n8n signatures, never answer the second question', async () => {
 		const run = await runToWait(ask(double), env.credentials(), {
