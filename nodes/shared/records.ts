@@ -13,9 +13,12 @@ export async function verifiedSenders(
 	itemIndex?: number,
 ): Promise<IDataObject[]> {
 	const body = senderEmail ? { senderEmail } : {};
-	const answer = await apiRequest.call(this, '/v5/verified_senders/get', body, itemIndex);
-	return (answer.mailFromDomains as IDataObject[] | undefined) ?? [];
+	return sendersOf(await apiRequest.call(this, '/v5/verified_senders/get', body, itemIndex));
 }
+
+/** The senders of an answer of verified_senders/get. */
+export const sendersOf = (answer: IDataObject): IDataObject[] =>
+	(answer.mailFromDomains as IDataObject[] | undefined) ?? [];
 
 /**
  * The template of exactly this name, or undefined when there is none. The API's search matches parts of names,

@@ -46,7 +46,7 @@ test('Recipients From: An Input Field: a bad address is an error of "Email Field
 		'Field "Email Field" "margaret(at)example.org" is not a valid email address, in item 4 (the 5th input item)',
 	);
 	expect(error.description).toBe(
-		'Nothing was sent to the platform (API field messageVersions[0].to[0].email, positions counted from 0 within this item). With the node\'s Settings → On Error → "Continue (using error output)", it goes on with the other 4 items and routes this item to the error output.',
+		'Nothing was sent to the platform (API field messageVersions[0].to[0].email, positions counted from 0 within this item). The other 4 items were not sent either: under On Error → Stop Workflow the node checks every item before its first request, and a refused item stops them all. With the node\'s Settings → On Error → "Continue (using error output)", the other 4 items would be sent and this item routed to the error output.',
 	);
 	expect(env.view().requests.filter((r) => r.path.includes('sends_customised'))).toHaveLength(0);
 });

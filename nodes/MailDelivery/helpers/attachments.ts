@@ -44,12 +44,3 @@ export async function readAttachment(this: IExecuteFunctions, reference: Attachm
 	const buffer = await this.helpers.getBinaryDataBuffer(reference.itemIndex, reference.property);
 	return { fileName: reference.fileName, fileData: buffer.toString('base64') };
 }
-
-export async function attachmentFromBinary(
-	this: IExecuteFunctions,
-	item: ItemParameters,
-	propertyName: string,
-) {
-	const reference = attachmentReference(item, this.getInputData()[item.index], propertyName);
-	return reference ? await readAttachment.call(this, reference) : undefined;
-}

@@ -3,6 +3,11 @@
  * request (the operation's `execute`, which reads the item's parameters and makes its request, or a few), the
  * item's result is its output, and a refusal is explained with one look-up of the records it names. Items
  * acting on the same record run in input order.
+ *
+ * One rule for a bad item in every operation: while the run reads its items, each item's `execute` runs up to
+ * its first request (or `item.sending()`), where it waits. So whatever it finds wrong without the platform
+ * (a field's rule, a missing value) refuses the item before the run's first request, as Send's reading does,
+ * and under Stop Workflow nothing is sent. The engine then lets each waiting item go on when its request is due.
  */
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
@@ -12,22 +17,50 @@ import type { ItemOperationModule, ItemRun } from './operation';
 import type { ParameterReader } from './parameters';
 import { explainRefusal } from './refusals';
 
-/** The item's run as the operation sees it: its parameters, and requests with the run's throughput. */
-function itemRun(
+/** An item whose `execute` waits at its first request: `go` lets it on, with the run's request options. */
+interface HeldItem extends Entry {
+	go(request: RequestOptions): Promise<IDataObject | IDataObject[]>;
+}
+
+/**
+ * Runs the item's `execute` until it first asks for a request (or for `sending()`), and returns it held there.
+ * It throws the item's own error when `execute` fails before that: the item is refused before any request.
+ */
+async function heldItem(
 	context: IExecuteFunctions,
 	reader: ParameterReader,
+	module: ItemOperationModule,
 	index: number,
-	request: RequestOptions,
-): ItemRun {
-	return {
+): Promise<HeldItem> {
+	let reached!: () => void;
+	const waiting = new Promise<void>((resolve) => (reached = resolve));
+	let release!: (request: RequestOptions) => void;
+	const released = new Promise<RequestOptions>((resolve) => (release = resolve));
+	const sending = async () => {
+		reached();
+		return await released;
+	};
+	const item: ItemRun = {
 		...reader.forItem(index),
-		request: async (path, body = {}) => await apiRequest.call(context, path, body, request),
+		sending: async () => void (await sending()),
+		request: async (path, body = {}) => await apiRequest.call(context, path, body, await sending()),
 		pages: async (path, body, listKey, paging) =>
 			await apiRequestPages.call(context, path, body, listKey, {
 				...paging,
 				itemIndex: index,
-				request,
+				request: await sending(),
 			}),
+	};
+	const result = module.execute.call(context, item);
+	// Settles when the item waits at its first request, or rejects with the error its checks found. A run that
+	// stops before this item's turn never releases it: nothing is left to answer.
+	await Promise.race([waiting, result]);
+	return {
+		itemIndex: index,
+		go: async (request) => {
+			release(request);
+			return await result;
+		},
 	};
 }
 
@@ -36,10 +69,12 @@ export async function runEachItem(
 	module: ItemOperationModule,
 ): Promise<INodeExecutionData[]> {
 	const { context, reader } = run;
-	const entries = await run.read((item) => [{ itemIndex: item.index }]);
+	const entries = await run.read<HeldItem>(async (item) => [
+		await heldItem(context, reader, module, item.index),
+	]);
 	run.pack(entries, {
 		maxPerRequest: 1,
-		// An item whose parameters cannot be read fails in its own request instead.
+		// An item whose record cannot be read runs in no particular order (its request fails alone).
 		recordOf: (entry) => {
 			try {
 				return module.recordOf?.(reader.forItem(entry.itemIndex));
@@ -50,8 +85,7 @@ export async function runEachItem(
 	});
 	await run.send({
 		send: async ([entry], _fixed, request) => {
-			const item = itemRun(context, reader, entry.itemIndex, request);
-			const data = await module.execute.call(context, item);
+			const data = await (entry as HeldItem).go(request);
 			return { answer: {}, sandbox: false, fixed: data };
 		},
 		explain: async ([entry], _fixed, error) =>

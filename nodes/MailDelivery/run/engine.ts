@@ -23,15 +23,14 @@ import { sleep } from 'n8n-workflow';
 import type { RequestOptions } from '../../shared/transport';
 import { restated } from '../../shared/transport/failures';
 import { RequestPacer } from '../../shared/transport/pacing';
-import { errorForItem } from './itemErrors';
 import { type Accepted, SentLedger } from './ledger';
 import { type ItemOutcome, Outcomes } from './outcomes';
 import type { ItemParameters, ParameterReader } from './parameters';
 import { type Entry, type Packing, RequestQueue, type Unit } from './queue';
 import {
-	continueAdvice,
 	earlierSummary,
 	outputsOf,
+	refusedError,
 	runError,
 	type RunWords,
 	stoppedError,
@@ -119,12 +118,12 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	}
 
 	/**
-	 * Reads every item into its entries, in input order. An item that cannot be read fails alone (under Stop
-	 * Workflow the run stops here, before any request); entries an earlier try of the run sent, or may have,
-	 * keep that outcome and are not returned to be sent again.
+	 * Reads every item into its entries, in input order. An item that cannot be read is refused (refuse());
+	 * entries an earlier try of the run sent, or may have, keep that outcome and are not returned to be sent
+	 * again. `readItem` may wait (an operation run item by item is run up to its first request: eachItem.ts).
 	 */
 	async read<T extends E>(
-		readItem: (item: ItemParameters) => T[],
+		readItem: (item: ItemParameters) => T[] | Promise<T[]>,
 		/** Whether a request the reading started (a look-up) is still under way. */
 		lookingUp: () => boolean = () => false,
 	): Promise<T[]> {
@@ -138,7 +137,8 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 				await sleep(0);
 			let read: T[];
 			try {
-				read = readItem(this.reader.forItem(itemIndex));
+				const reading = readItem(this.reader.forItem(itemIndex));
+				read = reading instanceof Promise ? await reading : reading;
 			} catch (error) {
 				this.refuse(itemIndex, error);
 				continue;
@@ -152,15 +152,10 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 
 	/**
 	 * An item that is not to be sent (it cannot be read, or a check after reading found it unfit): it fails
-	 * alone, or, under Stop Workflow, the run stops here, before any request.
+	 * alone. Under Stop Workflow the run stops before its first request (send()), once every item is checked,
+	 * so that the error can say how many items are refused and what the other setting would send.
 	 */
 	refuse(itemIndex: number, error: unknown) {
-		if (!this.continueOnFail) {
-			const own = (error as { description?: string }).description;
-			throw errorForItem(this.node, error, itemIndex, {
-				description: [own, continueAdvice(this.itemCount)].filter(Boolean).join(' '),
-			});
-		}
 		this.outcomes.refuse(itemIndex, error);
 	}
 
@@ -171,9 +166,15 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 
 	/**
 	 * Sends the packed requests, several at once, and returns when each is answered or the run has stopped.
-	 * Before the first request, a retried execution checks that it may send (retries.ts).
+	 * Under Stop Workflow an item refused while reading stops the run here, before any request (one rule for
+	 * every operation: docs/errors.md). Before the first request, a retried execution checks that it may send
+	 * (retries.ts).
 	 */
 	async send(requests: Requests<E, Fixed>) {
+		if (!this.continueOnFail) {
+			const refused = refusedError(this.node, this.outcomes.items, this.words);
+			if (refused) throw refused;
+		}
 		const queue = this.queue!;
 		if (queue.size === 0) return;
 		if (this.ledger && !(await this.maySend())) return;

@@ -31,8 +31,18 @@ export interface NamedRecord {
 	names: (parameters: ItemParameters) => string[];
 }
 
-/** One item of an operation run item by item: its parameters, and requests with the run's throughput. */
+/**
+ * One item of an operation run item by item: its parameters, and requests with the run's throughput. Its
+ * `execute` reads and checks first, then requests: the engine runs every item's `execute` up to its first
+ * request (or `sending()`) before any item's request is made (run/eachItem.ts), so a check that does not need
+ * the platform belongs before it.
+ */
 export interface ItemRun extends ItemParameters {
+	/**
+	 * Waits until the engine runs this item's requests: work that is not a check and costs memory or time (an
+	 * attachment read) goes after it. `request` and `pages` wait the same way.
+	 */
+	sending(): Promise<void>;
 	/** One request, paced with the run's other requests, with its retries of "try later" and its time-out. */
 	request(path: string, body?: IDataObject): Promise<ApiResponse>;
 	/** A paged search, each page a request as above. */

@@ -92,11 +92,48 @@ function withWhatWasSent(error: unknown, words: RunWords): string | undefined {
 /**
  * What On Error = Stop Workflow (n8n's default) hides: with n8n's other setting the good items go through.
  */
-export function continueAdvice(itemCount: number, failedCount = 1): string {
+function continueAdvice(itemCount: number, failedCount = 1): string {
 	if (itemCount < 2) return '';
 	const others = itemCount - failedCount;
 	const failed = failedCount === 1 ? 'this item' : `the ${failedCount} failed items`;
 	return `With the node's Settings → On Error → "Continue (using error output)", it goes on with the other ${others} item${others === 1 ? '' : 's'} and routes ${failed} to the error output.`;
+}
+
+/** An item's error message without the item it names ("…, in item 2 (the 3rd input item)"). */
+const withoutItem = (message: string, itemIndex: number) =>
+	message.replace(`, in ${describeItems([itemIndex])}`, '');
+
+/**
+ * Under Stop Workflow, the error of a run that stops before its first request because items were refused as
+ * they were read: the first one's error, which others were refused too, and what "Continue (using error output)"
+ * would do with this run's items (none to send when every item is refused). Undefined when none was.
+ */
+export function refusedError(node: INode, outcomes: Outcome[], words: RunWords) {
+	const refused = indexesWhere(outcomes, (outcome) => outcome.refused !== undefined);
+	if (refused.length === 0) return undefined;
+	const [first, ...others] = refused;
+	const error = outcomes[first].refused as Error & { description?: string };
+	const parts = [error.description && asSentence(error.description)];
+	if (others.length > 0) {
+		const next = withoutItem((outcomes[others[0]].refused as Error).message, others[0]);
+		parts.push(
+			others.length === 1
+				? `${capitalized(describeItems(others))} was refused too: ${asSentence(next)}`
+				: `${capitalized(describeItems(others))} were refused too (the first: ${next.replace(/\.$/, '')}).`,
+		);
+	}
+	const good = outcomes.length - refused.length;
+	const done = words.combined ? 'sent' : 'run';
+	if (good > 0)
+		parts.push(
+			`The other ${good === 1 ? 'item was' : `${good} items were`} not ${done} either: under On Error → Stop Workflow the node checks every item before its first request, and a refused item stops them all.`,
+			`With the node's Settings → On Error → "Continue (using error output)", the other ${good === 1 ? 'item' : `${good} items`} would be ${done} and ${refused.length === 1 ? 'this item' : `these ${refused.length} items`} routed to the error output.`,
+		);
+	else if (outcomes.length > 1)
+		parts.push(
+			`Every item has a problem: nothing can be ${done} until they are fixed ("Continue (using error output)" would route all ${outcomes.length} to the error output).`,
+		);
+	return errorForItem(node, error, first, { description: parts.filter(Boolean).join(' ') });
 }
 
 const failedItemsOf = (outcomes: Outcome[]) =>

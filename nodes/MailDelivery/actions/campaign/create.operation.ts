@@ -19,7 +19,7 @@ import {
 	textContentField,
 } from '../common.descriptions';
 import { applySandboxMode, sendDateParam, setIfPresent, trimmed } from '../../helpers/parameters';
-import { attachmentFromBinary } from '../../helpers/attachments';
+import { attachmentReference, readAttachment } from '../../helpers/attachments';
 import { taggedParameter } from '../../helpers/platformTags';
 import { textBodyParameter } from '../../helpers/textBody';
 import { writeResult } from '../../run/results';
@@ -226,12 +226,15 @@ export async function execute(this: IExecuteFunctions, item: ItemRun) {
 		onlySave ? { ...fieldRules, sendListNames: [] } : fieldRules,
 		item.index,
 	);
-	setIfPresent(
-		body,
-		'attachment',
-		await attachmentFromBinary.call(this, item, String(extra.attachmentBinaryProperty ?? '')),
+	const attachment = attachmentReference(
+		item,
+		this.getInputData()[item.index],
+		String(extra.attachmentBinaryProperty ?? ''),
 	);
 	applySandboxMode(body, item);
+	// The file is read when the item's request is due, not while every item is checked.
+	await item.sending();
+	if (attachment) body.attachment = await readAttachment.call(this, attachment);
 	const answer = await item.request('/v5/campaign/mail/sends', body);
 	return writeResult(body, answer, { mailName: body.mailName, id: answer.id, guid: answer.guid });
 }

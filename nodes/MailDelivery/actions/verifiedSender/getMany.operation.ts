@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { verifiedSenders } from '../../../shared/records';
+import { sendersOf } from '../../../shared/records';
 import { itemOptions, returnAllOrLimit, filtersCollection } from '../common.descriptions';
 import { pagingOf } from '../../helpers/parameters';
 import type { ItemRun, OperationOption } from '../../run/operation';
@@ -29,10 +29,13 @@ export const properties: INodeProperties[] = [
 	itemOptions(),
 ];
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+export async function execute(item: ItemRun) {
 	const filters = item.get('filters', {}) as IDataObject;
 	const senderEmail = filters.senderEmail ? String(filters.senderEmail).trim() : undefined;
-	const senders = await verifiedSenders.call(this, senderEmail, item.index);
+	// Through the item's request, paced with the run's others, like every operation's.
+	const senders = sendersOf(
+		await item.request('/v5/verified_senders/get', senderEmail ? { senderEmail } : {}),
+	);
 	// The platform answers all senders at once; Limit is applied here.
 	const { returnAll, limit } = pagingOf(item);
 	return returnAll ? senders : senders.slice(0, limit);

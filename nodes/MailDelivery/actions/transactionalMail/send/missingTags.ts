@@ -30,7 +30,7 @@ export const missingTagsField: INodeProperties = {
 			name: 'Fail the Item',
 			value: 'fail',
 			description:
-				'Nothing is sent for it: its item fails with an error naming the tag and the values it does have. Other items are sent.',
+				"Nothing is sent for it: its item fails with an error naming the tag and the values it does have. Under the node's Settings → On Error → Stop Workflow (n8n's default) nothing is sent at all; with Continue, the other items are sent.",
 		},
 		{
 			name: 'Send With the Tag Empty',
