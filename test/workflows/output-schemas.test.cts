@@ -273,6 +273,42 @@ async function runEveryOperation() {
 		content: '<p/>',
 		subject: 's',
 		sandboxMode: true,
+		additionalFields: { cc: 'c@example.org', bcc: 'b@example.org' },
+	});
+	// Sandbox previews of a template that cannot be read: an item with two versions, and one with one message.
+	for (const versions of [
+		'[{"to": [{"email": "a@example.org"}], "cc": [{"email": "c@example.org"}], "bcc": [{"email": "b@example.org"}]}, {"to": [{"email": "b@example.org"}]}]',
+		'',
+	]) {
+		await env.control('POST', 'fault', {
+			path: '/v5/campaign/mail/template/get',
+			fault: 'badGateway',
+		});
+		await run({
+			resource: 'transactionalMail',
+			operation: 'send',
+			senderMail: rl('sender@example.com'),
+			...(versions
+				? { messageSource: 'definedHere', versionsMode: 'json', messageVersionsJson: versions }
+				: { to: 'a@example.org' }),
+			contentSource: 'template',
+			templateName: rl('welcome'),
+			sandboxMode: true,
+			options: { missingTagValues: 'send' },
+		});
+	}
+	await run({
+		resource: 'transactionalMail',
+		operation: 'send',
+		senderMail: rl('sender@example.com'),
+		messageSource: 'definedHere',
+		versionsMode: 'json',
+		messageVersionsJson:
+			'[{"to": [{"email": "a@example.org"}]}, {"to": [{"email": "b@example.org"}]}]',
+		contentSource: 'html',
+		content: '<p/>',
+		subject: 's',
+		sandboxMode: true,
 	});
 	await env.control('POST', 'flush');
 	await run({ resource: 'transactionalMail', operation: 'getStats' });

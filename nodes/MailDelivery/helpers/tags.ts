@@ -2,6 +2,8 @@
  * The platform's tag syntax, {{name}}, which is also n8n's expression syntax. Texts are cut as n8n cuts them
  * (run/templateChunks.ts), so a text is read the way n8n would read it.
  */
+import type { IDataObject } from 'n8n-workflow';
+
 import { templateChunks } from '../run/templateChunks';
 
 /** A tag name: letters, digits and "_", in parts joined by "." or "-" (e.g. firstName, order.id, first-name). */
@@ -49,4 +51,19 @@ export function tagsIn(...texts: unknown[]): string[] {
 				names.add(chunk.code.trim());
 	}
 	return [...names];
+}
+
+/** A tag as the platform fills it: {{name}}, spaces allowed inside the braces. */
+const PLATFORM_TAG = /\{\{\s*([\p{L}_][\p{L}\p{N}_]*(?:[.-][\p{L}\p{N}_]+)*)\s*\}\}/gu;
+
+/**
+ * A text as the platform sends it: each tag replaced by its value (an object as JSON), a tag without a value
+ * by nothing (the platform still sends the mail).
+ */
+export function fillTags(text: string, values: IDataObject): string {
+	return text.replace(PLATFORM_TAG, (_tag, name: string) => {
+		const value = Object.prototype.hasOwnProperty.call(values, name) ? values[name] : undefined;
+		if (value === undefined || value === null) return '';
+		return typeof value === 'object' ? JSON.stringify(value) : String(value);
+	});
 }

@@ -33,6 +33,7 @@ import {
 } from '../common.descriptions';
 import type { OperationOption } from '../../run/operation';
 import { MISSING_TAG_VALUES, MissingTagCheck, missingTagsField } from './send/missingTags';
+import { addPreviewFiles } from './send/preview';
 
 // Inside a collection a root parameter is named with a leading slash.
 const showInCollection = (messageSource: string) => ({
@@ -372,9 +373,11 @@ export async function execute(
 	run.pack(messages, messagePacking);
 	// 4. Send them, several at once; a request refused whole is split to find the message at fault.
 	await run.send(messageRequests(this, run, lookups));
-	// 5. Report each item's recipients, request and missing tags, and one hint for the run.
+	// 5. Report each item's recipients, request and missing tags (in Sandbox Mode its mail), and the run's hints.
 	if (!tags.failMessages) await checkTags(run, tags, messages);
-	const outputs = run.outputs(messageOutputs(run, inputs));
+	const outputs = run.outputs(messageOutputs(run, inputs, tags));
 	tags.addHint();
+	const sandboxed = run.outcomes.items.filter((item) => item.accepted?.sandbox).length;
+	if (sandboxed > 0) await addPreviewFiles.call(this, outputs, sandboxed);
 	return outputs;
 }

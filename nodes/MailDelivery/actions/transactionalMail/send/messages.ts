@@ -21,6 +21,7 @@ import {
 import { writeResult } from '../../../run/results';
 import { diagnoseSendFailure, type LookupMemo } from './diagnosis';
 import { type MissingTagCheck, missingTagsOutput } from './missingTags';
+import { itemPreview, PREVIEWED_ITEMS } from './preview';
 import { readSendItem } from './readItem';
 import {
 	buildRequest,
@@ -156,16 +157,25 @@ const recipientsOf = (messages: Message[]) => ({
 	...missingTagsOutput(messages.flatMap((message) => message.missingTags)),
 });
 
-/** Each item's output: its recipients, what identifies its request (to match events), its missing tags. */
-export function messageOutputs(run: Run<Message, IDataObject>, inputs: INodeExecutionData[]) {
+/**
+ * Each item's output: its recipients, what identifies its request (to match events), its missing tags, and in
+ * Sandbox Mode its mail as the recipient would read it (the first items of the run: preview.ts).
+ */
+export function messageOutputs(
+	run: Run<Message, IDataObject>,
+	inputs: INodeExecutionData[],
+	tags: MissingTagCheck,
+) {
 	return {
 		describe: ({ sent, accepted }: ItemOutcome<Message, IDataObject>, where: IDataObject) => {
 			const { recipients, ...missing } = recipientsOf(sent);
+			const previewed = accepted!.sandbox && sent[0].itemIndex < PREVIEWED_ITEMS;
 			return writeResult({ sandboxMode: accepted!.sandbox }, accepted!.answer, {
 				recipients,
 				...requestIdentity(accepted!.fixed, sent[0].version),
 				...missing,
 				...where,
+				...(previewed ? itemPreview(sent, tags) : {}),
 			});
 		},
 		describeEntries: recipientsOf,

@@ -48,7 +48,14 @@ export const missingTagsField: INodeProperties = {
  * A template's tags, by the part that uses them (its subject is used only when the send gives none), or why
  * they are not known ("could not be read (…)").
  */
-type TemplateTags = { subject: string[]; content: string[] } | { unreadable: string };
+type TemplateTags =
+	{ subject: string[]; content: string[]; texts: TemplateTexts } | { unreadable: string };
+
+/** A template's subject and body as the account holds them (Sandbox Mode's preview fills them in). */
+export interface TemplateTexts {
+	subject: string;
+	content: string;
+}
 
 /** Where a message's tags come from, for the error that names them. */
 type Source = { tags: string[]; where: string };
@@ -158,10 +165,21 @@ export class MissingTagCheck {
 					? {
 							subject: tagsIn(template.templateSubject),
 							content: tagsIn(template.templateContent),
+							texts: {
+								subject: String(template.templateSubject ?? ''),
+								content: String(template.templateContent ?? ''),
+							},
 						}
 					: { unreadable: "is not in the account's template list" },
 			(error: Error): TemplateTags => ({ unreadable: `could not be read (${error.message})` }),
 		);
+	}
+
+	/** A template's texts once ready(), or why they are not known. */
+	textsOf(name: string): TemplateTexts | { unreadable: string } {
+		const template = this.found.get(name);
+		if (!template) return { unreadable: 'was not read' };
+		return 'unreadable' in template ? template : template.texts;
 	}
 
 	private tagsOf(text: unknown): string[] {
