@@ -17,6 +17,16 @@ import { authenticationProperty, nodeCredentials } from '../shared/authenticatio
 import { listSearch } from './methods';
 import { loadOptions } from '../shared/methods';
 
+const RESOURCE_NAMES = {
+	transactionalMail: 'Transactional Mail',
+	campaign: 'Campaign',
+	contact: 'Contact',
+	contactList: 'Contact List',
+	template: 'Template',
+	verifiedSender: 'Verified Sender',
+	webhook: 'Webhook',
+};
+
 const properties: INodeProperties[] = [
 	authenticationProperty,
 	{
@@ -24,15 +34,7 @@ const properties: INodeProperties[] = [
 		name: 'resource',
 		type: 'options',
 		noDataExpression: true,
-		options: resourceOptions({
-			transactionalMail: 'Transactional Mail',
-			campaign: 'Campaign',
-			contact: 'Contact',
-			contactList: 'Contact List',
-			template: 'Template',
-			verifiedSender: 'Verified Sender',
-			webhook: 'Webhook',
-		}),
+		options: resourceOptions(RESOURCE_NAMES),
 		default: 'transactionalMail',
 	},
 	...Object.values(resources).flatMap((resource) => resource.description),
@@ -52,6 +54,25 @@ const waitingWebhooks: IWebhookDescription[] = (['GET', 'POST'] as const).map((h
 	isFullPath: true,
 }));
 
+/**
+ * The canvas subtitle: the operation as the Operation field names it, as n8n's Send Email shows "Send and Wait
+ * for Response" (n8n's own fallback finds only the first resource's Operation field). Transactional mail is what
+ * the node is named for, so its operations read alone; the others name their resource ("Create or Update:
+ * Contact"). The editor evaluates it with the node's parameters: a look-up made from the operations here.
+ */
+const SUBTITLE = `={{ (${JSON.stringify(
+	Object.fromEntries(
+		Object.entries(resources).flatMap(([resource, { operations }]) =>
+			Object.entries(operations).map(([operation, module]) => [
+				`${resource}.${operation}`,
+				resource === 'transactionalMail'
+					? module.option.name
+					: `${module.option.name}: ${RESOURCE_NAMES[resource as keyof typeof RESOURCE_NAMES]}`,
+			]),
+		),
+	),
+)})[$parameter["resource"] + "." + $parameter["operation"]] ?? $parameter["operation"] }}${'{{ $parameter["sandboxMode"] === true ? " (sandbox)" : "" }}'}`;
+
 export class MailDelivery implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Mail Delivery',
@@ -59,8 +80,7 @@ export class MailDelivery implements INodeType {
 		icon: { light: 'file:mailDelivery.svg', dark: 'file:mailDelivery.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle:
-			'={{ $parameter["operation"] + ": " + $parameter["resource"] + ($parameter["sandboxMode"] === true ? " (sandbox)" : "") }}',
+		subtitle: SUBTITLE,
 		description:
 			'Send transactional and campaign mail, and manage templates, contacts, lists, senders and webhooks of the mail delivery platform',
 		defaults: { name: 'Mail Delivery' },
