@@ -47,16 +47,19 @@ test('a template: each output shows the subject and body with the tags filled, a
 			to: ['p0@example.org'],
 			subject: 'Welcome, Ada 0',
 			html: '<p>Hello Ada 0, welcome aboard.</p>',
+			text: 'Hello Ada 0, welcome aboard.',
 		},
 		{
 			to: ['p1@example.org'],
 			subject: 'Welcome, Ada 1',
 			html: '<p>Hello Ada 1, welcome aboard.</p>',
+			text: 'Hello Ada 1, welcome aboard.',
 		},
 		{
 			to: ['p2@example.org'],
 			subject: 'Welcome, Ada 2',
 			html: '<p>Hello Ada 2, welcome aboard.</p>',
+			text: 'Hello Ada 2, welcome aboard.',
 		},
 	]);
 	// The same send for real: the platform's mails read exactly as the previews.
@@ -84,6 +87,7 @@ test('the node’s own HTML and Subject with tags, shared tag values, and the ma
 		to: ['p0@example.org'],
 		subject: 'Your order 1040 has shipped',
 		html: '<h1>Atelier</h1><p>Hi Ada 0, order 1040 is on its way.</p>',
+		text: 'Atelier\n\nHi Ada 0, order 1040 is on its way.',
 	});
 	expect(item.binary?.preview).toMatchObject({
 		mimeType: 'text/html',
@@ -132,4 +136,19 @@ test('Sandbox Mode off: no preview, nothing added to the output', async () => {
 		expect(item.binary).toBeUndefined();
 	}
 	expect(env.view().requests.filter((request) => request.path === TX)).toHaveLength(1);
+});
+
+test('a text body reads back as the person wrote it, tags filled', async () => {
+	const result = await send(
+		welcome(true, {
+			contentSource: 'text',
+			subject: 'Hi',
+			textContent:
+				'Hi {{name}},\nyour order {{order}} & more.\n\nTrack it: https://track.example/{{order}}',
+		}),
+		orders(1),
+	);
+	expect(result.output('Mail Delivery')[0].json.preview).toMatchObject({
+		text: 'Hi Ada 0,\nyour order 1040 & more.\n\nTrack it: https://track.example/1040',
+	});
 });

@@ -50,7 +50,41 @@ function messagePreview({ shared, version }: MessageParts, tags: MissingTagCheck
 	}
 	preview.subject = fillTags(String(subject ?? ''), values);
 	preview.html = fillTags(String(body ?? ''), values);
+	preview.text = readableText(preview.html as string);
 	return preview;
+}
+
+const ENTITIES: Record<string, string> = {
+	amp: '&',
+	lt: '<',
+	gt: '>',
+	quot: '"',
+	nbsp: ' ',
+	'#39': "'",
+};
+
+/**
+ * The body as a person reads it, for n8n's table and JSON views (n8n does not show an HTML file): no markup,
+ * a line per line break and a blank line per paragraph, a link's address after its text.
+ */
+function readableText(html: string): string {
+	return (
+		html
+			.replace(/<(style|script|head)\b[^]*?<\/\1\s*>/gi, '')
+			.replace(
+				/<a\b[^>]*?href\s*=\s*["']([^"']*)["'][^>]*>([^]*?)<\/a\s*>/gi,
+				(_a, href: string, text: string) => (text.includes(href) ? text : `${text} (${href})`),
+			)
+			// Line breaks in HTML source are spaces; only markup breaks lines.
+			.replace(/\s+/g, ' ')
+			.replace(/<br\s*\/?>/gi, '\n')
+			.replace(/<\/(p|div|h[1-6]|li|tr|table|blockquote)\s*>/gi, '\n\n')
+			.replace(/<[^>]*>/g, '')
+			.replace(/&(amp|lt|gt|quot|nbsp|#39);/g, (_e, name: string) => ENTITIES[name])
+			.replace(/ *\n */g, '\n')
+			.replace(/\n{3,}/g, '\n\n')
+			.trim()
+	);
 }
 
 /** What an item's output shows of its messages: its one message, or `messages` for an item with several. */
