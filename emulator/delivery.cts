@@ -152,7 +152,29 @@ export class Delivery {
 	causeEvent(kind: string, email: string, extra: Record<string, string> = {}): EmulatorEvent {
 		const mail = this.state.lastMailTo.get(lower(email));
 		if (!mail) fail(400, '没有投递给该地址的邮件', `no mail was delivered to ${email}`);
-		const m = mail!;
+		return this.causeEventOf(kind, email, mail!, extra);
+	}
+
+	/** Whether the mail of this identity was delivered to `email` (not dropped, bounced or due later). */
+	delivered(email: string, mail: MailIdentity): boolean {
+		return this.state.events.some(
+			(event) =>
+				event.EventCode === 'Delivered' &&
+				event.Guid === mail.guid &&
+				lower(String(event.Email)) === lower(email),
+		);
+	}
+
+	/**
+	 * An event a recipient causes on a mail delivered to them (opened, clicked, unsubscribed, marked as spam), or
+	 * a bounce reported after delivery (a hard bounce: later sends to the address are dropped).
+	 */
+	causeEventOf(
+		kind: string,
+		email: string,
+		m: MailIdentity,
+		extra: Record<string, string> = {},
+	): EmulatorEvent {
 		const now = this.state.now();
 		const wallTime = (time: number) => this.state.wallTime(time);
 		const event: EmulatorEvent = {
@@ -181,7 +203,15 @@ export class Delivery {
 			Object.assign(event, { Reason: extra.Reason ?? 'no longer interested' });
 			this.state.unsubscribed.add(lower(email));
 		} else if (kind === 'SpamReport') Object.assign(event, { SenderEmail: m.sender });
-		else
+		else if (kind === 'Bounced') {
+			Object.assign(event, {
+				SenderEmail: m.sender,
+				SubmitDateTimeV2: wallTime(now - 60_000),
+				Reason: '100',
+				FailedCause: Buffer.from(`550 5.1.1 <${email}>: user unknown`).toString('base64'),
+			});
+			this.state.hardBounced.add(lower(email));
+		} else
 			fail(
 				400,
 				'不支持的事件类型',

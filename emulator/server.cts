@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Auth, callbackPage, type Account, type AuthCodeEntry, type TokenEntry } from './auth.cts';
 import { control, type AnswerSettings, type Controlled } from './control.cts';
 import { Delivery } from './delivery.cts';
-import { mailView } from './mailView.cts';
+import { mailEvent, mailView } from './mailView.cts';
 import { Network } from './network.cts';
 import { OPERATIONS } from './operations/index.cts';
 import { PushDispatcher } from './pushes.cts';
@@ -209,6 +209,7 @@ export class Emulator implements Controlled {
 			}
 			if (url.pathname === '/oauth/callback') return callbackPage(url, res);
 			if (req.method === 'GET' && mailView(url, res, this)) return;
+			if (req.method === 'POST' && (await mailEvent(url, raw, res, this))) return;
 			if (url.pathname === '/v5/auth/oauth/authorize' && req.method === 'GET')
 				return this.auth.authorize(url, req, res, this.redirectUri);
 			if (url.pathname === '/v5/auth/oauth/token' && req.method === 'GET')

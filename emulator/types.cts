@@ -117,6 +117,8 @@ export interface MailRecord {
 	html?: string;
 	/** The links click tracking replaced, by their number in the tracking address. */
 	trackedLinks?: string[];
+	/** What its events refer back to (its request's Guid, UniqueMsgID, sender…): the mail page's buttons use it. */
+	identity: MailIdentity;
 }
 
 /** What an event of a mail refers back to (section 6.2's common fields). */

@@ -75,8 +75,9 @@ export function readyBanner(stack, { startedAt, extra = [] }) {
  Log in with:    ${OWNER.email}  /  ${OWNER.password}
  Emulator:       ${stack.emulator.url}   (state: ${stack.emulator.url}/__control/state)
  Mail log:       ${stack.emulator.url}/mails: each mail as its recipient reads it (an
-                 approval mail's buttons work there); JSON: ${stack.emulator.url}/__control/mails.
-                 New mails print below.
+                 approval mail's buttons work there), with buttons that push its events at
+                 once: Opened, Clicked a link, Unsubscribed, Marked as spam, Bounced.
+                 JSON: ${stack.emulator.url}/__control/mails. New mails print below.
  n8n's log:      ${path.relative(root, stack.logFile)}
 
  Try first:
@@ -84,6 +85,8 @@ export function readyBanner(stack, { startedAt, extra = [] }) {
      six recipients become six items, sent in ONE request.
   2. Open "Mail Delivery: events by kind" → Executions: the emulator pushed one
      event per recipient (Delivered, Bounced, Dropped...), each on its own branch.
+     Open a mail in the mail log and click "Opened": an execution on the Opened branch.
+     Your own trigger publishes too: the example gives the push address way to it.
   3. "Mail Delivery: campaign to a list" sends to the seeded "newsletter" list.
  Credentials for all three authentication schemes are set up against the emulator.
 ${extra.map((text) => ` ${text}\n`).join('')} Press Ctrl-C to stop n8n and the emulator.

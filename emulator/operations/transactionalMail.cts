@@ -118,6 +118,14 @@ const send: Handler = ({ state, delivery }, b, sandbox) => {
 	if (recipients > state.credits) fail(403, '邮件余额不足', 'the account has too few mail credits');
 	if (sandbox) return sandboxed();
 	state.credits -= recipients;
+	const identity = {
+		guid: randomUUID(),
+		mailName: b.campaign ?? '',
+		sender: b.senderMail,
+		eventType: '3',
+		sentMailListName: `${b.category ?? ''}||${b.campaign ?? ''}`,
+		uniqueMsgID: b.uniqueMsgID ?? '',
+	};
 	// Precedence (a choice; 4.6 says a top-level templateName is used over content): the version's
 	// templateName, then the top-level templateName, then the version's content, then the top-level content.
 	versions.forEach((v) => {
@@ -150,18 +158,19 @@ const send: Handler = ({ state, delivery }, b, sandbox) => {
 					uniqueMsgID: b.uniqueMsgID ?? '',
 					html,
 					...(trackedLinks.length > 0 ? { trackedLinks } : {}),
+					identity,
 				});
 			}
 		}
 	});
 	const sendAt = b.sendDate ? Math.max(parseApiDateTime(b.sendDate)!, state.now()) : state.now();
 	state.scheduledMails.push({
-		guid: randomUUID(),
+		guid: identity.guid,
 		sendAt,
 		senderMail: b.senderMail,
-		mailName: b.campaign ?? '',
-		sentMailListName: `${b.category ?? ''}||${b.campaign ?? ''}`,
-		uniqueMsgID: b.uniqueMsgID ?? '',
+		mailName: identity.mailName,
+		sentMailListName: identity.sentMailListName,
+		uniqueMsgID: identity.uniqueMsgID,
 		recipients: versions.flatMap((v, version) =>
 			['to', 'cc', 'bcc'].flatMap((f) =>
 				(v[f] ?? []).map((r: { email: string }) => ({ email: r.email, version })),
