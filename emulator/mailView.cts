@@ -58,7 +58,7 @@ function logPage(mails: MailRecord[]): string {
 }
 
 /** The events the mail page fires, with their buttons' words: what a recipient does, and a late bounce. */
-const EVENT_BUTTONS: Array<[kind: string, label: string]> = [
+export const EVENT_BUTTONS: Array<[kind: string, label: string]> = [
 	['Opened', 'Opened'],
 	['Clicked', 'Clicked a link'],
 	['Unsubscribed', 'Unsubscribed'],

@@ -35,7 +35,7 @@ const triggerCredentials = nodeCredentials.map((credential) => ({
 const properties: INodeProperties[] = [
 	{
 		displayName:
-			'The platform keeps one push address per account, plus one per sender. With Automatic registration this trigger saves its URL there on activation and puts back what was there before on deactivation; a second trigger workflow on the same address is refused. Use One Output per Event Kind to handle all events in one workflow, or register for chosen senders.',
+			'The platform keeps one push address per account, plus one per sender. With Automatic registration this trigger saves its URL there on activation and puts back what was there before on deactivation; a second trigger workflow on the same address is refused, unless the first gives way (Options → Give Way to Others). Use One Output per Event Kind to handle all events in one workflow, or register for chosen senders.',
 		name: 'oneAddressNotice',
 		type: 'notice',
 		default: '',
@@ -174,6 +174,14 @@ const properties: INodeProperties[] = [
 					'Time zone the platform writes event times in (it does not say); used for the ISO times',
 			},
 			{
+				displayName: 'Give Way to Others',
+				name: 'giveWay',
+				type: 'boolean',
+				default: false,
+				description:
+					"Whether another Mail Delivery Trigger of this account, published later or listening for test events, may take this one's push address. This one then receives nothing until it is published again while the address is free. The examples' trigger has it on, so that your own publishes.",
+			},
+			{
 				displayName: 'Ignore Repeated Events',
 				name: 'ignoreRepeatedEvents',
 				type: 'boolean',
@@ -240,7 +248,7 @@ export class MailDeliveryTrigger implements INodeType {
 			},
 		],
 		activationMessage:
-			'Pushes of the chosen event kinds now come to this workflow. The account has one push address (and one per sender): another trigger workflow on the same address is refused until this one is deactivated.',
+			'Pushes of the chosen event kinds now come to this workflow. The account has one push address (and one per sender): another trigger workflow on the same address is refused until this one is deactivated (or takes it, with Options → Give Way to Others on here).',
 		eventTriggerDescription:
 			'Waiting for the platform to push an event: send a mail, or cause an event, to see one here',
 		properties,
@@ -341,6 +349,7 @@ function registrationSettings(context: IHookFunctions): RegistrationSettings {
 			.map((sender) => sender.trim())
 			.filter(Boolean),
 		events: chosenKinds(readParameter(context, 'events', ALL_KINDS)),
+		givesWay: (readParameter(context, 'options', {}) as IDataObject).giveWay === true,
 	};
 }
 

@@ -7,11 +7,12 @@ import { EVENT_KINDS } from '../shared/eventKinds';
 export const ALL_KINDS = EVENT_KINDS.map((kind) => kind.code) as string[];
 
 /**
- * Output labels other than the kind's own code: none. Each output is labelled as its events' EventCode and
- * the Events list name it (Unsubscribed, not a shortened word); the browser suite checks none is cut on the
- * canvas.
+ * Output labels other than the kind's own code. Beside an output not yet connected n8n's canvas shows a label
+ * of at most 76 px, about 11 characters, and cuts a longer one without a tooltip: "Unsubscribed" read
+ * "Unsubscrib…" on a new trigger. So its output is labelled as the word people use for the act; every other
+ * is labelled as its events' EventCode and the Events list name it. The browser suite checks none is cut.
  */
-const LABELS: Record<string, string> = {};
+const LABELS: Record<string, string> = { Unsubscribed: 'Unsubscribe' };
 
 /**
  * The trigger's outputs for its parameters: one per chosen kind in a fixed order, plus Other when every

@@ -40,6 +40,8 @@ export interface RegistrationSettings {
 	mode: 'default' | 'senders';
 	senders: string[];
 	events: string[];
+	/** Options → Give Way to Others: any other trigger may take this one's addresses. */
+	givesWay: boolean;
 }
 
 /** What tells this trigger's URLs from others': its n8n installation and its node's path (secrets.ts). */
@@ -58,6 +60,8 @@ export interface Identity extends Ownership {
 	workflowId: string;
 	workflowName: string;
 	test: boolean;
+	/** As RegistrationSettings says: written into its URL, for other triggers to read. */
+	givesWay: boolean;
 }
 
 /**
@@ -65,9 +69,10 @@ export interface Identity extends Ownership {
  * this trigger's URL as it is now, an older URL of this trigger (another host, secret or name, a test URL
  * left behind, or one an earlier version wrote) that it takes back, this workflow's published trigger
  * (seen by a test listener), this workflow's trigger live on a copy of this n8n at another public
- * address, or another trigger.
+ * address, another trigger that gives way (Options → Give Way to Others), or another trigger.
  */
-type Holder = 'free' | 'user' | 'current' | 'leftover' | 'published' | 'copy' | 'other';
+type Holder =
+	'free' | 'user' | 'current' | 'leftover' | 'published' | 'copy' | 'givesWay' | 'other';
 
 /** This trigger's URLs that another live copy of this n8n answers at (see liveCopies). */
 export type Copies = ReadonlySet<string>;
@@ -80,7 +85,7 @@ export function isOwn(url: unknown, own: Ownership): url is string {
 export function holderOf(url: unknown, id: Identity, copies: Copies = new Set()): Holder {
 	if (url === null || url === undefined || isReleasedMark(url)) return 'free';
 	if (triggerSecret(url) === undefined) return 'user';
-	if (!isOwn(url, id)) return 'other';
+	if (!isOwn(url, id)) return recordOf(url)!.givesWay ? 'givesWay' : 'other';
 	if (copies.has(url)) return 'copy';
 	const record = recordOf(url)!;
 	const current =
@@ -90,7 +95,8 @@ export function holderOf(url: unknown, id: Identity, copies: Copies = new Set())
 		withoutSecret(url) === id.webhookUrl &&
 		record.probeKey === id.probeKey &&
 		record.workflowId === id.workflowId &&
-		record.workflowName === id.workflowName;
+		record.workflowName === id.workflowName &&
+		record.givesWay === id.givesWay;
 	if (current) return 'current';
 	return id.test && !record.test ? 'published' : 'leftover';
 }
@@ -255,7 +261,13 @@ function withOwnUrls(
 	const urlReplacing = (holder: string | null) => {
 		const kind = holderOf(holder, id);
 		if (kind === 'current') return holder!;
-		const previous = kind === 'user' ? holder : kind === 'leftover' ? previousOf(holder!) : null;
+		// A trigger that gives way hands on what it replaced: what goes back is never another trigger's URL.
+		const previous =
+			kind === 'user'
+				? holder
+				: kind === 'leftover' || kind === 'givesWay'
+					? previousOf(holder!)
+					: null;
 		const record = { ...id, prior, previous };
 		return triggerUrl(id.webhookUrl, id.secret, record);
 	};

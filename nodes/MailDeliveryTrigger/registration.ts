@@ -8,7 +8,7 @@
 import type { IHookFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parseUrl, recordOf, sameTriggerUrl } from '../shared/triggerAddresses';
+import { holdingWorkflow, parseUrl, recordOf, sameTriggerUrl } from '../shared/triggerAddresses';
 import { asNodeApiError } from '../shared/transport/failures';
 import type { WebhookConfig as Config } from '../shared/webhookConfig';
 import { correctIgnoredNulls, readConfig, saveNearest } from './platform';
@@ -40,7 +40,11 @@ import { ownership, secretsFor, staticData } from './secrets';
 
 export type { RegistrationSettings } from './plans';
 
-function identity(context: IHookFunctions, config: Config): Identity {
+function identity(
+	context: IHookFunctions,
+	config: Config,
+	settings: RegistrationSettings,
+): Identity {
 	const workflow = context.getWorkflow();
 	const own = ownership(context);
 	return {
@@ -49,6 +53,7 @@ function identity(context: IHookFunctions, config: Config): Identity {
 		workflowId: String(workflow.id ?? ''),
 		workflowName: workflow.name ?? '',
 		test: context.getMode() === 'manual',
+		givesWay: settings.givesWay,
 	};
 }
 
@@ -154,8 +159,10 @@ export async function isRegistered(
 		context,
 		async () => {
 			const config = await readConfig(context);
-			const plan = registrationPlan(config, identity(context, config), settings);
-			return 'target' in plan && Object.keys(changes(config, plan.target)).length === 0;
+			const plan = registrationPlan(config, identity(context, config, settings), settings);
+			// A trigger that gives way has nothing to save while another trigger holds its address.
+			if ('taken' in plan) return settings.givesWay;
+			return Object.keys(changes(config, plan.target)).length === 0;
 		},
 		true,
 	);
@@ -174,9 +181,10 @@ async function registerAt(context: IHookFunctions, settings: RegistrationSetting
 	// Test listening runs on static data of its own; its delete hook must know it (see unregister).
 	if (context.getMode() === 'manual') staticData(context).listeningForTest = true;
 	const config = await readConfig(context);
-	const id = identity(context, config);
+	const id = identity(context, config, settings);
 	const { probes, copies } = await copiesAmong(context, ownElsewhere(config, id), id);
 	const plan = registrationPlan(config, id, settings, copies);
+	if ('taken' in plan && settings.givesWay) return givingWay(context, plan.taken);
 	if ('taken' in plan)
 		throw refused(context, await refusal(context, id, plan.taken, copies, probes));
 	await saveNearest(context, config, plan.target, id.webhookUrl);
@@ -192,9 +200,20 @@ async function registerAt(context: IHookFunctions, settings: RegistrationSetting
 	logTakeovers(context, id, config, settings);
 }
 
+/** A trigger that gives way, published while another trigger holds its address: it saves nothing. */
+function givingWay(
+	context: IHookFunctions,
+	{ address, holder }: { address: Address; holder: string },
+) {
+	context.logger.info(
+		`Mail Delivery Trigger: ${workflowInWords(context)} gives way to ${holdingWorkflow(holder) ?? 'another trigger'} at ${addressName(address)} (Options → Give Way to Others): it receives no pushes there until it is published again while the address is free.`,
+	);
+}
+
 /**
  * n8n's log says where this trigger took an address from its own URL at another public address, where
- * no trigger answered (the probe): a copy of this n8n that stopped, or this n8n before it moved.
+ * no trigger answered (the probe): a copy of this n8n that stopped, or this n8n before it moved; and from
+ * a trigger that gives way.
  */
 function logTakeovers(
 	context: IHookFunctions,
@@ -202,11 +221,14 @@ function logTakeovers(
 	config: Config,
 	settings: RegistrationSettings,
 ) {
-	if (id.test) return;
 	const elsewhere = new Set(ownElsewhere(config, id));
 	for (const address of addressesOf(settings)) {
 		const holder = urlAt(config, address);
-		if (holder === null || !elsewhere.has(holder)) continue;
+		if (holderOf(holder, id) === 'givesWay')
+			context.logger.info(
+				`Mail Delivery Trigger: ${workflowInWords(context)} took ${addressName(address)} from ${holdingWorkflow(holder) ?? 'another trigger'}, which gives way to other triggers; what that address held before it is put back when this workflow is unpublished.`,
+			);
+		if (id.test || holder === null || !elsewhere.has(holder)) continue;
 		context.logger.warn(
 			`Mail Delivery Trigger: ${workflowInWords(context)} took over ${addressName(address)} from its URL at ${publicAddressOf(holder, id)}, where no trigger answers any more (this workflow published by a copy of this n8n, or by this n8n at an earlier public address); pushes now come to ${id.webhookUrl}.`,
 		);

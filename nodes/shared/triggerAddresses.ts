@@ -20,8 +20,10 @@ const TEST_PARAMETER = 'test';
 const PRIOR_PARAMETER = 'prior';
 const PREVIOUS_PARAMETER = 'prev';
 const PROBE_KEY_PARAMETER = 'key';
+const GIVES_WAY_PARAMETER = 'yield';
 const RECORD_PARAMETERS = [
 	PROBE_KEY_PARAMETER,
+	GIVES_WAY_PARAMETER,
 	INSTANCE_PARAMETER,
 	WORKFLOW_ID_PARAMETER,
 	WORKFLOW_NAME_PARAMETER,
@@ -51,6 +53,8 @@ interface TriggerRecord {
 	prior: Prior | undefined;
 	/** What the address held before this URL came; null: nothing. */
 	previous: string | null;
+	/** Another trigger may take the address (Options → Give Way to Others: the demo's example). */
+	givesWay: boolean;
 }
 
 export function parseUrl(url: unknown): URL | undefined {
@@ -137,6 +141,7 @@ export function triggerUrl(webhookUrl: string, secret: string, record: TriggerRe
 	fields.set(WORKFLOW_ID_PARAMETER, record.workflowId ?? '');
 	fields.set(WORKFLOW_NAME_PARAMETER, record.workflowName ?? '');
 	if (record.test) fields.set(TEST_PARAMETER, '1');
+	if (record.givesWay) fields.set(GIVES_WAY_PARAMETER, '1');
 	if (record.probeKey) fields.set(PROBE_KEY_PARAMETER, record.probeKey);
 	if (record.prior) fields.set(PRIOR_PARAMETER, encodePrior(record.prior));
 	if (record.previous !== null) fields.set(PREVIOUS_PARAMETER, record.previous);
@@ -178,6 +183,7 @@ export function recordOf(url: unknown): (TriggerRecord & { inQuery: boolean }) |
 		probeKey: fields.get(PROBE_KEY_PARAMETER),
 		prior: decodePrior(fields.get(PRIOR_PARAMETER)),
 		previous: fields.get(PREVIOUS_PARAMETER),
+		givesWay: fields.get(GIVES_WAY_PARAMETER) === '1',
 	};
 }
 

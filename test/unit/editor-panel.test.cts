@@ -100,7 +100,7 @@ test("the trigger's outputs, as the editor evaluates their expression: one per c
 		'Dropped',
 		'Opened',
 		'Clicked',
-		'Unsubscribed', // as the event and the Events list name it
+		'Unsubscribe', // whole on the canvas beside an output not yet connected (outputs.ts)
 		'SpamReport',
 		'TaskStatus',
 		'Other',

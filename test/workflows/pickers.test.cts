@@ -3,6 +3,9 @@
  * parameters: senders of the kind the operation sends with come first, and the others say what they are
  * meant for; Tag Values' names come from the chosen template's {{tags}} (or the HTML's), typing allowed.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
 import type { IDataObject } from 'n8n-workflow';
 
 import {
@@ -30,6 +33,25 @@ describe('Sender Email', () => {
 		expect(results[0].name).toBe('sender@example.com (transactional)');
 		expect(results[1].name).toBe('news@example.com (marketing, for campaigns)');
 	});
+
+	test.each(['send', 'sendAndWait'])(
+		'docs/sending.md shows the entry Transactional Mail → %s lists, as it lists it',
+		async (operation) => {
+			const senders = /^## Senders\n([^]*?)(?=^## )/m.exec(
+				readFileSync(path.join(__dirname, '..', '..', 'docs', 'sending.md'), 'utf8'),
+			)?.[1];
+			const shown = [...(senders ?? '').matchAll(/`([^`]+@[^`]+)`/g)].map((match) => match[1]);
+			expect(shown.length).toBeGreaterThan(0);
+			const context = loadOptionsContext(env.credentials(), {
+				resource: 'transactionalMail',
+				operation,
+			});
+			const { results } = await searchSenders.call(context);
+			expect(results.map((result) => result.name)).toEqual(expect.arrayContaining(shown));
+			// A mail of the transactional kind: its senders come first.
+			expect(results[0].name).toBe('sender@example.com (transactional)');
+		},
+	);
 
 	test('Campaign → Create lists marketing senders first; a transactional one says what it is meant for', async () => {
 		const context = loadOptionsContext(env.credentials(), {

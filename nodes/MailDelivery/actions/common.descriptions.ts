@@ -38,11 +38,12 @@ export const sandboxModeField: INodeProperties = {
 
 /**
  * Said in every field the platform reads tags in (helpers/platformTags.ts keeps them): typing or pasting
- * {{name}} makes n8n turn the field into an expression, which marks the tag in red and previews it as
- * [undefined]. The person must read that this is expected and that the tag still reaches the platform.
+ * {{name}} makes n8n turn the field into an expression, which marks the tag in red and previews it as nothing
+ * under the field ([undefined] in the Result shown while the field is focused). The person must read that this
+ * is expected, that the tag still reaches the platform, and where to see the mail with its tags filled.
  */
 export const PLATFORM_TAGS_HINT =
-	"Write the platform's tags as {{name}}. Typing {{ turns the field into an n8n expression: n8n then shows such a tag in red, and its preview shows it as [undefined] (or empty), because n8n does not know the platform's tags. That is expected: the tag reaches the platform as written, and the platform fills it in. n8n's own expressions, such as {{ $json.name }}, are filled in by n8n as usual.";
+	"Write the platform's tags as {{name}}. Typing {{ turns the field into an n8n expression: n8n then shows such a tag in red and leaves it out of its preview (Result: [undefined] while the field is focused), because n8n does not know the platform's tags. That is expected: the tag reaches the platform as written, and the platform fills it in; Transactional Mail → Send with Sandbox Mode on shows each mail with its tags filled. n8n's own expressions, such as {{ $json.name }}, are filled in by n8n as usual.";
 
 /** A body written as plain text, which the node turns into safe HTML (helpers/textBody.ts). */
 export const textContentField: INodeProperties = {

@@ -104,9 +104,10 @@ export async function searchCampaigns(
 	);
 }
 
-/** The senderType an operation sends with (2.5): the transactional send 2, campaign creation 1. */
+/** The senderType an operation sends with (2.5): transactional mail 2 (both sends), campaign creation 1. */
 const SENDER_TYPE_OF_OPERATION: Record<string, string> = {
 	'transactionalMail.send': '2',
+	'transactionalMail.sendAndWait': '2',
 	'campaign.create': '1',
 };
 

@@ -40,8 +40,8 @@ const KINDS = [
 	'TaskStatus',
 	'Other',
 ];
-/** The trigger's outputs as the canvas labels them: each as its event kind, Unsubscribed included. */
-const OUTPUT_LABELS = KINDS;
+/** The trigger's outputs as the canvas labels them: each as its event kind, Unsubscribed as Unsubscribe. */
+const OUTPUT_LABELS = KINDS.map((kind) => (kind === 'Unsubscribed' ? 'Unsubscribe' : kind));
 const PEOPLE = [
 	{ name: 'Ada Lovelace', email: 'ada@example.org', firstName: 'Ada', orderId: 'A-1001' },
 	{ name: 'Grace Hopper', email: 'grace@example.org', firstName: 'Grace', orderId: 'A-1002' },
