@@ -52,7 +52,7 @@ type TemplateTags =
 	{ subject: string[]; content: string[]; texts: TemplateTexts } | { unreadable: string };
 
 /** A template's subject and body as the account holds them (Sandbox Mode's preview fills them in). */
-export interface TemplateTexts {
+interface TemplateTexts {
 	subject: string;
 	content: string;
 }
