@@ -248,7 +248,7 @@ export class MailDeliveryTrigger implements INodeType {
 			},
 		],
 		activationMessage:
-			'Pushes of the chosen event kinds now come to this workflow. The account has one push address (and one per sender): another trigger workflow on the same address is refused until this one is deactivated (or takes it, with Options → Give Way to Others on here).',
+			'Pushes of the chosen event kinds now come to this workflow. The account has one push address (and one per sender): another trigger workflow on the same address is refused while this one is published, unless this one has Options → Give Way to Others on.',
 		eventTriggerDescription:
 			'Waiting for the platform to push an event: send a mail, or cause an event, to see one here',
 		properties,

@@ -9,6 +9,7 @@ import { n } from './browser/approval.mjs';
 import { a, b, c, d, e, f, g, h, i, j, k, l, m } from './browser/journeys.mjs';
 import { o, p, q, r } from './browser/newcomer.mjs';
 import { s } from './browser/repeated-events.mjs';
+import { v, w, x, y, z } from './browser/second-hour.mjs';
 import { launchBrowser } from './browser/ui.mjs';
 
 const JOURNEY_TIMEOUT = 180_000;
@@ -57,7 +58,7 @@ test(
 );
 
 test(
-	'd. the trigger panel: Registration, Manual fields (the Secret says it is required), one output per kind, a refused test listen that says what to do',
+	'd. the trigger panel: Registration, Manual fields (the Secret says it is required), one output per kind, a test listen while the example holds the address (it gives way)',
 	{ timeout: JOURNEY_TIMEOUT },
 	() => d(env),
 );
@@ -75,7 +76,7 @@ test(
 );
 
 test(
-	'g. a second trigger published in the editor while the example holds the address: refused fast, by workflow name',
+	"g. a second trigger published in the editor while the user's first holds the address: refused fast, by workflow name",
 	{ timeout: JOURNEY_TIMEOUT },
 	() => g(env),
 );
@@ -150,4 +151,34 @@ test(
 	"s. the trigger's Options offer Ignore Repeated Events: on when added, its tooltip says what it does, no label cut",
 	{ timeout: JOURNEY_TIMEOUT },
 	() => s(env),
+);
+
+test(
+	'v. one rule for a bad item: Create or Update with one phone number above 2^53 among three writes nothing; three items without the tag promise nothing of the others',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => v(env),
+);
+
+test(
+	'w. the mail before it goes out: Send with Sandbox Mode shows each mail with its tags filled; the canvas subtitle reads Send (sandbox)',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => w(env),
+);
+
+test(
+	"x. events by clicking: the example send, its mail opened in the emulator's mail log, Opened clicked, the example's execution on its Opened branch",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => x(env),
+);
+
+test(
+	"y. the user's first own trigger publishes while the demo's example holds the address; its outputs read whole before any is connected",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => y(env),
+);
+
+test(
+	"z. canvas subtitles in the panel's words: Send, Send and Wait for Response, Create or Update: Contact",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => z(env),
 );

@@ -698,37 +698,35 @@ export async function d(env) {
 			`the canvas draws the outputs ${JSON.stringify(labels)}, expected ${OUTPUT_LABELS.join(', ')}`,
 		);
 
-		// Listening while the demo's "events by kind" holds the account's default address must fail and say how to fix it.
+		// Listening while the demo's "events by kind" holds the account's default address: the example gives way
+		// (Options → Give Way to Others), so the panel listens; stopping puts back what was there before it.
 		await openNode(page, name);
 		await closeToasts(page);
 		await page.getByTestId('ndv').getByTestId('node-execute-button').click();
-		const shown = page
-			.locator(
-				'.el-notification:visible, [data-test-id="output-panel"] [data-test-id="node-error-message"]',
-			)
+		const listening = page
+			.getByText(/Listening for test event/i)
+			.filter({ visible: true })
 			.first();
-		const appeared = await shown.waitFor({ timeout: 60_000 }).then(
+		const listens = await listening.waitFor({ timeout: 60_000 }).then(
 			() => true,
 			() => false,
 		);
 		await page.waitForTimeout(1000);
-		await j.shot('listen-refused');
-		const messages = await toasts(page);
-		const error = await nodeError(page);
-		const text = [...messages, error.title, error.description].filter(Boolean).join(' | ');
-		j.saw('listening error', text || '(none)');
-		if (
-			!(await j.check(
-				appeared && text,
-				'listening for a test event while another workflow holds the address shows no error',
-			))
-		)
-			return;
-		const withoutUrls = text.replace(/https?:\/\/\S+/g, '');
+		await j.shot('listening');
+		const text = [...(await toasts(page)), (await nodeError(page)).title]
+			.filter(Boolean)
+			.join(' | ');
+		j.saw('listening', listens ? 'Listening for test event' : text || '(nothing)');
 		await j.check(
-			/deactivat|chosen senders|manual/i.test(withoutUrls),
-			`the error "${text}" does not say what to do (deactivate the other workflow, Chosen Senders or Manual registration) in the message itself`,
+			listens && !/cannot listen/i.test(text),
+			`listening for a test event while the example holds the address does not listen: "${text}"`,
 		);
+		await page
+			.getByRole('button', { name: /stop listening/i })
+			.first()
+			.click({ timeout: 10_000 })
+			.catch(() => undefined);
+		await page.waitForTimeout(1000);
 	});
 }
 
@@ -1057,7 +1055,7 @@ export async function f(env) {
 }
 
 /** Makes sure the demo's "events by kind" trigger holds the default push address (journey f may have replaced it). */
-async function exampleTriggerHolds(env, holder) {
+export async function exampleTriggerHolds(env, holder) {
 	const workflows = (await env.session.api('GET', '/workflows?limit=250')).data ?? [];
 	const example = workflows.find((workflow) => workflow.name === holder);
 	if (!example) return false;
@@ -1074,12 +1072,10 @@ async function exampleTriggerHolds(env, holder) {
 	return false;
 }
 
-export async function g(env) {
-	const holder = 'Mail Delivery: events by kind';
-	const staged = await exampleTriggerHolds(env, holder);
+/** A trigger workflow on the signature credential, one output per kind (created, not published). */
+async function triggerWorkflowNamed(env, name) {
 	const credentials = (await env.session.api('GET', '/credentials?limit=250')).data ?? [];
 	const signature = credentials.find((credential) => credential.name === SIGNATURE_CREDENTIAL);
-	const name = `Browser: bounce handling ${randomUUID().slice(0, 6)}`;
 	const { id } = await env.session.api('POST', '/workflows', {
 		name,
 		nodes: [
@@ -1097,14 +1093,17 @@ export async function g(env) {
 		connections: {},
 		settings: { executionOrder: 'v1' },
 	});
+	return id;
+}
+
+export async function g(env) {
+	// The demo's example gives way (journey y); a trigger of the user's own does not: it holds the address here.
+	const holder = `Browser: orders events ${randomUUID().slice(0, 6)}`;
+	const holderId = await triggerWorkflowNamed(env, holder);
+	await env.session.api('POST', `/workflows/${holderId}/activate`);
+	const name = `Browser: bounce handling ${randomUUID().slice(0, 6)}`;
+	const id = await triggerWorkflowNamed(env, name);
 	return await journey(env, 'g-second-trigger', async (j, page) => {
-		if (
-			!(await j.check(
-				staged,
-				`the demo's "${holder}" trigger does not hold the default push address before the journey`,
-			))
-		)
-			return;
 		await openWorkflowById(page, env.baseUrl, id);
 		await closeToasts(page);
 		await page.getByTestId('workflow-open-publish-modal-button').click();
@@ -1123,6 +1122,7 @@ export async function g(env) {
 		await j.shot('publish-refused');
 		const text = (await toasts(page)).join(' | ');
 		j.saw('publish refusal', `${text || '(none)'} (after ${seconds.toFixed(1)} s)`);
+		await env.session.api('POST', `/workflows/${holderId}/deactivate`);
 		if (
 			!(await j.check(
 				appeared && text,
@@ -1144,8 +1144,8 @@ export async function g(env) {
 		);
 		await j.check(!/https?:\/\//.test(text), `the refusal names a URL: "${text}"`);
 		await j.check(
-			await exampleTriggerHolds(env, holder),
-			`after the refusal "${holder}" no longer holds the default push address`,
+			await exampleTriggerHolds(env, 'Mail Delivery: events by kind'),
+			'after the journey the example could not take the address back',
 		);
 	});
 }
@@ -1451,7 +1451,7 @@ export async function j(env) {
 	};
 	// Each output wired to a node of its own, as a workflow that handles the events has it (and the example):
 	// n8n then gives a label 96 px. An output not yet wired shows its label beside n8n's "+" line, which leaves
-	// room for about 11 characters, so "Unsubscribed" reads "Unsubscrib…" until something is wired to it.
+	// 76 px (about 11 characters): journey y checks the labels there.
 	KINDS.forEach((kind, index) => {
 		workflow.nodes.push({
 			id: randomUUID(),
