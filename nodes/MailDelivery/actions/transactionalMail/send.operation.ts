@@ -375,9 +375,9 @@ export async function execute(
 	await run.send(messageRequests(this, run, lookups));
 	// 5. Report each item's recipients, request and missing tags (in Sandbox Mode its mail), and the run's hints.
 	if (!tags.failMessages) await checkTags(run, tags, messages);
-	const outputs = run.outputs(messageOutputs(run, inputs, tags));
+	const shape = messageOutputs(run, inputs, tags);
+	const outputs = run.outputs(shape);
 	tags.addHint();
-	const sandboxed = run.outcomes.items.filter((item) => item.accepted?.sandbox).length;
-	if (sandboxed > 0) await addPreviewFiles.call(this, outputs, sandboxed);
+	if (shape.sandboxed() > 0) await addPreviewFiles.call(this, outputs, shape.sandboxed());
 	return outputs;
 }

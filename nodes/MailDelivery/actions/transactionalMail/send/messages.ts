@@ -166,9 +166,13 @@ export function messageOutputs(
 	inputs: INodeExecutionData[],
 	tags: MissingTagCheck,
 ) {
+	let sandboxed = 0;
 	return {
+		/** How many items the platform took in Sandbox Mode, once the outputs are made. */
+		sandboxed: () => sandboxed,
 		describe: ({ sent, accepted }: ItemOutcome<Message, IDataObject>, where: IDataObject) => {
 			const { recipients, ...missing } = recipientsOf(sent);
+			if (accepted!.sandbox) sandboxed++;
 			const previewed = accepted!.sandbox && sent[0].itemIndex < PREVIEWED_ITEMS;
 			return writeResult({ sandboxMode: accepted!.sandbox }, accepted!.answer, {
 				recipients,
