@@ -136,3 +136,23 @@ test('a trigger that gives way publishes without the address when another trigge
 	await sendAndFlush('four@example.org');
 	expect(emails(demo)).toEqual(['four@example.org']);
 });
+
+test.each([
+	['a 500 after the platform saved', 'internalError'],
+	['a connection dropped before it saved', 'network'],
+])(
+	"%s, while taking the example's address: n8n's retries finish the take-over, and the user's receiver is still what goes back",
+	async (_what, fault) => {
+		await expectCode(env.emulator, '/v5/webhook/save', userReceiver, 200);
+		const before = await config();
+		const demo = await example();
+		await demo.activate();
+		const mine = await workflow('mine');
+		await env.control('POST', 'fault', { path: '/v5/webhook/save', fault });
+		await mine.activate();
+		await sendAndFlush('five@example.org');
+		expect(emails(mine)).toEqual(['five@example.org']);
+		expect(await mine.deactivate()).toEqual([]);
+		expect(await config()).toEqual(before);
+	},
+);
