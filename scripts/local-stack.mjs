@@ -86,7 +86,7 @@ export function readyBanner(stack, { startedAt, extra = [] }) {
   2. Open "Mail Delivery: events by kind" → Executions: the emulator pushed one
      event per recipient (Delivered, Bounced, Dropped...), each on its own branch.
      Open a mail in the mail log and click "Opened": an execution on the Opened branch.
-     Your own trigger publishes too: the example gives its push address way to it.
+     Your own trigger publishes too: the example lets it take the push address.
   3. "Mail Delivery: campaign to a list" sends to the seeded "newsletter" list.
  Credentials for all three authentication schemes are set up against the emulator.
 ${extra.map((text) => ` ${text}\n`).join('')} Press Ctrl-C to stop n8n and the emulator.
