@@ -222,3 +222,52 @@ describe('words about the other items say what this run does', () => {
 		expect(fail.description).toMatch(/Continue/);
 	});
 });
+
+describe('after a platform failure, the advice counts what this run did not reach', () => {
+	const upsert = {
+		resource: 'contact',
+		operation: 'upsert',
+		email: '={{ $json.email }}',
+		options: { parallelRequests: 1 },
+	};
+	const three = asItems([
+		{ email: 'ada@example.org' },
+		{ email: 'grace@example.org' },
+		{ email: 'linus@example.org' },
+	]);
+
+	test('item 1 refused by the platform, one at a time: item 2 is what Continue would also run', async () => {
+		await env.control('POST', 'fault', {
+			path: '/v5/contacts/upsert',
+			fault: 'badGateway',
+			skip: 1,
+		});
+		const result = await runWorkflow({
+			...actionWorkflow(upsert),
+			credentials: env.credentials(),
+			items: three,
+		});
+		const failure = result.error() as Error & { description?: string };
+		expect(failure.description).toContain(
+			'With the node\'s Settings → On Error → "Continue (using error output)", the other item this run stopped before would be run too, and this item routed to the error output.',
+		);
+	});
+
+	test('the last item refused: nothing was left to run, and the advice says what the outputs would hold', async () => {
+		await env.control('POST', 'fault', {
+			path: '/v5/contacts/upsert',
+			fault: 'badGateway',
+			skip: 2,
+		});
+		const result = await runWorkflow({
+			...actionWorkflow(upsert),
+			credentials: env.credentials(),
+			items: three,
+		});
+		const failure = result.error() as Error & { description?: string };
+		expect(failure.description).not.toMatch(/goes on with the other/);
+		expect(failure.description).toContain(
+			'With the node\'s Settings → On Error → "Continue (using error output)", the 2 items done would go to the success output and this item to the error output, and the workflow would go on.',
+		);
+	});
+});

@@ -117,7 +117,7 @@ test("Stop Workflow with 8 at once: the failed item's error says what happened t
 	expect(error.description).toMatch(/earlier try of this execution/);
 	expect(error.description).toMatch(/contact may have been saved/);
 	expect(error.description).toMatch(
-		/Continue \(using error output\)", it goes on with the other 99 items/,
+		/Continue \(using error output\)", the 99 items done would go to the success output and this item to the error output/,
 	);
 });
 

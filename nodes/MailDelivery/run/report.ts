@@ -90,13 +90,18 @@ function withWhatWasSent(error: unknown, words: RunWords): string | undefined {
 }
 
 /**
- * What On Error = Stop Workflow (n8n's default) hides: with n8n's other setting the good items go through.
+ * What On Error = Stop Workflow (n8n's default) hid, from what this run did: with "Continue (using error
+ * output)" the items it stopped before would have been run too, and the failed ones routed apart.
  */
-function continueAdvice(itemCount: number, failedCount = 1): string {
-	if (itemCount < 2) return '';
-	const others = itemCount - failedCount;
+function continueAdvice(outcomes: Outcome[], failedCount: number, words: RunWords): string {
+	if (outcomes.length < 2) return '';
 	const failed = failedCount === 1 ? 'this item' : `the ${failedCount} failed items`;
-	return `With the node's Settings → On Error → "Continue (using error output)", it goes on with the other ${others} item${others === 1 ? '' : 's'} and routes ${failed} to the error output.`;
+	const setting = `With the node's Settings → On Error → "Continue (using error output)", `;
+	const stopped = indexesWhere(outcomes, isNotRun).length;
+	if (stopped > 0)
+		return `${setting}the other ${stopped === 1 ? 'item' : `${stopped} items`} this run stopped before would be ${words.combined ? 'sent' : 'run'} too, and ${failed} routed to the error output.`;
+	const succeeded = outcomes.length - failedCount;
+	return `${setting}the ${succeeded === 1 ? 'item' : `${succeeded} items`} ${words.combined ? 'sent' : 'done'} would go to the success output and ${failed} to the error output, and the workflow would go on.`;
 }
 
 /** An item's error message without the item it names ("…, in item 2 (the 3rd input item)"). */
@@ -158,7 +163,7 @@ export function runError(
 	const own = withWhatWasSent(error, words);
 	if (!words.combined) {
 		const others = parallel > 1 ? whatWasDone(outcomes, words, itemIndex) : '';
-		const advice = continueAdvice(outcomes.length);
+		const advice = continueAdvice(outcomes, failedItems.length, words);
 		if (!others && !advice && own === (error as { description?: string }).description)
 			return errorForItem(node, error, itemIndex);
 		return errorForItem(node, error, itemIndex, {
@@ -178,7 +183,7 @@ export function runError(
 				? `${capitalized(describeItems([itemIndex]))} failed first. ${ownOnly ? asSentence(ownOnly) : ''}`.trim()
 				: ownOnly && asSentence(ownOnly),
 			error instanceof NodeOperationError ? '' : whatWasSent(error, words.effect),
-			continueAdvice(outcomes.length, failedItems.length),
+			continueAdvice(outcomes, failedItems.length, words),
 		]
 			.filter(Boolean)
 			.join('\n'),
