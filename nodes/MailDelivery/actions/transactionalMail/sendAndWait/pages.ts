@@ -40,7 +40,16 @@ export function confirmationPage(
 	);
 }
 
-export const RECORDED_PAGE = notice('Got it, thanks', 'This page can be closed now.');
+export const RECORDED_PAGE = notice(
+	'Got it, thanks',
+	'Your answer is recorded. This page can be closed now.',
+);
+
+/** A second answer a moment after the first (answered.ts): n8n would otherwise answer it with an error. */
+export const ANSWERED_PAGE = notice(
+	'No action required',
+	'An answer to this request was recorded a moment ago, so this one was not.',
+);
 
 export const OTHER_WAIT_PAGE = notice(
 	'No action required',
