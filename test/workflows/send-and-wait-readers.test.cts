@@ -279,3 +279,27 @@ describe('a form field whose answer could not be kept is refused before the mail
 		});
 	});
 });
+
+describe('a second answer a moment after the first', () => {
+	test('Approve clicked twice and a Disapprove at once: one resume, each request a page saying what happened', async () => {
+		const run = await runToWait(ask(double), env.credentials());
+		const [disapprove, approve] = links();
+		const [first, again, other] = await Promise.all([
+			run.open(approve, { method: 'POST' }),
+			run.open(approve, { method: 'POST' }),
+			run.open(disapprove, { method: 'POST' }),
+		]);
+		expect(first.resumed).toBeDefined();
+		expect([again.resumed, again.status, again.body]).toEqual([
+			undefined,
+			200,
+			expect.stringContaining('Got it'),
+		]);
+		expect([other.resumed, other.status, other.body]).toEqual([
+			undefined,
+			409,
+			expect.stringContaining('No action required'),
+		]);
+		expect(after(run)).toEqual([{ data: { approved: true, respondedAt: expect.any(String) } }]);
+	});
+});

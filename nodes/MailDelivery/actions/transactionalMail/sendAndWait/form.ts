@@ -85,7 +85,8 @@ export function formFieldsOf(defineForm: unknown, json: unknown, values: unknown
 
 /**
  * Names no answer can go under: `__proto__` (an object drops it), the names n8n's expressions refuse to read
- * (`constructor`, `prototype`, and what the running n8n lists), and respondedAt (the output's time of the answer).
+ * (`constructor`, `prototype`, and the rest of n8n-workflow's list), and respondedAt (the output's time of the
+ * answer).
  */
 function unusableName(name: string): string | undefined {
 	if (name === 'respondedAt') return 'which the output keeps for the time of the answer';
