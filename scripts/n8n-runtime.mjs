@@ -163,7 +163,9 @@ export async function setupOwner(baseUrl) {
 		if (response.status !== 404) break;
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
-	if (!response.ok) {
+	// n8n 1.x may mount /rest/login a moment after /rest/owner/setup (seen after a restart on a busy machine).
+	for (let attempt = 0; !response.ok && attempt < 120; attempt++) {
+		if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 500));
 		response = await fetch(`${baseUrl}/rest/login`, {
 			method: 'POST',
 			headers: { 'Content-Type': 'application/json' },
@@ -173,9 +175,10 @@ export async function setupOwner(baseUrl) {
 				password: OWNER.password,
 			}),
 		});
-		if (!response.ok)
-			throw new Error(`n8n login failed: ${response.status} ${await response.text()}`);
+		if (response.status !== 404) break;
 	}
+	if (!response.ok)
+		throw new Error(`n8n login failed: ${response.status} ${await response.text()}`);
 	const cookie = (response.headers.getSetCookie?.() ?? [response.headers.get('set-cookie')])
 		.map((c) => String(c).split(';')[0])
 		.join('; ');

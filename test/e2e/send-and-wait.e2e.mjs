@@ -227,6 +227,8 @@ function readerGuesses(value, guesses = { keys: new Set(), ids: new Set() }, nam
 	return guesses;
 }
 
+const create = async (session, workflow) => (await session.api('POST', '/workflows', workflow)).id;
+
 /** The tokens and n8n signatures of every mail's links so far: what only a mail's reader holds. */
 async function everyLinkSecret() {
 	const { mails } = await stack.emulator.control('GET', 'mails');
@@ -240,7 +242,8 @@ async function everyLinkSecret() {
 
 test('an API key that may only read executions reads n8n’s resume token and the wait, and no answer made from them is recorded', async () => {
 	const reader = await executionReader(stack.session, stack.n8n.baseUrl);
-	if (reader.scoped) assert.equal((await reader.get('/workflows')).status, 403);
+	// n8n 2.x holds a key to its scopes; n8n 1.x only with an enterprise licence (the key then reads everything).
+	if (line === '2') assert.equal((await reader.get('/workflows')).status, 403);
 	const { id, waiting } = await ask('read by a reader', {
 		sendTo: 'reader@example.org',
 		...DOUBLE,
@@ -297,7 +300,8 @@ test('an API key that may only read executions reads n8n’s resume token and th
 });
 
 test('n8n’s log at debug level holds no token or signature of a link, and an error workflow’s input none either', async () => {
-	const errorWorkflowId = await activate(stack.session, {
+	// n8n 2.x runs only a published error workflow; n8n 1.x any, and publishes none without a trigger.
+	const errorWorkflowId = await (line === '2' ? activate : create)(stack.session, {
 		name: 'errors',
 		nodes: [
 			{

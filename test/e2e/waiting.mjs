@@ -98,7 +98,8 @@ export async function startAsking({
 
 /**
  * An API key of the owner that may only read executions (scope execution:read), as a reader of executions holds
- * one, and a GET through n8n's public API with it. n8n 1.x without key scopes gives an unscoped key.
+ * one, and a GET through n8n's public API with it (n8n 1.x holds a key to its scopes only with an enterprise
+ * licence).
  */
 export async function executionReader(session, baseUrl) {
 	const scopes = await session.rest('GET', '/api-keys/scopes').catch(() => undefined);
@@ -114,7 +115,7 @@ export async function executionReader(session, baseUrl) {
 		const text = await answer.text();
 		return { status: answer.status, text, json: answer.ok ? JSON.parse(text) : undefined };
 	};
-	return { scoped: Array.isArray(scopes), get };
+	return { get };
 }
 
 /** The workflow's executions as the editor lists them (n8n 1.x's public API leaves waiting ones out). */

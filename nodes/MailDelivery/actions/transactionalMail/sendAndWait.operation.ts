@@ -47,7 +47,10 @@ export const option: OperationOption = {
 export const toolDescription =
 	'Sends one real email through the mail delivery platform to a person and pauses the workflow until that person answers: ' +
 	'Approve (and Disapprove) buttons, a free-text answer or a form, as configured, or until the time limit. ' +
-	'Returns data.approved and data.respondedAt for an approval, data.text for free text, the form fields for a form.';
+	'Returns data.approved and data.respondedAt for an approval, data.text for free text, the form fields for a form. ' +
+	"As n8n's Human review tool between an AI agent and another tool, it asks the person to approve each call of that tool by mail: " +
+	'the call runs only once the person approves, and a refusal tells the agent the person declined. ' +
+	"The agent is then told the guarded tool's own description, not this one.";
 
 /** What a request that may have reached the platform would have done: a retry never sends it again. */
 export const effect = 'the mail may have gone out';
@@ -94,15 +97,16 @@ function readRequest(item: ItemParameters) {
 	const asked = checked(item, () => askedOf(read, subject, message as string));
 	const limit = checked(item, () => waitLimitOf(read, Date.now(), item.timezone));
 	const options = optionsOf(read);
+	const reports = (options.reports as { values?: IDataObject } | undefined)?.values ?? {};
 	const body: IDataObject = {
 		senderMail: item.locator('senderMail'),
 		subject,
 		messageVersions: [{ to: recipients, cc: [], bcc: [] }],
-		trackOpen: options.trackOpen === true ? 1 : 0,
+		trackOpen: reports.trackOpen === true ? 1 : 0,
 		uniqueMsgID: randomUUID(),
 	};
-	for (const key of ['senderName', 'replyTo', 'category', 'campaign'])
-		setIfPresent(body, key, trimmed(options[key]));
+	for (const key of ['senderName', 'replyTo']) setIfPresent(body, key, trimmed(options[key]));
+	for (const key of ['category', 'campaign']) setIfPresent(body, key, trimmed(reports[key]));
 	// A {{name}} the subject happens to hold is filled with itself: the platform's tags are not used here.
 	const tags = tagsIn(subject);
 	if (tags.length > 0) body.params = Object.fromEntries(tags.map((tag) => [tag, `{{${tag}}}`]));
@@ -169,5 +173,10 @@ export async function wait(this: IExecuteFunctions, item: ItemParameters, sent: 
 		);
 	requireSignatures(this);
 	const until = typeof sent.waitTill === 'string' ? new Date(sent.waitTill) : WAIT_INDEFINITELY;
+	// The editor shows a waiting node's hints, not its output: what was sent, and until when the run waits.
+	this.addExecutionHints?.({
+		message: `Sent to ${(sent.recipients as string[]).join(', ')} (uniqueMsgID ${String(sent.uniqueMsgID)}). ${typeof sent.waitTill === 'string' ? `Without an answer the run goes on at ${sent.waitTill}.` : 'The run waits without a time limit.'}`,
+		location: 'outputPane',
+	});
 	await this.putExecutionToWait(until);
 }
