@@ -151,9 +151,14 @@ test('Options: what a person in the loop needs in front; the platform’s report
 	const options = ourProperties.find((property) => property.name === 'options')!;
 	const sending = (options.options as INodeProperties[]).find((o) => o.name === 'sending')!;
 	expect(sending.description).toMatch(/defaults suit almost every workflow/);
-	expect(
-		(sending.options as INodePropertyCollection[])[0].values.map((value) => value.displayName),
-	).toEqual(['Retry Attempts', 'Max Wait (Seconds)', 'Timeout (Seconds)', 'Redo After a Crash']);
+	const [notice, ...fields] = (sending.options as INodePropertyCollection[])[0].values;
+	expect([notice.type, notice.displayName]).toEqual(['notice', sending.description]);
+	expect(fields.map((value) => value.displayName)).toEqual([
+		'Retry Attempts',
+		'Max Wait (Seconds)',
+		'Timeout (Seconds)',
+		'Redo After a Crash',
+	]);
 });
 
 test('the waiting node says who it waits for and until when, as n8n’s editor evaluates it (parameters only)', () => {

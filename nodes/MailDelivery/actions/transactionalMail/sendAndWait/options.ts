@@ -88,7 +88,10 @@ const text = (displayName: string, name: string, fallback: string, description: 
 		displayOptions: forResponses('freeText', 'customForm'),
 	}) as INodeProperties;
 
-/** A group of options under one heading (n8n draws a fixed collection's fields together). */
+/**
+ * A group of options under one heading (n8n draws a fixed collection's fields together), its first line a notice
+ * saying what the group is for (the group's description shows only on hover).
+ */
 const group = (
 	displayName: string,
 	name: string,
@@ -102,7 +105,16 @@ const group = (
 	default: {
 		values: Object.fromEntries(values.map((value) => [value.name, value.default])),
 	},
-	options: [{ displayName: displayName, name: 'values', values }],
+	options: [
+		{
+			displayName,
+			name: 'values',
+			values: [
+				{ displayName: description, name: `${name}Notice`, type: 'notice', default: '' },
+				...values,
+			],
+		},
+	],
 });
 
 const reports = group(

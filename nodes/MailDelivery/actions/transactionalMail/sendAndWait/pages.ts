@@ -40,9 +40,10 @@ export function confirmationPage(
 	);
 }
 
+// n8n answers the links itself while the resumed run runs (a 409 in JSON): the person is told beforehand.
 export const RECORDED_PAGE = notice(
 	'Got it, thanks',
-	'Your answer is recorded. This page can be closed now.',
+	"Your answer is recorded. Opening the mail's links again changes nothing (while the workflow goes on, n8n may show a technical message instead). This page can be closed now.",
 );
 
 /** A second answer a moment after the first (answered.ts): n8n would otherwise answer it with an error. */
