@@ -359,6 +359,68 @@ for (const nodeName of ['Ask }} me', 'constructor', '{{ $json.order }}', 'Ask "h
 	});
 }
 
+test('asked twice in a loop with Response Type and Message from $runIndex: the second mail’s form link opens its form and records its text', async () => {
+	const email = 'loop@example.org';
+	const { workflow, hookPath } = waitingWorkflow({
+		name: 'asked twice',
+		credential,
+		parameters: askParameters({
+			sendTo: email,
+			// The answer is the second run's input: the subject reads nothing from it.
+			subject: 'Refund of order 1042',
+			responseType: '={{ $runIndex === 0 ? "approval" : "freeText" }}',
+			message: '={{ "Question " + ($runIndex + 1) }}',
+		}),
+		// n8n's IF node (v1) sends the first answer back to the node once, then on.
+		after: {
+			type: 'n8n-nodes-base.if',
+			typeVersion: 1,
+			parameters: {
+				conditions: { number: [{ value1: '={{ $runIndex }}', operation: 'equal', value2: 0 }] },
+			},
+		},
+	});
+	workflow.nodes.push({
+		id: randomUUID(),
+		name: 'Done',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [900, 0],
+		parameters: {},
+	});
+	workflow.connections.After = {
+		main: [
+			[{ node: 'Mail Delivery', type: 'main', index: 0 }],
+			[{ node: 'Done', type: 'main', index: 0 }],
+		],
+	};
+	const id = await startAsking({
+		session: stack.session,
+		webhookBase: stack.n8n.baseUrl,
+		workflow,
+		hookPath,
+	});
+	await executionOf(stack.session, id, 'waiting');
+	const first = await mailLinks(stack.emulator, email);
+	assert.match((await openLink(first.links[0])).text, /Question 1/);
+	assert.match((await openLink(first.links[0], { method: 'POST' })).text, /Got it/);
+	const second = await eventually(async () => {
+		const { mails } = await stack.emulator.control('GET', 'mails');
+		return (
+			mails.filter((mail) => mail.email === email).length === 2 && mailLinks(stack.emulator, email)
+		);
+	}, 'the second mail');
+	const page = await openLink(second.links[0]);
+	assert.equal(page.status, 200, page.text);
+	assert.match(page.text, /id='n8n-form'/);
+	assert.match(page.text, /Question 2/);
+	const form = new FormData();
+	form.append('field-0', 'Only 100 EUR');
+	assert.equal((await openLink(second.links[0], { method: 'POST', body: form })).status, 200);
+	const done = await executionOf(stack.session, id, 'success');
+	assert.equal(outputOf(done, 'Done')[0].data.text, 'Only 100 EUR');
+});
+
 test('ten answers at once, five of each: one resume, told "Got it", the others a page; while the run goes on, n8n answers 409 itself', async () => {
 	const { id } = await ask(
 		'ten at once',
