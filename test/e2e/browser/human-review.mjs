@@ -7,12 +7,20 @@
 import { randomUUID } from 'node:crypto';
 
 import { PACKAGE_NAME } from '../../../scripts/n8n-runtime.mjs';
-import { journey, rl, SIGNATURE_CREDENTIAL, textOf } from './journeys.mjs';
+import {
+	cutWhenHovered,
+	journey,
+	narrowPanel,
+	rl,
+	SIGNATURE_CREDENTIAL,
+	textOf,
+} from './journeys.mjs';
 import { canvasNode, closeNode, openNode, openWorkflowById } from './ui.mjs';
 
 const APPROVER_BROWSER =
 	'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36';
 const ASKING = 'Ask the manager';
+const ASKING_WHY = 'Ask for a reason';
 const TO = 'manager@example.org';
 const APPROVAL_OPTIONS = ['Limit Wait Time', 'Confirm on a Page', 'Append Attribution'];
 const IN_FRONT = [...APPROVAL_OPTIONS, 'Reply To', 'Sender Name'];
@@ -22,12 +30,12 @@ const GROUPS = ['Platform Reports', 'Sending the Mail'];
 async function stage(env) {
 	const credentials = (await env.session.api('GET', '/credentials?limit=250')).data ?? [];
 	const signature = credentials.find((credential) => credential.name === SIGNATURE_CREDENTIAL);
-	const node = (name, type, typeVersion, x, parameters, extra = {}) => ({
+	const node = (name, type, typeVersion, [x, y], parameters, extra = {}) => ({
 		id: randomUUID(),
 		name,
 		type,
 		typeVersion,
-		position: [x, 0],
+		position: [x, y],
 		parameters,
 		...extra,
 	});
@@ -35,12 +43,12 @@ async function stage(env) {
 	const workflow = {
 		name: 'Human review by mail',
 		nodes: [
-			node(trigger, 'n8n-nodes-base.manualTrigger', 1, 0, {}),
+			node(trigger, 'n8n-nodes-base.manualTrigger', 1, [0, 0], {}),
 			node(
 				ASKING,
 				`${PACKAGE_NAME}.mailDelivery`,
 				1,
-				240,
+				[240, 0],
 				{
 					authentication: 'signature',
 					resource: 'transactionalMail',
@@ -53,11 +61,36 @@ async function stage(env) {
 				},
 				{ credentials: { mailDeliverySignatureApi: { id: signature.id, name: signature.name } } },
 			),
-			node('Book the refund', 'n8n-nodes-base.wait', 1.1, 480, {
+			node('Book the refund', 'n8n-nodes-base.wait', 1.1, [480, 0], {
 				resume: 'timeInterval',
 				amount: 10,
 				unit: 'seconds',
 			}),
+			// Not run: its panel shows the answer page's options, labelled as n8n labels them.
+			node(
+				ASKING_WHY,
+				`${PACKAGE_NAME}.mailDelivery`,
+				1,
+				[240, 240],
+				{
+					authentication: 'signature',
+					resource: 'transactionalMail',
+					operation: 'sendAndWait',
+					senderMail: rl('sender@example.com'),
+					sendTo: TO,
+					subject: 'Why a refund?',
+					message: 'Tell us why.',
+					responseType: 'freeText',
+					options: {
+						messageButtonLabel: 'Answer',
+						responseFormTitle: 'Refund',
+						responseFormDescription: 'Why?',
+						responseFormButtonLabel: 'Send',
+						responseFormCustomCss: 'body { color: #333; }',
+					},
+				},
+				{ credentials: { mailDeliverySignatureApi: { id: signature.id, name: signature.name } } },
+			),
 		],
 		connections: {
 			[trigger]: { main: [[{ node: ASKING, type: 'main', index: 0 }]] },
@@ -115,7 +148,27 @@ async function panel(j, page) {
 		'Disapprove Button Style',
 	])
 		await j.check(approvalText.includes(label), `Approval Options show no "${label}"`);
+	const width = await narrowPanel(page, ndv);
+	await noLabelCut(j, page, ndv, 'approval-panel-hovered');
 	await closeNode(page);
+	// n8n keeps the panel's width for the next node it opens.
+	const why = await openNode(page, ASKING_WHY);
+	await page.waitForTimeout(800);
+	await noLabelCut(j, page, why, 'answer-page-options-hovered');
+	await closeNode(page);
+	return width;
+}
+
+/** Labels whole at the narrowest panel, hovered (n8n's Disapprove Button Label and Style, the answer page's). */
+async function noLabelCut(j, page, ndv, shot) {
+	const width = await ndv
+		.getByTestId('node-parameters')
+		.first()
+		.evaluate((element) => element.clientWidth);
+	const cut = [...(await cutWhenHovered(page, ndv))];
+	await j.shot(shot);
+	j.saw(`labels cut at ${width} px`, JSON.stringify(cut));
+	await j.check(cut.length === 0, `labels cut in a ${width} px panel: ${JSON.stringify(cut)}`);
 }
 
 /** The approver's side: the mail's Approve link, the page, a double click, the link again twice. */

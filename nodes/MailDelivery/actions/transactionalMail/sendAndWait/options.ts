@@ -180,22 +180,22 @@ export const options: INodeProperties = {
 			'Respond',
 			'Label of the button in the mail',
 		),
-		text('Response Form Title', 'responseFormTitle', '', 'Title of the form page'),
+		text('Form Title', 'responseFormTitle', '', 'Title of the form page'),
 		text(
-			'Response Form Description',
+			'Form Description',
 			'responseFormDescription',
 			'',
 			'Text above the form; empty shows the message',
 		),
 		text(
-			'Response Form Button Label',
+			'Form Button Label',
 			'responseFormButtonLabel',
 			'Submit',
 			'Label of the button that sends the form',
 		),
 		{
 			...text(
-				'Response Form Custom Styling',
+				'Form Custom CSS',
 				'responseFormCustomCss',
 				'',
 				'CSS added to the form page, overriding its default styling',
