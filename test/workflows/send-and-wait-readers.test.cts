@@ -92,7 +92,7 @@ describe('whoever may read the execution cannot answer for the person', () => {
 			'clientSecret',
 		],
 	])(
-		'%s: the links answer; once the credential’s secret changes, the links of waits made before refuse',
+		'%s: the links answer; once the credential’s secret changes (or is gone), the links of waits made before refuse',
 		async (_, authentication, type, secretField) => {
 			const credentials = env.credentials(await env.authorizationCode());
 			const run = await runToWait(ask({ ...double, authentication }), credentials, {
@@ -105,7 +105,11 @@ describe('whoever may read the execution cannot answer for the person', () => {
 			const original = credentials.stored[type][secretField];
 			credentials.stored[type] = { ...credentials.stored[type], [secretField]: 'rotated-secret' };
 			expect((await run.open(disapprove, { method: 'POST' })).status).toBe(401);
-			credentials.stored[type] = { ...credentials.stored[type], [secretField]: original };
+			// The credential without its secret (deleted): the link cannot be checked, nothing is recorded.
+			const stored = credentials.stored[type];
+			credentials.stored[type] = {};
+			expect((await run.open(disapprove, { method: 'POST' })).status).toBe(500);
+			credentials.stored[type] = { ...stored, [secretField]: original };
 			await run.open(approve, { method: 'POST' });
 			expect(after(run)[0].data).toMatchObject({ approved: true });
 		},
