@@ -152,30 +152,28 @@ export async function startN8n({
 
 /** Owner account (first run) or login, then an API key for the public API. */
 export async function setupOwner(baseUrl) {
-	let response;
-	// n8n 1.x reports ready a moment before its REST routes are mounted.
-	for (let attempt = 0; attempt < 120; attempt++) {
-		response = await fetch(`${baseUrl}/rest/owner/setup`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify(OWNER),
+	// n8n 1.x reports ready a moment before its REST routes are mounted (and, after a restart on a busy machine,
+	// may mount /rest/login after /rest/owner/setup or drop a connection meanwhile): such answers are tried again.
+	const post = async (route, body) => {
+		for (let attempt = 0; ; attempt++) {
+			const answer = await fetch(`${baseUrl}/rest${route}`, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify(body),
+			}).catch((error) => (attempt < 120 ? undefined : Promise.reject(error)));
+			if ((answer && answer.status !== 404) || attempt >= 120) return answer;
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	};
+	let response = await post('/owner/setup', OWNER);
+	if (!response.ok)
+		response = await post('/login', {
+			emailOrLdapLoginId: OWNER.email,
+			email: OWNER.email,
+			password: OWNER.password,
 		});
-		if (response.status !== 404) break;
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-	if (!response.ok) {
-		response = await fetch(`${baseUrl}/rest/login`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify({
-				emailOrLdapLoginId: OWNER.email,
-				email: OWNER.email,
-				password: OWNER.password,
-			}),
-		});
-		if (!response.ok)
-			throw new Error(`n8n login failed: ${response.status} ${await response.text()}`);
-	}
+	if (!response.ok)
+		throw new Error(`n8n login failed: ${response.status} ${await response.text()}`);
 	const cookie = (response.headers.getSetCookie?.() ?? [response.headers.get('set-cookie')])
 		.map((c) => String(c).split(';')[0])
 		.join('; ');

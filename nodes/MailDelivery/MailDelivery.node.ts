@@ -12,6 +12,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resourceOptions, resources } from './actions';
 import { route } from './run/router';
+import { WAITING_TOOLTIP } from './actions/transactionalMail/sendAndWait/tooltip';
 import { sendAndWaitWebhook } from './actions/transactionalMail/sendAndWait/webhook';
 import { authenticationProperty, nodeCredentials } from '../shared/authentication';
 import { listSearch } from './methods';
@@ -90,8 +91,7 @@ export class MailDelivery implements INodeType {
 		properties,
 		usableAsTool: true,
 		webhooks: waitingWebhooks,
-		waitingNodeTooltip:
-			'={{ $parameter["operation"] === "sendAndWait" ? "Execution will continue after the person answers the mail (or at its time limit)" : "" }}',
+		waitingNodeTooltip: WAITING_TOOLTIP,
 	};
 
 	methods = { listSearch, loadOptions };

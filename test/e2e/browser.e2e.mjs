@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test';
 import { setupDemo } from '../../scripts/demo.mjs';
 import { startStack } from './env.mjs';
 import { n } from './browser/approval.mjs';
+import { t } from './browser/human-review.mjs';
 import { a, b, c, d, e, f, g, h, i, j, k, l, m } from './browser/journeys.mjs';
 import { o, p, q, r } from './browser/newcomer.mjs';
 import { s } from './browser/repeated-events.mjs';
@@ -151,6 +152,12 @@ test(
 	"s. the trigger's Options offer Ignore Repeated Events: on when added, its tooltip says what it does, no label cut",
 	{ timeout: JOURNEY_TIMEOUT },
 	() => s(env),
+);
+
+test(
+	"t. Send and Wait for Response once set up: the Options a person in the loop needs in front and two explained groups, n8n's labels, the waiting node saying whom it asked and that it has no time limit, a double click on the approver's page, the link while the run goes on and after",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => t(env),
 );
 
 test(

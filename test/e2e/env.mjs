@@ -198,9 +198,9 @@ export function triggerWorkflow({ name, credential, parameters = {} }) {
 
 /**
  * The emulator and an n8n with an owner. `faults`: a JSON file of faults in n8n's own saving of executions
- * (n8n-faults.cjs, preloaded), which tests write while n8n runs.
+ * (n8n-faults.cjs, preloaded), which tests write while n8n runs; `extraEnv`: more of n8n's environment.
  */
-export async function startStack(line, { faults } = {}) {
+export async function startStack(line, { faults, extraEnv } = {}) {
 	const emulator = await startEmulatorProcess();
 	const n8nPort = await freePort();
 	const userFolder = mkdtempSync(path.join(tmpdir(), `mail-delivery-e2e-${line}-`));
@@ -210,6 +210,7 @@ export async function startStack(line, { faults } = {}) {
 		port: n8nPort,
 		brokerPort: await freePort(),
 		...(faults ? n8nFaults(faults) : {}),
+		...(extraEnv ? { extraEnv } : {}),
 	});
 	const session = await setupOwner(n8n.baseUrl);
 	return { emulator, n8n, session, userFolder };

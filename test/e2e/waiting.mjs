@@ -21,8 +21,19 @@ export const askParameters = (extra = {}) => ({
 	...extra,
 });
 
-/** Webhook (answers at once) → Mail Delivery → After (n8n's No Operation node). */
-export function waitingWorkflow({ name, credential, parameters, settings = {} }) {
+/**
+ * Webhook (answers at once) → Mail Delivery (or `nodeName`) → After (n8n's No Operation node, or the node
+ * `after` gives: its type, version and parameters).
+ */
+export function waitingWorkflow({
+	name,
+	credential,
+	parameters,
+	settings = {},
+	nodeName = 'Mail Delivery',
+	after = { type: 'n8n-nodes-base.noOp', typeVersion: 1, parameters: {} },
+	workflowSettings = {},
+}) {
 	const hookPath = `ask-${randomUUID()}`;
 	const workflow = {
 		name,
@@ -38,7 +49,7 @@ export function waitingWorkflow({ name, credential, parameters, settings = {} })
 			},
 			{
 				id: randomUUID(),
-				name: 'Mail Delivery',
+				name: nodeName,
 				type: ACTION,
 				typeVersion: 1,
 				position: [300, 0],
@@ -46,20 +57,13 @@ export function waitingWorkflow({ name, credential, parameters, settings = {} })
 				credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 				...settings,
 			},
-			{
-				id: randomUUID(),
-				name: 'After',
-				type: 'n8n-nodes-base.noOp',
-				typeVersion: 1,
-				position: [600, 0],
-				parameters: {},
-			},
+			{ id: randomUUID(), name: 'After', position: [600, 0], ...after },
 		],
 		connections: {
-			Webhook: { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] },
-			'Mail Delivery': { main: [[{ node: 'After', type: 'main', index: 0 }]] },
+			Webhook: { main: [[{ node: nodeName, type: 'main', index: 0 }]] },
+			[nodeName]: { main: [[{ node: 'After', type: 'main', index: 0 }]] },
 		},
-		settings: { executionOrder: 'v1' },
+		settings: { executionOrder: 'v1', ...workflowSettings },
 	};
 	return { workflow, hookPath };
 }
@@ -90,6 +94,28 @@ export async function startAsking({
 		60_000,
 	);
 	return id;
+}
+
+/**
+ * An API key of the owner that may only read executions (scope execution:read), as a reader of executions holds
+ * one, and a GET through n8n's public API with it (n8n 1.x holds a key to its scopes only with an enterprise
+ * licence).
+ */
+export async function executionReader(session, baseUrl) {
+	const scopes = await session.rest('GET', '/api-keys/scopes').catch(() => undefined);
+	const key = await session.rest('POST', '/api-keys', {
+		label: `execution reader ${Date.now()}`,
+		expiresAt: null,
+		...(Array.isArray(scopes) ? { scopes: ['execution:read'] } : {}),
+	});
+	const get = async (route) => {
+		const answer = await fetch(`${baseUrl}/api/v1${route}`, {
+			headers: { 'X-N8N-API-KEY': key.rawApiKey ?? key.apiKey },
+		});
+		const text = await answer.text();
+		return { status: answer.status, text, json: answer.ok ? JSON.parse(text) : undefined };
+	};
+	return { get };
 }
 
 /** The workflow's executions as the editor lists them (n8n 1.x's public API leaves waiting ones out). */

@@ -78,10 +78,11 @@ class Response {
 
 let executions = 0;
 
-/** Source → Mail Delivery → After: After's input is what the node gave the run. */
+/** Source → Mail Delivery (or the name `node` gives it) → After: After's input is what the node gave the run. */
 function waitingWorkflow(parameters: IDataObject, node: Partial<INode>) {
 	const { nodes, connections } = actionWorkflow(parameters);
 	Object.assign(nodes[1], node);
+	const name = nodes[1].name;
 	const after: INode = {
 		id: `after-${nodes[1].id}`,
 		name: 'After',
@@ -93,9 +94,9 @@ function waitingWorkflow(parameters: IDataObject, node: Partial<INode>) {
 	return {
 		nodes: [...nodes, after],
 		connections: {
-			...connections,
-			'Mail Delivery': { main: [[{ node: 'After', type: 'main' as const, index: 0 }]] },
-		},
+			Source: { main: [[{ node: name, type: 'main' as const, index: 0 }]] },
+			[name]: { main: [[{ node: 'After', type: 'main' as const, index: 0 }]] },
+		} as typeof connections,
 	};
 }
 
@@ -104,12 +105,20 @@ export interface WaitingRun {
 	executionId: string;
 	/** Whether the execution waits now, as n8n's database says. */
 	readonly waiting: boolean;
+	/** The execution's data as n8n's database holds it now: what anyone who may read the execution reads. */
+	readonly saved: IRunExecutionData;
 	/** The node's output of its last run (what the next node got). */
 	readonly last: RunResult;
 	/** A request to a link, as a person's browser (or the given user agent) makes it. */
 	open(
 		url: string,
-		init?: { method?: 'GET' | 'POST'; userAgent?: string; body?: IDataObject },
+		init?: {
+			method?: 'GET' | 'POST';
+			userAgent?: string;
+			body?: IDataObject;
+			/** The webhook context without n8n-core's `runExecutionData` (an n8n that would not hold it there). */
+			withoutExecutionData?: boolean;
+		},
 	): Promise<Answered>;
 	/** The time limit passed: n8n's WaitTracker resumes the run. */
 	timeOut(): Promise<RunResult>;
@@ -163,11 +172,17 @@ export async function runToWait(
 		get waiting() {
 			return status === 'waiting';
 		},
+		get saved() {
+			return JSON.parse(JSON.stringify(saved)) as IRunExecutionData;
+		},
 		get last() {
 			return last;
 		},
 		timeOut: async () => await resume(JSON.parse(JSON.stringify(saved)) as IRunExecutionData),
-		open: async (url, { method = 'GET', userAgent = BROWSER, body = {} } = {}) => {
+		open: async (
+			url,
+			{ method = 'GET', userAgent = BROWSER, body = {}, withoutExecutionData = false } = {},
+		) => {
 			const parsed = new URL(url);
 			const [, base, execution, nodeId] = parsed.pathname.split('/');
 			const response = new Response();
@@ -239,7 +254,9 @@ export async function runToWait(
 				[],
 				data,
 			);
-			const result: IWebhookResponseData = await type.webhook.call(context);
+			const result: IWebhookResponseData = await type.webhook.call(
+				withoutExecutionData ? hidingExecutionData(context) : context,
+			);
 			if (!result.noWebhookResponse && result.webhookResponse !== undefined)
 				response.send(result.webhookResponse);
 			if (!result.workflowData) return answered();
@@ -249,6 +266,17 @@ export async function runToWait(
 		},
 	};
 	return run;
+}
+
+/** The context as the node sees it, but without its `runExecutionData` (n8n's own methods still use theirs). */
+function hidingExecutionData(context: WebhookContext): WebhookContext {
+	return new Proxy(context, {
+		get(target, property) {
+			if (property === 'runExecutionData') return undefined;
+			const value = Reflect.get(target, property, target) as unknown;
+			return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+		},
+	});
 }
 
 /** The links of a mail's HTML, as a mail client opens them (entities decoded), in order. */

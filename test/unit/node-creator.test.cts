@@ -91,9 +91,14 @@ function labels(properties: INodeProperties[], nested = false): Array<[string, b
 
 /**
  * Longer labels the browser suite measured whole at the narrowest panel, hovered: Ignore Repeated Events (the
- * issue's own name for it) in journey s (test/e2e/browser/repeated-events.mjs).
+ * issue's own name for it) in journey s (test/e2e/browser/repeated-events.mjs); Send and Wait's labels as n8n's own
+ * send-and-wait nodes word them in journey t (test/e2e/browser/human-review.mjs).
  */
-const MEASURED_WHOLE = ['Ignore Repeated Events'];
+const MEASURED_WHOLE = [
+	'Ignore Repeated Events',
+	'Disapprove Button Label',
+	'Disapprove Button Style',
+];
 
 test('no label is cut: at most 20 characters inside a collection, 23 at the top (measured at the narrowest panel)', () => {
 	const tooLong = [...labels(action.properties), ...labels(trigger.properties)]

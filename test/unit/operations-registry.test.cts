@@ -25,9 +25,16 @@ const offered = properties
 const modules = Object.entries(resources).flatMap(([resource, { operations }]) =>
 	Object.entries(operations).map(([operation, module]) => ({ resource, operation, module })),
 );
+/** An operation's Options, those of a group under a heading (Send and Wait's Sending the Mail) included. */
 const optionsOf = (resource: string, operation: string) =>
-	(properties.find((p) => p.name === 'options' && shownFor(p, resource, operation))?.options ??
-		[]) as INodeProperties[];
+	(
+		(properties.find((p) => p.name === 'options' && shownFor(p, resource, operation))?.options ??
+			[]) as INodeProperties[]
+	).flatMap((option) =>
+		option.type === 'fixedCollection' && option.name !== 'limitWaitTime'
+			? (option.options as Array<{ values: INodeProperties[] }>).flatMap((group) => group.values)
+			: [option],
+	);
 
 test('the Operation fields offer exactly the operation modules', () => {
 	expect(offered.sort()).toEqual(modules.map((m) => `${m.resource}.${m.operation}`).sort());

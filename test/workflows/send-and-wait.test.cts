@@ -74,6 +74,13 @@ describe('approval', () => {
 			uniqueMsgID: body.uniqueMsgID,
 			waitTill: null,
 		});
+		// The editor shows a waiting node's hints, not its output: the same, in words.
+		expect(run.first.run.data.resultData.runData['Mail Delivery'][0].hints).toEqual([
+			{
+				message: `Sent to ada@example.org (uniqueMsgID ${String(body.uniqueMsgID)}). The run waits without a time limit.`,
+				location: 'outputPane',
+			},
+		]);
 	});
 
 	test('Approve opens a page; its button (a POST) records the answer and the run goes on with data.approved', async () => {
@@ -324,6 +331,9 @@ describe('the time limit, Sandbox Mode, bad input', () => {
 		expect(run.first.output('Mail Delivery')[0].json.waitTill).toBe(
 			new Date(waitTill).toISOString(),
 		);
+		expect(run.first.run.data.resultData.runData['Mail Delivery'][0].hints?.[0].message).toMatch(
+			`Without an answer the run goes on at ${new Date(waitTill).toISOString()}.`,
+		);
 		await run.timeOut();
 		expect(after(run)).toEqual([{ id: 1 }, { id: 2 }]);
 		// A late answer: nothing more happens.
@@ -362,7 +372,10 @@ describe('the time limit, Sandbox Mode, bad input', () => {
 			},
 			'Field "Max Date and Time" is not a date and time that can be read: "soon"',
 		],
-		[{ options: { category: 'a-b' } }, 'Field "Category" may contain only letters and digits'],
+		[
+			{ options: { reports: { values: { category: 'a-b' } } } },
+			'Field "Category" may contain only letters and digits',
+		],
 	])('%j is refused before any request', async (extra, message) => {
 		const run = await runToWait(ask(extra), env.credentials());
 		expect(run.first.error('Mail Delivery')?.message).toContain(message);
@@ -395,6 +408,34 @@ describe('at most one mail per wait, whatever n8n does around the node', () => {
 		);
 	});
 
+	test('Options → Platform Reports and Sending the Mail reach the request: report labels, open tracking, Retry Attempts', async () => {
+		await env.control('POST', 'fault', { path: TX, fault: 'tooManyRequests' });
+		const run = await runToWait(
+			ask({
+				options: {
+					reports: { values: { category: 'Refunds', campaign: 'Approvals', trackOpen: true } },
+					sending: { values: { retryAttempts: 1 } },
+				},
+			}),
+			env.credentials(),
+		);
+		expect(sends().map((request) => request.code)).toEqual([429]);
+		expect(run.first.error('Mail Delivery')?.message).toMatch(/429|too many/i);
+		await runToWait(
+			ask({
+				options: {
+					reports: { values: { category: 'Refunds', campaign: 'Approvals', trackOpen: true } },
+				},
+			}),
+			env.credentials(),
+		);
+		expect(sends().at(-1)!.body).toMatchObject({
+			category: 'Refunds',
+			campaign: 'Approvals',
+			trackOpen: 1,
+		});
+	});
+
 	test('a "try later" answer (429) is waited out and sent once', async () => {
 		await env.control('POST', 'fault', { path: TX, fault: 'tooManyRequests' });
 		const run = await runToWait(ask(), env.credentials());
@@ -424,7 +465,8 @@ describe('at most one mail per wait, whatever n8n does around the node', () => {
 		);
 		expect(sends()).toHaveLength(1);
 		expect(retried.waiting).toBe(false);
-		const repeated = await runToWait(ask({ options: { repeatOnRetry: true } }), env.credentials(), {
+		const redo = { options: { sending: { values: { repeatOnRetry: true } } } };
+		const repeated = await runToWait(ask(redo), env.credentials(), {
 			node,
 			mode: 'retry',
 			executionContext: execution,

@@ -316,7 +316,7 @@ export const optionsCollection = (options: INodeProperties[]): INodeProperties =
 	displayName: 'Options',
 	name: 'options',
 	type: 'collection',
-	placeholder: 'Add Option',
+	placeholder: 'Add option',
 	default: {},
 	options,
 });

@@ -108,7 +108,10 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		const inputs = context.getInputData().length;
 		this.itemCount = words.firstItemOnly ? Math.min(inputs, 1) : inputs;
 		this.continueOnFail = context.continueOnFail();
-		this.options = (reader.get('options', 0, {}) as IDataObject) ?? {};
+		const options = (reader.get('options', 0, {}) as IDataObject) ?? {};
+		// Send and Wait for Response groups how its request is sent under Options → Sending the Mail.
+		const sending = (options.sending as { values?: IDataObject } | undefined)?.values;
+		this.options = { ...options, ...sending };
 		this.throughput = throughputOf(this.node, this.options, words.defaultParallel);
 		this.ledger = words.effect
 			? SentLedger.open<Fixed>(context, words.scope, this.itemCount)

@@ -15,16 +15,22 @@ import { assertValid, inputError, LIMITS, rules } from '../../helpers/validation
 import type { ItemParameters } from '../../run/parameters';
 import type { ItemRun, OperationOption } from '../../run/operation';
 import { SEND_FIELD_RULES } from './send/fieldRules';
+import { credentialTypeOf, type Authentication } from '../../../shared/transport/credentials';
 import { FormDefinitionError } from './sendAndWait/form';
-import { answerLink, keptWait, newWait, requireSignatures } from './sendAndWait/links';
+import {
+	answerLink,
+	keptWait,
+	linkKey,
+	LinkKeyError,
+	newWait,
+	requireSignatures,
+} from './sendAndWait/links';
 import { approvalMailHtml } from './sendAndWait/mail';
 import {
+	askedOf,
 	attributed,
-	choicesOf,
-	formFieldsFor,
 	optionsOf,
 	type Read,
-	responseTypeOf,
 	waitLimitOf,
 	WaitLimitError,
 } from './sendAndWait/settings';
@@ -41,7 +47,10 @@ export const option: OperationOption = {
 export const toolDescription =
 	'Sends one real email through the mail delivery platform to a person and pauses the workflow until that person answers: ' +
 	'Approve (and Disapprove) buttons, a free-text answer or a form, as configured, or until the time limit. ' +
-	'Returns data.approved and data.respondedAt for an approval, data.text for free text, the form fields for a form.';
+	'Returns data.approved and data.respondedAt for an approval, data.text for free text, the form fields for a form. ' +
+	"As n8n's Human review tool between an AI agent and another tool, it asks the person to approve each call of that tool by mail: " +
+	'the call runs only once the person approves, and a refusal tells the agent the person declined. ' +
+	"The agent is then told the guarded tool's own description, not this one.";
 
 /** What a request that may have reached the platform would have done: a retry never sends it again. */
 export const effect = 'the mail may have gone out';
@@ -67,64 +76,81 @@ function recipientsOf(item: ItemParameters) {
 	}
 }
 
+/** A check of the request that throws in words naming the field: an input error of the item. */
+function checked<T>(item: ItemParameters, check: () => T): T {
+	try {
+		return check();
+	} catch (error) {
+		if (error instanceof FormDefinitionError || error instanceof WaitLimitError)
+			throw inputError(item.node, error.message, item.index);
+		throw new NodeOperationError(item.node, error as Error, { itemIndex: item.index });
+	}
+}
+
 /** Everything read and checked before the wait's links are made: a bad value fails before any request. */
 function readRequest(item: ItemParameters) {
 	const read: Read = (name, fallback) => item.get(name, fallback);
 	const recipients = recipientsOf(item);
 	const message = item.get<unknown>('message', '');
 	assertValid(item.node, { subject: item.get('subject', ''), message }, OWN_RULES, item.index);
-	let limit: Date | undefined;
-	try {
-		if (responseTypeOf(read) !== 'approval') formFieldsFor(read);
-		limit = waitLimitOf(read, Date.now(), item.timezone);
-	} catch (error) {
-		if (error instanceof FormDefinitionError || error instanceof WaitLimitError)
-			throw inputError(item.node, error.message, item.index);
-		throw new NodeOperationError(item.node, error as Error, { itemIndex: item.index });
-	}
-	const options = optionsOf(read);
 	const subject = trimmed(item.get('subject', '')) as string;
+	const asked = checked(item, () => askedOf(read, subject, message as string));
+	const limit = checked(item, () => waitLimitOf(read, Date.now(), item.timezone));
+	const options = optionsOf(read);
+	const reports = (options.reports as { values?: IDataObject } | undefined)?.values ?? {};
 	const body: IDataObject = {
 		senderMail: item.locator('senderMail'),
 		subject,
 		messageVersions: [{ to: recipients, cc: [], bcc: [] }],
-		trackOpen: options.trackOpen === true ? 1 : 0,
+		trackOpen: reports.trackOpen === true ? 1 : 0,
 		uniqueMsgID: randomUUID(),
 	};
-	for (const key of ['senderName', 'replyTo', 'category', 'campaign'])
-		setIfPresent(body, key, trimmed(options[key]));
+	for (const key of ['senderName', 'replyTo']) setIfPresent(body, key, trimmed(options[key]));
+	for (const key of ['category', 'campaign']) setIfPresent(body, key, trimmed(reports[key]));
 	// A {{name}} the subject happens to hold is filled with itself: the platform's tags are not used here.
 	const tags = tagsIn(subject);
 	if (tags.length > 0) body.params = Object.fromEntries(tags.map((tag) => [tag, `{{${tag}}}`]));
 	applySandboxMode(body, item);
 	assertValid(item.node, body, SEND_FIELD_RULES, item.index);
-	return { read, body, message: message as string, limit };
+	return { read, body, asked, waitTill: limit ? limit.toISOString() : null };
+}
+
+/** The key of the wait's links, from the run's credential (in n8n's words if n8n cannot read it). */
+async function keyOf(context: IExecuteFunctions, item: ItemParameters) {
+	const authentication = context.getNodeParameter('authentication', 0, 'signature');
+	const credential = credentialTypeOf(authentication as Authentication);
+	try {
+		return { credential, key: await linkKey(context, credential) };
+	} catch (error) {
+		if (error instanceof LinkKeyError) throw inputError(item.node, error.message, item.index);
+		throw new NodeOperationError(item.node, error as Error, { itemIndex: item.index });
+	}
 }
 
 export async function execute(this: IExecuteFunctions, item: ItemRun) {
-	const { read, body, message, limit } = readRequest(item);
-	const wait = newWait(this);
-	const buttons = choicesOf(read).map((choice) => ({
-		...choice,
-		url: answerLink(this, wait, choice.answer),
-	}));
+	const { read, body, asked, waitTill } = readRequest(item);
+	const key = await keyOf(this, item);
+	const wait = newWait(this, key.credential, asked);
 	body.content = approvalMailHtml({
-		subject: body.subject as string,
-		message,
-		buttons,
+		subject: asked.subject,
+		message: asked.message,
+		buttons: asked.choices.map((choice) => ({
+			...choice,
+			url: answerLink(this, key.key, wait, choice.answer),
+		})),
 		attribution: attributed(read),
 	});
 	const answer = await item.request(SEND_PATH, body);
 	const sent: IDataObject = {
 		success: true,
 		...(body.sandboxMode === true ? { sandboxMode: true } : {}),
-		responseType: responseTypeOf(read),
+		responseType: asked.responseType,
 		recipients: (body.messageVersions as Array<{ to: Array<{ email: string }> }>)[0].to.map(
 			(recipient) => recipient.email,
 		),
 		uniqueMsgID: body.uniqueMsgID,
 		senderMail: body.senderMail,
-		waitTill: limit ? limit.toISOString() : null,
+		waitTill,
 		code: answer.code,
 		message: answer.message ?? '',
 	};
@@ -147,5 +173,10 @@ export async function wait(this: IExecuteFunctions, item: ItemParameters, sent: 
 		);
 	requireSignatures(this);
 	const until = typeof sent.waitTill === 'string' ? new Date(sent.waitTill) : WAIT_INDEFINITELY;
+	// The editor shows a waiting node's hints, not its output: what was sent, and until when the run waits.
+	this.addExecutionHints?.({
+		message: `Sent to ${(sent.recipients as string[]).join(', ')} (uniqueMsgID ${String(sent.uniqueMsgID)}). ${typeof sent.waitTill === 'string' ? `Without an answer the run goes on at ${sent.waitTill}.` : 'The run waits without a time limit.'}`,
+		location: 'outputPane',
+	});
 	await this.putExecutionToWait(until);
 }

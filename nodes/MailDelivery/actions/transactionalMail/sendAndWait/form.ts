@@ -4,6 +4,7 @@
  * makes it), and an answer read back from the page's POST (multipart: `field-<index>` values and files).
  */
 import type { IBinaryData, IDataObject, INodeExecutionData, IWebhookFunctions } from 'n8n-workflow';
+import { isSafeObjectProperty } from 'n8n-workflow';
 
 import { FORM_FIELD_TYPES } from './formFields';
 import { escapeHtml, messageHtml } from './html';
@@ -78,7 +79,52 @@ export function formFieldsOf(defineForm: unknown, json: unknown, values: unknown
 		if (CHOICES.includes(type) && !field.fieldOptions?.values?.some((value) => value?.option))
 			throw new FormDefinitionError(`${where} (${field.fieldLabel}) has no options to choose from`);
 	});
+	checkAnswerNames(list);
 	return list;
+}
+
+/**
+ * Names no answer can go under: `__proto__` (an object drops it), the names n8n's expressions refuse to read
+ * (`constructor`, `prototype`, and the rest of n8n-workflow's list), and respondedAt (the output's time of the
+ * answer).
+ */
+function unusableName(name: string): string | undefined {
+	if (name === 'respondedAt') return 'which the output keeps for the time of the answer';
+	const readable = typeof isSafeObjectProperty === 'function' ? isSafeObjectProperty(name) : true;
+	if (!readable || ['__proto__', 'constructor', 'prototype'].includes(name))
+		return 'a name n8n cannot keep an answer under';
+	return undefined;
+}
+
+/** Each answer under a name of its own that n8n keeps and reads, and each field's files under their own names. */
+function checkAnswerNames(fields: FormField[]) {
+	const named = new Map<string, number>();
+	const filed = new Map<string, number>();
+	fields.forEach((field, index) => {
+		const name = outputName(field);
+		if (field.fieldType === 'html' && !name) return;
+		const called =
+			field.fieldType === 'hiddenField' || field.fieldType === 'html' ? 'named' : 'labelled';
+		const why = unusableName(name);
+		if (why)
+			throw new FormDefinitionError(
+				`Form field ${index + 1} is ${called} "${name}", ${why}: choose another ${called === 'named' ? 'name' : 'label'}`,
+			);
+		const same = named.get(name);
+		if (same !== undefined)
+			throw new FormDefinitionError(
+				`Form fields ${same + 1} and ${index + 1} both answer under "${name}": give each its own ${called === 'named' ? 'name' : 'label'}`,
+			);
+		named.set(name, index);
+		if (field.fieldType !== 'file') return;
+		const files = binaryName(field);
+		const sharing = filed.get(files);
+		if (sharing !== undefined)
+			throw new FormDefinitionError(
+				`Form fields ${sharing + 1} and ${index + 1} both keep their files under "${files}": give them labels that differ in letters or digits`,
+			);
+		filed.set(files, index);
+	});
 }
 
 /** What an answer is named in the output: the label; a hidden field's name; an HTML element's name. */
@@ -176,6 +222,9 @@ function answerOf(field: FormField, value: unknown): unknown {
 	return value;
 }
 
+/** The name a file field's files are kept under in the item's binary data (with _0, _1… for several). */
+const binaryName = (field: FormField) => String(field.fieldLabel).replace(/\W/g, '_');
+
 interface PostedFile {
 	filepath: string;
 	originalFilename?: string;
@@ -199,7 +248,7 @@ async function filesOf(
 	binary: Record<string, IBinaryData>,
 ) {
 	const list = Array.isArray(posted) ? posted : [posted];
-	const base = String(field.fieldLabel).replace(/\W/g, '_');
+	const base = binaryName(field);
 	for (const [i, file] of list.entries()) {
 		const name = file.originalFilename ?? file.newFilename ?? 'file';
 		binary[Array.isArray(posted) ? `${base}_${i}` : base] =

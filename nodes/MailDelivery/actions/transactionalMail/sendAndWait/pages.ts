@@ -40,7 +40,17 @@ export function confirmationPage(
 	);
 }
 
-export const RECORDED_PAGE = notice('Got it, thanks', 'This page can be closed now.');
+// n8n answers the links itself while the resumed run runs (a 409 in JSON): the person is told beforehand.
+export const RECORDED_PAGE = notice(
+	'Got it, thanks',
+	"Your answer is recorded. Opening the mail's links again changes nothing (while the workflow goes on, n8n may show a technical message instead). This page can be closed now.",
+);
+
+/** A second answer a moment after the first (answered.ts): n8n would otherwise answer it with an error. */
+export const ANSWERED_PAGE = notice(
+	'No action required',
+	'An answer to this request was recorded a moment ago, so this one was not.',
+);
 
 export const OTHER_WAIT_PAGE = notice(
 	'No action required',

@@ -1,21 +1,23 @@
 /**
  * A request to one of the mail's links, while the run waits (n8n routes `/webhook-waiting/<execution>/<node>`
- * here after checking n8n's own signature). Nothing is recorded unless a person answers this very wait:
+ * here after checking n8n's own signature, or the execution's resume token). Nothing is recorded unless a person
+ * answers this very wait with its link:
  * - bots and preview services (user agent) get an empty page;
  * - a link of another wait of this node, or with its wait, answer or token changed, is refused (links.ts);
  * - Approve / Disapprove open a page whose button posts the answer (Options → Confirm on a Page, on by
  *   default), so a scanner that opens links like a browser answers nothing; off, opening the link answers;
  * - Free Text and Custom Form open n8n's own form page and record its POST.
- * An answer resumes the run with `data` as n8n's own send-and-wait nodes give it; n8n then marks the execution
- * running (n8n 2.x refuses a second resume atomically), and later requests meet n8n's "No action required".
+ * Everything is read as the mail asked it (the wait keeps it), not from the node's parameters again. An answer
+ * resumes the run with `data` as n8n's own send-and-wait nodes give it; n8n then marks the execution running (n8n
+ * 2.x refuses a second resume atomically), and later requests meet n8n's own answers (docs/human-review.md).
  */
 import type { IDataObject, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 
-import { readAsMeant } from '../../../../shared/parameterKinds';
-import { properties } from './description';
-import { type FormField, formPageData, readAnswer } from './form';
-import { type Answer, checkLink, currentWait, type LinkCheck } from './links';
+import { answeredHere, answerOf, type EarlierAnswer, keepAnswered } from './answered';
+import { formPageData, readAnswer } from './form';
+import { checkLink, currentWait, linkKey, type LinkCheck, type Wait } from './links';
 import {
+	ANSWERED_PAGE,
 	confirmationPage,
 	EMPTY_PAGE,
 	INCOMPLETE_FORM_PAGE,
@@ -25,14 +27,7 @@ import {
 	SANDBOX_CSP,
 	UNCHECKED_PAGE,
 } from './pages';
-import {
-	choicesOf,
-	confirmsOnPage,
-	formFieldsFor,
-	formTextsOf,
-	type Read,
-	responseTypeOf,
-} from './settings';
+import type { Answer } from './settings';
 import { isAutomated } from './userAgents';
 
 /** What the node uses of n8n's (express) request and response. */
@@ -47,16 +42,6 @@ interface WaitingResponse {
 	render(view: string, data: IDataObject): void;
 }
 
-/** The node's parameters as the webhook reads them: as their fields' kinds, like the send (ParameterReader). */
-function readerOf(context: IWebhookFunctions): Read {
-	const { parameters } = context.getNode();
-	return <T>(name: string, fallback: T) => {
-		const value = context.getNodeParameter(name, fallback as never) as unknown;
-		const read = readAsMeant(properties, parameters, name, value);
-		return ('value' in read ? read.value : fallback) as T;
-	};
-}
-
 const LINK_PAGES: Record<Exclude<LinkCheck, 'valid'>, [number, string]> = {
 	invalid: [401, INVALID_LINK_PAGE],
 	otherWait: [410, OTHER_WAIT_PAGE],
@@ -64,11 +49,26 @@ const LINK_PAGES: Record<Exclude<LinkCheck, 'valid'>, [number, string]> = {
 
 const respondedAt = () => new Date().toISOString();
 
-/** The run resumes with this answer; the person sees that it was recorded. */
-const recorded = (data: IDataObject, binary?: IDataObject): IWebhookResponseData => ({
-	webhookResponse: RECORDED_PAGE,
-	workflowData: [[{ json: { data }, ...(binary ? { binary } : {}) } as never]],
-});
+/** The wait the link answers, and its check; undefined when n8n could not give what the check needs. */
+async function linkOf(context: IWebhookFunctions, query: Record<string, unknown>) {
+	try {
+		const wait = currentWait(context);
+		const key = wait ? await linkKey(context, wait.credential) : undefined;
+		const answer: Answer =
+			wait && wait.asked.responseType !== 'approval'
+				? 'form'
+				: query.approved === 'false'
+					? 'false'
+					: 'true';
+		return { wait, answer, check: checkLink(wait, key, context.getNode().id, query, answer) };
+	} catch {
+		return undefined;
+	}
+}
+
+/** What a request gets once an answer to its wait was taken here a moment ago (n8n may not say it yet). */
+const afterAnswer = (earlier: EarlierAnswer, answer: Answer): [number, string] =>
+	earlier.answer === answer && answer !== 'form' ? [200, RECORDED_PAGE] : [409, ANSWERED_PAGE];
 
 export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = this.getRequestObject() as WaitingRequest;
@@ -82,42 +82,35 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	response.setHeader('X-Robots-Tag', 'noindex, nofollow');
 	if (isAutomated(request.headers['user-agent'])) return page(200, EMPTY_PAGE);
 
-	const read = readerOf(this);
-	const type = responseTypeOf(read);
-	const query = this.getQueryData() as Record<string, unknown>;
-	const answer: Answer =
-		type !== 'approval' ? 'form' : query.approved === 'false' ? 'false' : 'true';
-	let check: LinkCheck;
-	try {
-		check = checkLink(currentWait(this), query, answer);
-	} catch {
-		return page(500, UNCHECKED_PAGE);
-	}
-	if (check !== 'valid') return page(...LINK_PAGES[check]);
+	const link = await linkOf(this, this.getQueryData() as Record<string, unknown>);
+	if (!link) return page(500, UNCHECKED_PAGE);
+	if (link.check !== 'valid') return page(...LINK_PAGES[link.check]);
+	const wait = link.wait as Wait;
+	const earlier = answeredHere(wait);
+	if (earlier) return page(...afterAnswer(earlier, link.answer));
 
-	if (type === 'approval') {
-		if (request.method === 'GET' && confirmsOnPage(read)) {
-			const button = choicesOf(read).find((choice) => choice.answer === answer)!;
-			const subject = read<string>('subject', '');
-			return page(200, confirmationPage(subject, read<string>('message', ''), button));
+	const { asked } = wait;
+	if (asked.responseType === 'approval') {
+		if (request.method === 'GET' && asked.confirmOnPage) {
+			const button = asked.choices.find((choice) => choice.answer === link.answer)!;
+			return page(200, confirmationPage(asked.subject, asked.message, button));
 		}
-		return recorded({ approved: answer === 'true', respondedAt: respondedAt() });
+		keepAnswered(wait, link.answer);
+		return answerOf({ approved: link.answer === 'true', respondedAt: respondedAt() });
 	}
 
-	let fields: FormField[];
-	try {
-		fields = formFieldsFor(read);
-	} catch {
-		return page(500, UNCHECKED_PAGE);
-	}
+	const { fields, texts } = asked.form!;
 	if (request.method === 'GET') {
-		response.render('form-trigger', formPageData(fields, formTextsOf(read)));
+		response.render('form-trigger', formPageData(fields, texts));
 		return { noWebhookResponse: true };
 	}
 	const posted = await readAnswer(this, fields);
 	if (!posted) return page(400, INCOMPLETE_FORM_PAGE);
-	if (type === 'freeText')
-		return recorded({ text: posted.json.Response, respondedAt: respondedAt() });
-	// respondedAt last: a form field of that name cannot replace the time n8n recorded the answer.
-	return recorded({ ...posted.json, respondedAt: respondedAt() }, posted.binary);
+	// Read again after the form's files were copied: another answer may have come meanwhile.
+	if (answeredHere(wait)) return page(409, ANSWERED_PAGE);
+	keepAnswered(wait, 'form');
+	if (asked.responseType === 'freeText')
+		return answerOf({ text: posted.json.Response, respondedAt: respondedAt() });
+	// respondedAt last: no form field may take its name (form.ts refuses it), and it is the time n8n recorded.
+	return answerOf({ ...posted.json, respondedAt: respondedAt() }, posted.binary);
 }
