@@ -935,6 +935,8 @@ export async function e(env) {
 
 export async function f(env) {
 	const webhookConfiguration = async () => (await env.emulator.control('GET', 'state')).webhook;
+	// Journey d's test listen took the address from the example, which gives way: publish it again first.
+	await exampleTriggerHolds(env, 'Mail Delivery: events by kind');
 	const before = await webhookConfiguration();
 	const id = await stageWorkflow(env, `Browser: webhook save ${randomUUID().slice(0, 6)}`, null, {
 		resource: 'webhook',
