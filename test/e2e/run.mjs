@@ -14,13 +14,14 @@ const SUITES = {
 		'main',
 		'trigger-faults',
 		'send-faults',
+		'retries',
 		'send-and-wait',
 		'mcp',
 		'browser',
 		'install',
 		'queue',
 	],
-	1: ['main', 'trigger-faults', 'send-faults', 'send-and-wait'],
+	1: ['main', 'trigger-faults', 'send-faults', 'retries', 'send-and-wait'],
 };
 const lines = (process.env.E2E_LINES ?? '2,1')
 	.split(',')

@@ -1,0 +1,98 @@
+/**
+ * "Never twice", explored: random histories of what n8n and its users do around the node (test/explorer: executions
+ * killed, stopped, paused, waiting, retried in any state with the original or the saved workflow, the node pasted
+ * again or renamed, many later runs, platform faults, Redo After a Crash on and off) checked against what the platform
+ * accepted. A short, seeded run here; a long one with `npm run explore -- --histories 5000 --seed <n>`. The histories
+ * below are the explorer's own, shrunk, as it printed them: each sent twice before its fix.
+ */
+import { useEmulator } from '../harness/emulator.cts';
+import { restoreClock } from '../explorer/clock.cts';
+import { explore } from '../explorer/explore.cts';
+import { runHistory, type Setup, type Step } from '../explorer/history.cts';
+
+const env = useEmulator();
+
+afterEach(restoreClock);
+
+/** Runs the history and expects the promise kept. */
+async function neverTwice(setup: Setup, steps: Step[]) {
+	const outcome = await runHistory(env.emulator, setup, steps);
+	expect(outcome.violations).toEqual([]);
+	return outcome;
+}
+
+const sendOne: Setup = {
+	operation: 'send',
+	items: 1,
+	parallel: 1,
+	continueOnError: false,
+	retryOnFail: 0,
+	saveProgress: false,
+	startMinute: 1,
+	ranBefore: false,
+};
+
+describe('histories the explorer found on the code before the fix (npm run explore -- --histories 1500 --seed <n> --all)', () => {
+	test('seed 2: Retry of an execution waiting before the node, then its wait ends', async () => {
+		await neverTwice(sendOne, [
+			{ do: 'start', gateWaits: true },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+			{ do: 'resume', of: 1 },
+			{ do: 'start' },
+		]);
+	});
+
+	test('seed 5: the same with Send and Wait for Response', async () => {
+		await neverTwice({ ...sendOne, operation: 'sendAndWait' }, [
+			{ do: 'start', gateWaits: true },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+			{ do: 'resume', of: 1 },
+			{ do: 'fault', fault: 'network', skip: 0 },
+		]);
+	});
+
+	test('seed 1: the node pasted again between two retries of a waiting execution, with the original and the saved workflow', async () => {
+		await neverTwice(sendOne, [
+			{ do: 'start', gateWaits: true },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+			{ do: 'recreateNode' },
+			{ do: 'retry', of: 1, savedWorkflow: true },
+		]);
+	});
+
+	test('seed 3: n8n killed before the node, then the same two retries around the node pasted again', async () => {
+		await neverTwice(sendOne, [
+			{ do: 'start', hold: { point: { at: 'gate' }, then: 'kill' } },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+			{ do: 'recreateNode' },
+			{ do: 'retry', of: 1, savedWorkflow: true },
+		]);
+	});
+
+	test("seed 100: a waiting execution retried, later runs until that retry's claim leaves the store, then retried again", async () => {
+		await neverTwice(sendOne, [
+			{ do: 'start', gateWaits: true },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+			{ do: 'pushOut', of: 1 },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+		]);
+	});
+
+	test('the same bound with Contact → Create or Update of 400 at 16 at once, n8n killed at the 80th request', async () => {
+		await neverTwice(
+			{ ...sendOne, operation: 'upsert', items: 400, parallel: 16, continueOnError: true },
+			[
+				{ do: 'start', hold: { point: { at: 'request', index: 80, reached: true }, then: 'kill' } },
+				{ do: 'pushOut', of: 1 },
+				{ do: 'retry', of: 1, savedWorkflow: false },
+			],
+		);
+	});
+});
+
+test('a short exploration keeps the promise (a seed per day of the year, 60 histories)', async () => {
+	const day = Math.floor(Date.now() / 86_400_000) % 366;
+	const result = await explore({ histories: 60, seed: day });
+	if (result.failure) console.log(result.failure);
+	expect(result.failure).toBeUndefined();
+}, 600_000);
