@@ -6,9 +6,12 @@
  * below are the explorer's own, shrunk, as it printed them: each sent twice before its fix.
  */
 import { useEmulator } from '../harness/emulator.cts';
-import { restoreClock } from '../explorer/clock.cts';
+import { exploredWorkflow, N8nInstance } from '../harness/instance.cts';
+import { processedData } from '../harness/n8n.cts';
+import { clockAtMinute, restoreClock } from '../explorer/clock.cts';
 import { explore } from '../explorer/explore.cts';
-import { runHistory, type Setup, type Step } from '../explorer/history.cts';
+import { mailDeliveryNode, runHistory, type Setup, type Step } from '../explorer/history.cts';
+import { laterRuns } from '../explorer/laterRuns.cts';
 
 const env = useEmulator();
 
@@ -88,6 +91,68 @@ describe('histories the explorer found on the code before the fix (npm run explo
 			],
 		);
 	});
+});
+
+describe('who sends, when the node ran before (its store row vouches)', () => {
+	const ranBefore = { ...sendOne, ranBefore: true };
+
+	test('Retry of a waiting execution sends; the execution, resumed, does not, and says that its retry sends', async () => {
+		const outcome = await neverTwice(ranBefore, [
+			{ do: 'start', gateWaits: true },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+			{ do: 'resume', of: 1 },
+		]);
+		expect(outcome.executions).toEqual(['1 webhook: error', '2 retry of 1: success']);
+		expect(outcome.errors).toEqual(['1: Not sent: a retry of this execution sends it']);
+	});
+
+	test('the node pasted again after a send failed half-way: Retry with the saved workflow refuses, with the original one sends what was left', async () => {
+		const outcome = await neverTwice({ ...ranBefore, items: 250 }, [
+			{ do: 'fault', fault: 'internalError', skip: 1 },
+			{ do: 'start' },
+			{ do: 'recreateNode' },
+			{ do: 'retry', of: 1, savedWorkflow: true },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+		]);
+		expect(outcome.executions).toEqual([
+			'1 webhook: error',
+			'2 retry of 1: error',
+			'3 retry of 1: error',
+		]);
+		expect(outcome.errors[1]).toBe(
+			'2: Not sent: the execution this one retries may have sent it already',
+		);
+		// The third retry sent items 200–249 and reports items 100–199 as maybe sent by the first try.
+		expect(env.view().mails).toHaveLength(250);
+	});
+});
+
+test('later runs as the explorer makes them leave the store row as whole executions of the node do', async () => {
+	const shape = (rowKey: string) =>
+		(processedData.get(rowKey) ?? []).map((entry) =>
+			entry.replace(/:\d+(?=:\d+$)/, ':<start>').replace(/^(\w[\w-]*):[\w-]+$/, '$1:<n>'),
+		);
+	const setup = { ...sendOne, operation: 'upsert' as const };
+	// In one ten minutes: the markers the runs leave are the same.
+	clockAtMinute(env.emulator, 1);
+	const credentials = () => env.credentials();
+	const wholeRuns = new N8nInstance(
+		'whole-runs',
+		exploredWorkflow(mailDeliveryNode(setup), false),
+		credentials,
+		async () => {},
+	);
+	for (let run = 0; run < 3; run++)
+		await wholeRuns.start([{ json: { email: `w${run}@example.org` } }]);
+	const fastRuns = new N8nInstance(
+		'fast-runs',
+		exploredWorkflow(mailDeliveryNode(setup), false),
+		credentials,
+		async () => {},
+	);
+	await laterRuns(fastRuns, 'Mail Delivery', 3, env.emulator);
+	expect(shape('fast-runs:mail-delivery-node')).toEqual(shape('whole-runs:mail-delivery-node'));
+	expect(shape('whole-runs:mail-delivery-node')).toContain('run:n8n:<start>:1');
 });
 
 test('a short exploration keeps the promise (a seed per day of the year, 60 histories)', async () => {
