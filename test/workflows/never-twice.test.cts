@@ -93,6 +93,19 @@ describe('histories the explorer found on the code before the fix (npm run explo
 	});
 });
 
+describe('histories the explorer found on the first version of the fix', () => {
+	test('seed 7: Retry On Fail in the execution that lost its run to a retry claimed the next number and sent', async () => {
+		await neverTwice({ ...sendOne, retryOnFail: 2, ranBefore: true }, [
+			{ do: 'start', hold: { point: { at: 'write', index: 1 }, then: 'kill' } },
+			{ do: 'start', gateWaits: true },
+			{ do: 'start' },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+			{ do: 'retry', of: 2, savedWorkflow: false },
+			{ do: 'resume', of: 2 },
+		]);
+	});
+});
+
 describe('who sends, when the node ran before (its store row vouches)', () => {
 	const ranBefore = { ...sendOne, ranBefore: true };
 

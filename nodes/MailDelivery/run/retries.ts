@@ -123,6 +123,10 @@ export async function checkRetry(
 	const store = nodeContext(context);
 	const retry = context.getMode() === 'retry';
 	const saved = store[HISTORY_KEY] as RunHistory | undefined;
+	// An execution that lost a run of the node to its retry leaves the node's later tries and runs to that retry
+	// (n8n's Retry On Fail would otherwise claim the next number for the same items): it claims nothing more.
+	if (!retry && saved?.unknownEarlier === true && !repeatOnRetry)
+		return { send: false, refusal: (itemIndex) => notSent(node, itemIndex, 'retryWentFirst') };
 	const claim = claimFor(context, saved, retry);
 	// A verdict saved with the execution stays for every retry of it.
 	let refusal: Refusal | undefined =
