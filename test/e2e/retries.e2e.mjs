@@ -52,7 +52,15 @@ function refusalOf(execution) {
 	return error;
 }
 
-test('Retry of an execution waiting in a Wait node, then the wait ends: each recipient gets the mail once, and the execution that did not send says why', async () => {
+/** n8n 1.x carries no execution context into a retry: a retry of an unfinished or crashed execution has no lineage there. */
+function twoOnly(t) {
+	if (line === '2') return false;
+	t.skip('n8n 1.x carries no execution context into a retry: such a retry is refused there');
+	return true;
+}
+
+test('Retry of an execution waiting in a Wait node, then the wait ends: each recipient gets the mail once, and the execution that did not send says why', async (t) => {
+	if (twoOnly(t)) return;
 	const prefix = 'waited';
 	const { id, hookPath } = await on.publishAnswering(
 		'retries: waiting',
@@ -129,7 +137,8 @@ test('Retry of an execution waiting in a Wait node, then the wait ends: each rec
 	await stack.session.api('POST', `/workflows/${id}/deactivate`);
 });
 
-test('Retry of an execution still running (in a 20 s Wait before the node), with the workflow saved since with a 1 s Wait: each recipient gets the mail once', async () => {
+test('Retry of an execution still running (in a 20 s Wait before the node), with the workflow saved since with a 1 s Wait: each recipient gets the mail once', async (t) => {
+	if (twoOnly(t)) return;
 	const prefix = 'running';
 	const { id, hookPath } = await on.publishAnswering(
 		'retries: running',
@@ -210,7 +219,8 @@ test('the node pasted again after a Send of 300 failed half-way (request 2 answe
 	await stack.session.api('POST', `/workflows/${id}/deactivate`);
 });
 
-test('the node pasted again after n8n was killed mid-send: Retry with the saved workflow sends nothing again, and says why', async () => {
+test('the node pasted again after n8n was killed mid-send: Retry with the saved workflow sends nothing again, and says why', async (t) => {
+	if (twoOnly(t)) return;
 	await stack.emulator.control('POST', 'settings', { latencyMs: 300 });
 	const prefix = 'pastedcrash';
 	const { id, hookPath, requests } = await on.publishAnswering(
