@@ -301,16 +301,23 @@ const PLAYABLE = new Set([
 	'redoAfterACrash',
 ]);
 const playable = (steps) => steps.filter((step) => PLAYABLE.has(step.do)).slice(0, 6);
-// The generator's histories, in order, that hold a start and a retry after it (the sample's point).
+/** A start that may leave its execution unfinished or failed: held, waiting, or after a fault was planned. */
+const unfinished = (steps, index) =>
+	steps[index].do === 'start' &&
+	(steps[index].hold !== undefined ||
+		steps[index].gateWaits === true ||
+		steps.slice(0, index).some((step) => step.do === 'fault'));
+// The generator's histories, in order, that retry after such a start (n8n refuses to retry a finished execution).
 const sample = fc
-	.sample(historyArbitrary, { seed, numRuns: 500 })
+	.sample(historyArbitrary, { seed, numRuns: 1000 })
 	.map(([setup, steps]) => [setup, playable(steps)])
 	.filter(
 		([setup, steps]) =>
 			setup.operation !== 'sendAndWait' &&
-			steps.findIndex((step) => step.do === 'start') !== -1 &&
-			steps.findIndex((step) => step.do === 'retry') >
-				steps.findIndex((step) => step.do === 'start'),
+			steps.some(
+				(step, index) =>
+					unfinished(steps, index) && steps.slice(index).some((later) => later.do === 'retry'),
+			),
 	)
 	.slice(0, histories);
 
