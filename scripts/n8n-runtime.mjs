@@ -93,6 +93,8 @@ export async function startN8n({
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_COMMUNITY_PACKAGES_ENABLED: 'true',
 		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		// The task runner's grant is valid 30 s by default: on a loaded machine it starts later and is refused.
+		N8N_RUNNERS_GRANT_TOKEN_TTL: '300',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_LOG_LEVEL: process.env.N8N_LOG_LEVEL ?? 'info',
 		N8N_PUBLIC_API_DISABLED: 'false',
@@ -127,9 +129,10 @@ export async function startN8n({
 		} catch {
 			// not listening yet
 		}
-		if (Date.now() - started > 180_000) {
+		// A machine busy with other work starts n8n in minutes (seen: more than 3 on two loaded cores).
+		if (Date.now() - started > 600_000) {
 			child.kill('SIGKILL');
-			throw new Error(`n8n did not become ready within 180 s:\n${output.join('').slice(-4000)}`);
+			throw new Error(`n8n did not become ready within 600 s:\n${output.join('').slice(-4000)}`);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}

@@ -250,7 +250,7 @@ export async function activate(session, workflow) {
 }
 
 /** Waits until `check` holds (n8n 2 activates and deactivates in the background). */
-export async function eventually(check, what, timeoutMs = 15_000) {
+export async function eventually(check, what, timeoutMs = 120_000) {
 	const started = Date.now();
 	let last;
 	while (Date.now() - started < timeoutMs) {

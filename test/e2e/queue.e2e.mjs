@@ -139,7 +139,7 @@ async function callWebhook(hookPath, body = {}) {
 				: { status: answer.status, data: text ? JSON.parse(text) : text };
 		},
 		`the webhook ${hookPath} on the webhook processor`,
-		30_000,
+		120_000,
 	);
 }
 
@@ -155,7 +155,7 @@ test("the trigger, activated on main, registers the webhook processor's URL", as
 			async () =>
 				String((await webhookConfig()).transCallbackUrl).startsWith(`${stack.webhookUrl}/webhook/`),
 			'the trigger to register',
-			30_000,
+			120_000,
 		),
 	);
 	trigger.url = (await webhookConfig()).transCallbackUrl;
@@ -186,7 +186,7 @@ test('pushes reach the webhook processor and run on workers; the secret main sto
 				return found.length === 1 && found[0].status === 'success' ? found : false;
 			},
 			'the push execution',
-			30_000,
+			120_000,
 		),
 	);
 	assert.deepEqual(
@@ -227,7 +227,7 @@ test('each pushed event once: the same push twice at once on one webhook process
 				: false;
 		},
 		'the execution of the push',
-		30_000,
+		120_000,
 	);
 	// The record the worker saved with the execution is what the other webhook processor reads.
 	const other = trigger.url.replace(stack.webhookUrl, stack.webhooks[1].baseUrl);
@@ -434,7 +434,7 @@ test('deactivation on main restores the configuration', async (t) => {
 		eventually(
 			async () => JSON.stringify(await webhookConfig()) === JSON.stringify(trigger.prior),
 			'the configuration to be restored',
-			30_000,
+			120_000,
 		),
 	);
 	assert.deepEqual(await webhookConfig(), trigger.prior);

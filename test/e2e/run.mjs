@@ -1,7 +1,8 @@
 // Runs the end-to-end suites: for each n8n line (default: 2 then 1; E2E_LINES=2 for one) its suites in turn
 // (E2E_SUITES=main,trigger-faults,browser,… picks some). Both lines run the fault suites (a platform failing a chosen
 // request: the trigger's record, Retry On Fail, time-outs) and Send and Wait for Response; line 2 also runs the MCP suite, the browser suite (the
-// editor in Chromium), the install suite (the package from a registry) and the queue-mode suite.
+// editor in Chromium), the install suite (the package from a registry), the queue-mode suite and a sample of the
+// history explorer's histories (explorer); both run the retries suite (never twice around n8n's Retry).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,13 +15,15 @@ const SUITES = {
 		'main',
 		'trigger-faults',
 		'send-faults',
+		'retries',
+		'explorer',
 		'send-and-wait',
 		'mcp',
 		'browser',
 		'install',
 		'queue',
 	],
-	1: ['main', 'trigger-faults', 'send-faults', 'send-and-wait'],
+	1: ['main', 'trigger-faults', 'send-faults', 'retries', 'send-and-wait'],
 };
 const lines = (process.env.E2E_LINES ?? '2,1')
 	.split(',')

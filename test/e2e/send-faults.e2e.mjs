@@ -3,25 +3,23 @@
 // then the execution retried from the executions list. The emulator
 // fails the chosen request (POST /__control/fault); what each recipient received is read from its log.
 import assert from 'node:assert/strict';
-import { execSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 
-import { setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
 import {
 	actionWorkflow,
 	activate,
 	createCredential,
 	credentialData,
 	eventually,
-	freePort,
 	startStack,
 } from './env.mjs';
+import { executionsOf, people, sendParameters, TX } from './executions.mjs';
 
 const line = process.env.N8N_LINE ?? '2';
-const TX = '/v5/transactional/mail/sends_customised';
 let stack;
 let credential;
+let on;
 
 before(async () => {
 	stack = await startStack(line);
@@ -30,6 +28,7 @@ before(async () => {
 		'mailDeliverySignatureApi',
 		credentialData(stack.emulator, 'mailDeliverySignatureApi'),
 	);
+	on = executionsOf(stack, line);
 });
 
 after(async () => {
@@ -37,29 +36,8 @@ after(async () => {
 	await stack?.emulator.stop();
 });
 
-const rl = (value) => ({ __rl: true, mode: 'name', value });
-const sendParameters = (extra = {}) => ({
-	resource: 'transactionalMail',
-	operation: 'send',
-	senderMail: rl('sender@example.com'),
-	to: '={{ $json.email }}',
-	contentSource: 'template',
-	templateName: rl('welcome'),
-	...extra,
-	// The template's {{name}} goes out empty: these sends test faults, not tags.
-	options: { missingTagValues: 'send', ...extra.options },
-});
-const people = (count, prefix) =>
-	Array.from({ length: count }, (_, i) => ({ email: `${prefix}${i}@example.org` }));
-const requestsSince = async (from) =>
-	(await stack.emulator.control('GET', 'requests')).requests.slice(from);
-/** How often the platform accepted a message for each address with this prefix. */
-const acceptedCounts = async (prefix) => {
-	const counts = new Map();
-	for (const mail of (await stack.emulator.control('GET', 'mails')).mails)
-		if (mail.email.startsWith(prefix)) counts.set(mail.email, (counts.get(mail.email) ?? 0) + 1);
-	return counts;
-};
+const requestsSince = async (from) => await on.requestsSince(from);
+const acceptedCounts = async (prefix) => await on.acceptedCounts(prefix);
 
 /**
  * Publishes Webhook → Split Out → Mail Delivery (with the given node settings), posts the people,
@@ -188,55 +166,9 @@ test('Sandbox Mode given by the expression {{ "true" }} sends nothing', async ()
 	assert.ok(items.every((item) => item.json.sandboxMode === true));
 });
 
-/** n8n killed as by a crash (its task runner too), then started again on the same user folder and port. */
-async function crashAndRestart() {
-	const { pid } = stack.n8n;
-	try {
-		execSync(`pkill -9 -P ${pid}`);
-	} catch {
-		// no child process
-	}
-	const exited = new Promise((resolve) => stack.n8n.child.once('exit', resolve));
-	process.kill(pid, 'SIGKILL');
-	await exited;
-	stack.n8n = await startN8n({
-		line,
-		userFolder: stack.userFolder,
-		port: Number(new URL(stack.n8n.baseUrl).port),
-		brokerPort: await freePort(),
-	});
-	stack.session = await setupOwner(stack.n8n.baseUrl);
-}
-
-/** The execution of workflow `id` that is not `except`, once it has finished (or crashed). */
-async function finishedExecution(id, which, what) {
-	return await eventually(
-		async () => {
-			const found = (
-				await stack.session.api('GET', `/executions?workflowId=${id}&includeData=true`)
-			).data?.find(which);
-			return found?.stoppedAt ? found : false;
-		},
-		what,
-		120_000,
-	);
-}
-
-/** The crashed execution of workflow `id`, once n8n marked it so after its restart. */
-async function crashedExecution(id) {
-	const [crashed] = await eventually(
-		async () => {
-			const found =
-				(await stack.session.api('GET', `/executions?workflowId=${id}`)).data?.filter((execution) =>
-					['crashed', 'error'].includes(execution.status),
-				) ?? [];
-			return found.length > 0 ? found : false;
-		},
-		'n8n to mark the execution crashed',
-		60_000,
-	);
-	return crashed;
-}
+const crashAndRestart = async () => await on.crashAndRestart();
+const finishedExecution = async (id, which, what) => await on.finishedExecution(id, which, what);
+const crashedExecution = async (id) => await on.crashedExecution(id);
 
 /**
  * Retries the execution from the executions list (as its Retry menu does: with the original or the currently
@@ -259,23 +191,8 @@ async function retryChain(id, first, { times, requestsOf }) {
 	}
 }
 
-/**
- * Publishes Webhook (answering at once: the test kills or stops n8n while the node runs) → Split Out of body.people →
- * Mail Delivery, and returns the workflow's id, its webhook path and a count of the node's requests to `path` since.
- */
-async function publishAnswering(name, parameters, path = TX) {
-	const { workflow, hookPath } = actionWorkflow({
-		name,
-		parameters,
-		credential,
-		splitField: 'body.people',
-	});
-	workflow.nodes.find((node) => node.name === 'Webhook').parameters.responseMode = 'onReceived';
-	const from = (await stack.emulator.control('GET', 'requests')).requests.length;
-	const id = await activate(stack.session, workflow);
-	const requests = async () => (await requestsSince(from)).filter((r) => r.path === path).length;
-	return { id, hookPath, workflow, requests };
-}
+const publishAnswering = async (name, parameters, path = TX) =>
+	await on.publishAnswering(name, parameters, credential, { path });
 
 test('n8n killed mid-send, then Retry from the executions list, and Retry of each refused retry: no recipient gets the mail twice, and each retry says why', async () => {
 	await stack.emulator.control('POST', 'settings', { latencyMs: 300, credits: 1_000_000 });
@@ -348,18 +265,7 @@ test('Contact → Create or Update at 16 at once, n8n killed mid-run, then 1,001
 	await stack.session.api('POST', `/workflows/${id}/deactivate`);
 });
 
-/** Posts a body to a published workflow's webhook, once n8n serves it. */
-async function post(hookPath, body) {
-	await eventually(async () => {
-		const answer = await fetch(`${stack.n8n.baseUrl}/webhook/${hookPath}`, {
-			method: 'POST',
-			headers: { 'Content-Type': 'application/json' },
-			body: JSON.stringify(body),
-		});
-		await answer.text();
-		return answer.status === 200;
-	}, 'the webhook to take the push');
-}
+const post = async (hookPath, body) => await on.post(hookPath, body);
 
 test('the same failed execution retried twice: the second retry sends nothing the first one sent', async () => {
 	await stack.emulator.control('POST', 'settings', { latencyMs: 0 });

@@ -131,7 +131,7 @@ async function registered({ path }) {
 			return urlsOf(config).some((url) => String(url).includes(path)) ? config : false;
 		},
 		`the trigger at ${path} to register`,
-		30_000,
+		120_000,
 	);
 }
 
@@ -140,7 +140,7 @@ async function unpublishRestores(id, expected) {
 	await eventually(
 		async () => JSON.stringify(await platform()) === JSON.stringify(expected),
 		'the user configuration to be back',
-		30_000,
+		120_000,
 	).catch(async (error) => {
 		assert.deepEqual(await platform(), expected, error.message);
 	});
@@ -201,11 +201,12 @@ test("the trigger's secret is in no Webhook → Get output and no execution data
 	await unpublishRestores(trigger.id, before);
 });
 
-test('a second trigger on a taken address is refused quickly, naming the first workflow', async () => {
+test('a second trigger on a taken address is refused at once (n8n does not retry it), naming the first workflow', async () => {
 	const before = await userConfiguration();
 	const first = await publish('faults: Order events');
 	await registered(first);
 	const started = Date.now();
+	const reads = await requestsTo('/v5/webhook/get');
 	const refused = await activateExpectingRefusal(
 		stack.session,
 		triggerWorkflow({
@@ -215,11 +216,13 @@ test('a second trigger on a taken address is refused quickly, naming the first w
 		}),
 	);
 	const seconds = (Date.now() - started) / 1000;
-	console.log(`  refusal after ${seconds.toFixed(1)} s: ${refused.message.slice(0, 400)}`);
-	assert.ok(
-		seconds < 6,
-		`the refusal took ${seconds.toFixed(1)} s (n8n's five retries take 15.5 s)`,
+	const read = (await requestsTo('/v5/webhook/get')) - reads;
+	console.log(
+		`  refusal after ${seconds.toFixed(1)} s, ${read} reads: ${refused.message.slice(0, 400)}`,
 	);
+	// Not how fast, but how often: one try of the trigger's hooks reads the account's configuration three times;
+	// n8n's five retries of an error it retries would read it fifteen times.
+	assert.ok(read <= 3, `n8n tried the trigger's hooks more than once (${read} reads)`);
 	assert.match(refused.message, /used by workflow \\?"faults: Order events\\?"/);
 	assert.match(refused.message, /Unpublish \\?"faults: Order events\\?" first/);
 	assert.doesNotMatch(refused.message, /One Output per Event Kind|token=/);
@@ -332,7 +335,7 @@ async function finishedExecutions(id, atLeast = 0) {
 				: false;
 		},
 		`${atLeast} finished executions of workflow ${id}`,
-		30_000,
+		120_000,
 	);
 }
 
@@ -386,7 +389,7 @@ test('each pushed event once: the same push twice at the same moment, again late
 	});
 
 	// A platform that waits 100 ms for an answer, then sends the push again 500 ms later: n8n, 300 ms to
-	// save, answers the first try after the platform gave up on it.
+	// save, answers the first try after the platform gave up on it (on a loaded machine, later tries too).
 	await stack.emulator.control('POST', 'settings', { pushTimeoutMs: 100, retryDelayMs: 500 });
 	try {
 		await runAction(stack, {
@@ -407,12 +410,11 @@ test('each pushed event once: the same push twice at the same moment, again late
 			const found = pushes.find((entry) => entry.eventCodes.Delivered);
 			return found && (found.ok || found.attempts === 3) ? found : false;
 		}, "the platform's push of the send's event");
-		// n8n 1.x answers a push before it saves the execution: there the first try is answered in time.
-		assert.deepEqual(
-			[record.attempts, record.ok],
-			[line === '2' ? 2 : 1, true],
-			JSON.stringify(record),
-		);
+		// How many tries the platform made depends on how fast n8n answered (n8n 1.x answers before it saves); what
+		// the user sees does not: the event comes out once (below). n8n 2.x saves before answering, 300 ms here, so
+		// the platform never had its answer within 100 ms: it tried again.
+		console.log(`  the platform tried the push ${record.attempts} times (answered: ${record.ok})`);
+		if (line === '2') assert.ok(record.attempts >= 2, JSON.stringify(record));
 	} finally {
 		await stack.emulator.control('POST', 'settings', { pushTimeoutMs: 30_000, retryDelayMs: 200 });
 		n8nSaving({});
@@ -646,7 +648,7 @@ const refusedNaming = (origin) =>
 		`Mail Delivery Trigger: workflow "faults: comes back" \\(ID \\w+\\) is not receiving pushes: [^\\n]*on another n8n at ${escaped(origin)},`,
 	);
 /** Waits for n8n to write a line matching `pattern` (it logs after the platform shows the change). */
-const inLog = async (log, pattern, timeoutMs = 15_000) =>
+const inLog = async (log, pattern, timeoutMs = 120_000) =>
 	await eventually(
 		async () => pattern.test(log.join('')),
 		`n8n's log to match ${pattern}`,
@@ -706,7 +708,7 @@ test("a copy of this n8n made from its user folder neither takes nor gives back 
 		await eventually(
 			async () => (await requestsTo('/v5/webhook/get')) > reads,
 			'the delete hook on the copy',
-			30_000,
+			120_000,
 		);
 		await new Promise((resolve) => setTimeout(resolve, 2000));
 		assert.equal(await requestsTo('/v5/webhook/save'), saves);

@@ -125,7 +125,7 @@ export async function executionsOf(session, workflowId) {
 }
 
 /** The workflow's one execution once it has this status, with its data. */
-export async function executionOf(session, workflowId, status, timeoutMs = 30_000) {
+export async function executionOf(session, workflowId, status, timeoutMs = 120_000) {
 	const found = await eventually(
 		async () =>
 			(await executionsOf(session, workflowId)).find((execution) => execution.status === status) ??

@@ -236,38 +236,75 @@ export interface RunResult {
  * given (n8n keeps their MD5): what `checkProcessedAndRecord` writes, later executions read.
  */
 export const processedData = new Map<string, string[]>();
+/**
+ * Each row's entries counted, kept beside it (a row of 10,000 read whole at every write is what costs); `size` is
+ * the row's length when last counted, so that a test that changed the row itself has it counted again.
+ */
+const rowCounts = new WeakMap<string[], { counts: Map<string, number>; size: number }>();
+function entriesOf(key: string) {
+	const entries = processedData.get(key) ?? [];
+	processedData.set(key, entries);
+	let kept = rowCounts.get(entries);
+	if (kept?.size !== entries.length) {
+		kept = { counts: new Map(), size: entries.length };
+		for (const entry of entries) kept.counts.set(entry, (kept.counts.get(entry) ?? 0) + 1);
+		rowCounts.set(entries, kept);
+	}
+	const { counts } = kept;
+	const counted = kept;
+	return { entries, counts, recount: () => (counted.size = entries.length) };
+}
+function forget(counts: Map<string, number>, entry: string) {
+	const left = (counts.get(entry) ?? 0) - 1;
+	if (left > 0) counts.set(entry, left);
+	else counts.delete(entry);
+}
 const recordKey = (scope: string, contextData: { workflow: { id?: string }; node?: INode }) =>
 	`${contextData.workflow.id}:${scope === 'node' ? contextData.node?.id : ''}`;
 /** n8n's store is a database: its answer comes in a later turn of the event loop, as a query's does. */
 const databaseTurn = async () => await new Promise((resolve) => setImmediate(resolve));
+/**
+ * Around each write of the store (instance.cts): `before` may refuse it (a killed process writes nothing more),
+ * `after` may stop the execution that made it (killed once the write is in the database).
+ */
+export const storeHooks: { before?: () => void; after?: () => Promise<void> } = {};
 const deduplicator: IDataDeduplicator = {
 	async checkProcessedAndRecord(items, scope, contextData, options) {
 		await databaseTurn();
-		const key = recordKey(scope, contextData);
-		const entries = processedData.get(key) ?? [];
-		processedData.set(key, entries);
-		const seen = new Set(entries);
-		const texts = items.map(String);
+		storeHooks.before?.();
+		const { entries, counts, recount } = entriesOf(recordKey(scope, contextData));
+		// As n8n's helper: each item is looked up in the row as it was before this write, and each new one appended
+		// (an item twice in one write is appended twice).
+		const before = new Set(items.map(String).filter((item) => counts.has(item)));
 		const processed: string[] = [];
 		const added: string[] = [];
-		for (const item of texts) {
-			if (seen.has(item)) processed.push(item);
+		for (const item of items.map(String)) {
+			if (before.has(item)) processed.push(item);
 			else {
 				added.push(item);
 				entries.push(item);
-				seen.add(item);
+				counts.set(item, (counts.get(item) ?? 0) + 1);
 			}
 		}
-		if (options.maxEntries) entries.splice(0, Math.max(0, entries.length - options.maxEntries));
+		if (options.maxEntries)
+			for (const dropped of entries.splice(0, Math.max(0, entries.length - options.maxEntries)))
+				forget(counts, dropped);
+		recount();
+		await storeHooks.after?.();
 		return { new: added, processed };
 	},
 	async removeProcessed(items, scope, contextData) {
 		await databaseTurn();
-		const entries = processedData.get(recordKey(scope, contextData)) ?? [];
+		storeHooks.before?.();
+		const { entries, counts, recount } = entriesOf(recordKey(scope, contextData));
 		for (const item of items.map(String)) {
-			const index = entries.indexOf(item);
-			if (index !== -1) entries.splice(index, 1);
+			const index = counts.has(item) ? entries.indexOf(item) : -1;
+			if (index === -1) continue;
+			entries.splice(index, 1);
+			forget(counts, item);
 		}
+		recount();
+		await storeHooks.after?.();
 	},
 	async clearAllProcessedItems(scope, contextData) {
 		processedData.delete(recordKey(scope, contextData));

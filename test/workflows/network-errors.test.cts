@@ -49,7 +49,8 @@ test('a request that is never answered fails after the Timeout set in Options, s
 	});
 	const elapsed = Date.now() - started;
 	expect(elapsed).toBeGreaterThanOrEqual(1000);
-	expect(elapsed).toBeLessThan(10_000);
+	// Not n8n's own 300 s: the option is honoured (a loaded machine adds seconds, not minutes).
+	expect(elapsed).toBeLessThan(120_000);
 	const error = result.error() as Failure;
 	expect(error.message).toBe(
 		'3 of 3 items not confirmed as sent: the platform did not answer within 1 s (Timeout)',

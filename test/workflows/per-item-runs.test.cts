@@ -9,6 +9,7 @@ import type { NodeApiError } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
 import { people, sendToEachItem, TX } from '../harness/fixtures.cts';
+import { exploredWorkflow, N8nInstance } from '../harness/instance.cts';
 import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
 
 const env = useEmulator();
@@ -180,19 +181,28 @@ test('after a 429 the items are paced to the rate the platform accepts, and each
 	expect(answered.filter((r) => r.code === 200)).toHaveLength(60);
 });
 
-test('a stopped execution starts no other request (a 2,000-item send stopped after its 3rd request)', async () => {
+test('a stopped execution starts no other request (a 2,000-item send stopped as its 3rd request of mail was about to leave)', async () => {
 	await env.control('POST', 'settings', { latencyMs: 100, credits: 1_000_000 });
 	const txCount = () => env.view().requests.filter((r) => r.path === TX).length;
-	await runWorkflow({
-		...actionWorkflow(sendToEachItem({ options: { parallelRequests: 1 } })),
-		credentials: env.credentials(),
-		items: people(2000),
-		cancelWhen: () => txCount() >= 3,
+	// Stop pressed while the 4th request is being made (held there until n8n has stopped the execution): not
+	// when a poll happens to notice, so a loaded machine stops it at the same place.
+	const n8n = new N8nInstance(
+		'stopped-send',
+		exploredWorkflow(
+			actionWorkflow(sendToEachItem({ options: { parallelRequests: 1 } })).nodes[1],
+			false,
+		),
+		() => env.credentials(),
+		async () => await env.settled(),
+	);
+	const stopped = await n8n.start(people(2000), {
+		hold: { point: { at: 'request', index: 4, reached: false }, then: 'stop' },
 	});
-	// Whatever was under way is answered; then nothing more comes.
+	expect(stopped.status).toBe('canceled');
 	await env.settled();
-	await new Promise((resolve) => setTimeout(resolve, 500));
-	expect(txCount()).toBeLessThanOrEqual(4);
+	// The template's look-up and two sends went out; the third send, and every later one, did not.
+	expect(env.view().requests).toHaveLength(3);
+	expect(txCount()).toBe(2);
 });
 
 test('Stop Workflow: items waiting on a failed item of the same record are not run, and the error says so', async () => {

@@ -10,7 +10,7 @@ import type { IDataObject, NodeApiError } from 'n8n-workflow';
 import { useEmulator } from '../harness/emulator.cts';
 import { people, sendToEachItem, TX } from '../harness/fixtures.cts';
 import { actionWorkflow, processedData, runWorkflow } from '../harness/n8n.cts';
-import { MAX_CLAIMS } from '../../nodes/MailDelivery/run/retries';
+import { MAX_CLAIMS } from '../../nodes/MailDelivery/run/claims';
 
 const env = useEmulator();
 const txRequests = () => env.view().requests.filter((r) => r.path === TX).length;
@@ -106,11 +106,33 @@ test('with Redo After a Crash the retry sends every item again, as asked', async
 	expect(retried.output('Mail Delivery')).toHaveLength(1000);
 });
 
+/** An execution that began `minutes` from now: later than the node's claims so far, in another ten minutes. */
+const executionBeginningIn = (minutes: number) => ({
+	establishedAt: Date.now() + minutes * 60_000,
+	source: 'webhook',
+});
+
 test('a retry of an execution that never reached the node sends as usual (no false alarm)', async () => {
 	const workflow = actionWorkflow(sendToEachItem());
-	const retried = await runAs(workflow, 'retry', people(300), newExecution());
+	// The node ran before that execution began: n8n's store shows it would hold a claim the execution made.
+	await runAs(workflow, 'webhook', people(1), newExecution());
+	const retried = await runAs(workflow, 'retry', people(300), executionBeginningIn(20));
 	expect(retried.error()).toBeUndefined();
-	expect(env.view().mails).toHaveLength(300);
+	expect(env.view().mails).toHaveLength(301);
+});
+
+test('a retry of a node with no trace in the store from before the execution began (new, or pasted again) cannot tell, and sends nothing', async () => {
+	const workflow = actionWorkflow(sendToEachItem(), { onError: 'continueErrorOutput' });
+	const retried = await runAs(workflow, 'retry', people(3), executionBeginningIn(20));
+	expect(txRequests()).toBe(0);
+	const failed = retried.output('Mail Delivery', 1);
+	expect(failed).toHaveLength(3);
+	expect(failed[0].json.error).toBe(
+		'Not sent: the execution this one retries may have sent it already',
+	);
+	expect(String((failed[0].json.details as IDataObject).description)).toMatch(
+		/holds no trace of this node .* pasted again or imported \(a new node ID\)/,
+	);
 });
 
 test('a retry whose lineage n8n lost (its context made for the retry) cannot tell, and sends nothing', async () => {
@@ -251,8 +273,6 @@ test("when later runs pushed the claim out of n8n's store, the retry cannot tell
 	const retried = await runAs(workflow, 'retry', people(1000), execution);
 	expect(txRequests()).toBe(sentBefore);
 	expect(retried.output('Mail Delivery', 1)).toHaveLength(1000);
-	// The look-up leaves the row as full as it was, so the next retry still knows claims were pushed out.
-	expect(processedData.get(`test:${workflow.nodes[1].id}`)).toHaveLength(MAX_CLAIMS);
 });
 
 test('a retry of an execution that failed on a bad field before any request sends, once the field is fixed', async () => {
@@ -278,7 +298,8 @@ test('with a full store, a retry of an execution that failed (its record saved) 
 	await env.control('POST', 'fault', { path: TX, fault: 'internalError', skip: 4 });
 	const first = await runAs(workflow, 'webhook', people(1000), execution);
 	expect(txRequests()).toBe(5);
-	claimsOfOtherRuns(workflow, MAX_CLAIMS - 1);
+	// The row full, the execution's own claim its oldest entry still.
+	claimsOfOtherRuns(workflow, MAX_CLAIMS - 10);
 	const retried = await runAs(workflow, 'retry', people(1000), execution, {
 		contextData: savedContext(first),
 	});

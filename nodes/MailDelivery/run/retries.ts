@@ -1,20 +1,21 @@
 /**
- * Whether a retried execution may send what the execution it retries may have sent without saving a record of
- * it. n8n's Retry (executions list, REST API) starts a new execution, in mode "retry", from what the execution
- * it retries saved: the nodes' context data (with the run's ledger, ledger.ts) as it was when n8n last saved
- * it. When n8n crashed, restarted or was stopped after that, the node may have sent more than that record says.
+ * Whether a run of an operation that changes something may send, against every try of its execution: n8n's Retry
+ * (executions list, REST API) starts a new execution, in mode "retry", from what the execution it retries saved (the
+ * nodes' context data, with the run's ledger, ledger.ts, as n8n last saved it), also while that execution still runs
+ * or waits; n8n may have crashed, restarted or been stopped after that save.
  *
- * So every run of an operation that changes something claims, before its first request, that it started: in
- * n8n's deduplication store (a database row per node, written at once, that every later execution reads),
- * under the execution's lineage (n8n's execution context, which it carries into every retry, or one of the
- * node's own kept with its context) and the run's number in that lineage, which the context data counts. A
- * retry claims the number after the last one its saved context knows: when an earlier try already claimed
- * it, that try started the node after n8n's last save (it crashed, or another retry of the same execution
- * went on from there), and what it sent is unknown. Then every item the ledger does not account for fails,
- * saying so, unless Options → Redo After a Crash (repeatOnRetry) is on; the context keeps that verdict, so a retry of that retry
- * is refused again. The store keeps the newest MAX_CLAIMS entries of a node: a claim may be pushed out by
- * later runs. Hourly markers claimed beside the claims tell when that may have happened; then the retry
- * cannot tell either, and refuses.
+ * Every run claims, before its first request, its number in its execution's lineage (n8n's execution context, which
+ * n8n carries into every retry, or one of the node's own kept in its context data), in n8n's deduplication store
+ * (claims.ts). The context data counts the runs it knows. The first try to claim a number owns it:
+ * - a retry sends only when it owns the number after the last one its saved data knows, and the store proves that
+ *   it would see a claim an earlier try made (claims.ts: evidence); otherwise what an earlier try sent after n8n's
+ *   last save is unknown, and every item the ledger does not account for fails, saying so;
+ * - a try that is not a retry (the execution itself) sends unless a retry of it took its number first (Retry pressed
+ *   while it still ran or waited): then that retry sends, and this one does not.
+ * The context keeps a refusal's verdict, so that a retry of that retry is refused again. Options → Redo After a
+ * Crash (repeatOnRetry) sends anyway. What a retry refuses depends on nothing a user changes without meaning to: a
+ * node renamed loses its saved data (n8n keeps it by name) and one pasted again its store row (n8n keeps it by node
+ * ID); either way the evidence is missing, and the retry refuses rather than send.
  */
 import { randomUUID } from 'node:crypto';
 import type {
@@ -25,27 +26,23 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-/** The most entries n8n keeps for the node, as n8n's Remove Duplicates node keeps by default. */
-export const MAX_CLAIMS = 10_000;
+import { type Claim, claimRun, type ClaimRow, MAX_CLAIMS, vouches } from './claims';
+
 const STORE: ICheckProcessedOptions = { mode: 'entries', maxEntries: MAX_CLAIMS };
-const HOUR_MS = 3_600_000;
-/** How far before a run's last known claim a marker still proves that no later claim was pushed out. */
-const MARKER_HOURS = 24;
-/** Re-reads of a claim after writing it: another process may have written the row in between. */
-const MAX_VERIFICATIONS = 3;
 
 /** What the node's context data knows of its runs in this execution's lineage (saved with the execution). */
 interface RunHistory {
 	lineage: string;
 	/** Runs of the node started in the lineage, as far as this execution's data knows. */
 	runs: number;
-	/** When the last of them was claimed. */
-	claimedAt?: number;
-	/** An earlier try of the lineage started the node beyond what this data records, or that cannot be told. */
+	/** An earlier try of the lineage may have sent what this data does not record, or that cannot be told. */
 	unknownEarlier?: boolean;
 }
 
 const HISTORY_KEY = 'runHistory';
+
+/** Why a run does not send. */
+type Refusal = 'noRecord' | 'sentAfterSave' | 'cannotVouch' | 'retryWentFirst';
 
 /** Whether this run may send: `refusal` makes the error of each item an earlier try may have sent. */
 export type RetryCheck =
@@ -66,62 +63,22 @@ async function serialized<T>(context: IExecuteFunctions, work: () => Promise<T>)
 	}
 }
 
-const markerOf = (time: number) => `hour:${Math.floor(time / HOUR_MS)}`;
+/** The node's row of n8n's deduplication store. */
+const rowOf = (context: IExecuteFunctions): ClaimRow => ({
+	record: async (entries) => {
+		const { processed } = await context.helpers.checkProcessedAndRecord(entries, 'node', STORE);
+		const there = new Set(processed.map(String));
+		return entries.map((entry) => there.has(entry));
+	},
+	remove: async (entries) => await context.helpers.removeProcessed(entries, 'node', STORE),
+});
 
-/** Records the entries; true for each that was there already. */
-async function record(context: IExecuteFunctions, entries: string[]): Promise<boolean[]> {
-	const { processed } = await context.helpers.checkProcessedAndRecord(entries, 'node', STORE);
-	const there = new Set(processed.map(String));
-	return entries.map((entry) => there.has(entry));
-}
-
-/**
- * Claims a run, with the marker of the current hour. Returns whether an earlier try claimed it already and,
- * when `since` is given (a retry), whether claims made since then may have been pushed out of the store:
- * only once the store is full, and then unless a marker of the 24 hours up to `since` is still there
- * (everything claimed after a marker still is). The markers are looked up in the same write as the claim,
- * before it pushes anything out; those that were not there are taken out again and the row refilled to its
- * size, so that the look-up leaves no marker behind and a full row stays full.
- */
-async function claim(
-	context: IExecuteFunctions,
-	entry: string,
-	since?: number,
-): Promise<{ claimedBefore: boolean; mayHaveForgotten: boolean }> {
-	const current = markerOf(Date.now());
-	const full =
-		since !== undefined &&
-		(await context.helpers.getProcessedDataCount('node', STORE)) >= MAX_CLAIMS;
-	const markers = full
-		? Array.from({ length: MARKER_HOURS }, (_, back) => markerOf(since - back * HOUR_MS))
-		: [];
-	const looked = markers.filter((marker) => marker !== current);
-	const there = await record(context, [entry, current, ...looked]);
-	const claimedBefore = there[0];
-	const markerThere = (marker: string) =>
-		marker === current ? there[1] : there[2 + looked.indexOf(marker)];
-	const added = looked.filter((_, index) => !there[2 + index]);
-	if (added.length > 0) {
-		await context.helpers.removeProcessed(added, 'node', STORE);
-		await record(
-			context,
-			added.map(() => `filler:${randomUUID()}`),
-		);
-	}
-	// Two processes (queue mode) writing the row at once: one write is lost. Read back until it stays.
-	for (let check = 0; !claimedBefore && check < MAX_VERIFICATIONS; check++)
-		if ((await record(context, [entry]))[0]) break;
-	return { claimedBefore, mayHaveForgotten: full && !markers.some(markerThere) };
-}
-
-/** The lineage of this execution: its saved history's, n8n's (2.x), or, in a new execution, a new one. */
-function lineageOf(context: IExecuteFunctions, history: RunHistory | undefined, retry: boolean) {
-	if (history) return history.lineage;
+/** n8n's lineage of this execution (2.x), unless n8n made it for this very retry (it lost the one retried). */
+function n8nLineage(context: IExecuteFunctions) {
 	const established = context.getExecutionContext?.();
-	// A context made for this very retry (source "retry") means n8n lost the one it retries.
-	if (established?.establishedAt !== undefined && established.source !== 'retry')
-		return `n8n:${established.establishedAt}`;
-	return retry ? undefined : `node:${randomUUID()}`;
+	return established?.establishedAt !== undefined && established.source !== 'retry'
+		? established.establishedAt
+		: undefined;
 }
 
 function nodeContext(context: IExecuteFunctions): IContextObject {
@@ -133,9 +90,30 @@ function nodeContext(context: IExecuteFunctions): IContextObject {
 	}
 }
 
+/** The claim this run makes, from what its saved data knows; none when a retry has no lineage to claim in. */
+function claimFor(
+	context: IExecuteFunctions,
+	saved: RunHistory | undefined,
+	retry: boolean,
+): Claim | undefined {
+	if (saved) {
+		const evidence = retry ? { previousRun: saved.runs } : undefined;
+		return { lineage: saved.lineage, run: saved.runs + 1, retry, evidence };
+	}
+	const established = n8nLineage(context);
+	if (established !== undefined)
+		return {
+			lineage: `n8n:${established}`,
+			run: 1,
+			retry,
+			evidence: retry ? { lineageStart: established } : undefined,
+		};
+	return retry ? undefined : { lineage: `node:${randomUUID()}`, run: 1, retry };
+}
+
 /**
- * Claims this run of the node and says whether it may send. `recordFits`: the run's ledger record, if an
- * earlier try left one, belongs to this operation and input (a retry with a changed workflow cannot use it).
+ * Claims this run of the node and says whether it may send. `recordFits`: the run's ledger record, if an earlier try
+ * left one, belongs to this operation and input (a retry with a changed workflow cannot use it).
  */
 export async function checkRetry(
 	context: IExecuteFunctions,
@@ -145,37 +123,63 @@ export async function checkRetry(
 	const store = nodeContext(context);
 	const retry = context.getMode() === 'retry';
 	const saved = store[HISTORY_KEY] as RunHistory | undefined;
-	const lineage = lineageOf(context, saved, retry);
-	let unknown = saved?.unknownEarlier === true || (retry && (!lineage || !recordFits));
-	if (lineage) {
-		const history: RunHistory = saved ?? { lineage, runs: 0 };
-		const runs = history.runs + 1;
-		const since = history.claimedAt ?? context.getExecutionContext?.()?.establishedAt ?? 0;
-		const claimed = await serialized(
-			context,
-			async () => await claim(context, `run:${lineage}:${runs}`, retry ? since : undefined),
-		);
-		if (retry) unknown ||= claimed.claimedBefore || claimed.mayHaveForgotten;
-		history.runs = runs;
-		history.claimedAt = Date.now();
-		if (unknown) history.unknownEarlier = true;
-		store[HISTORY_KEY] = history;
+	// An execution that lost a run of the node to its retry leaves the node's later tries and runs to that retry
+	// (n8n's Retry On Fail would otherwise claim the next number for the same items): it claims nothing more.
+	if (!retry && saved?.unknownEarlier === true && !repeatOnRetry)
+		return { send: false, refusal: (itemIndex) => notSent(node, itemIndex, 'retryWentFirst') };
+	const claim = claimFor(context, saved, retry);
+	// A verdict saved with the execution stays for every retry of it.
+	let refusal: Refusal | undefined =
+		retry && (saved?.unknownEarlier === true || !recordFits) ? 'sentAfterSave' : undefined;
+	if (!claim) refusal = 'noRecord';
+	else {
+		const row = rowOf(context);
+		const before = refusal;
+		const claimed = await serialized(context, async () => {
+			// A retry looks first: it marks the run as its own only when it will send unless the run is taken.
+			const vouched =
+				!claim.evidence || (await vouches(row, claim.lineage, claim.evidence, Date.now()));
+			const mark = retry && ((vouched && before === undefined) || repeatOnRetry);
+			return { vouched, ...(await claimRun(row, { ...claim, mark }, Date.now())) };
+		});
+		if (retry && claimed.taken) refusal ??= 'sentAfterSave';
+		if (retry && !(claimed.vouched && claimed.stillVouched)) refusal ??= 'cannotVouch';
+		if (!retry && claimed.takenByRetry) refusal ??= 'retryWentFirst';
+		store[HISTORY_KEY] = {
+			lineage: claim.lineage,
+			runs: claim.run,
+			...(refusal || saved?.unknownEarlier ? { unknownEarlier: true } : {}),
+		} satisfies RunHistory;
 	}
-	if (!retry || repeatOnRetry || !unknown) return { send: true };
-	return { send: false, refusal: (itemIndex) => mayHaveBeenSent(node, itemIndex, !!lineage) };
+	if (!refusal || repeatOnRetry) return { send: true };
+	return { send: false, refusal: (itemIndex) => notSent(node, itemIndex, refusal) };
 }
 
-function mayHaveBeenSent(node: INode, itemIndex: number, lineageKnown: boolean) {
+const WHY: Record<Refusal, string> = {
+	noRecord:
+		'n8n kept no record of that execution from this node on (it crashed, restarted or was stopped), so whether it sent this item cannot be told.',
+	sentAfterSave:
+		'An earlier try of that execution started sending from this node after n8n last saved what it sent (n8n crashed, restarted or was stopped, or another retry of the same execution went on from there).',
+	cannotVouch:
+		"n8n's store holds no trace of this node older than what that execution did with it, so it cannot show whether that execution sent this item: the node is new (the store's traces are by ten minutes, hour and day), or was pasted again or imported (a new node ID) since, or more than 10,000 later entries pushed its traces out.",
+	retryWentFirst:
+		'Retry was pressed on this execution while it was still running or waiting, and that retry has already started sending from this node: the items are its to send (see that execution).',
+};
+
+function notSent(node: INode, itemIndex: number, refusal: Refusal) {
+	const retryWentFirst = refusal === 'retryWentFirst';
 	return new NodeOperationError(
 		node,
-		'Not sent: the execution this one retries may have sent it already',
+		retryWentFirst
+			? 'Not sent: a retry of this execution sends it'
+			: 'Not sent: the execution this one retries may have sent it already',
 		{
 			itemIndex,
 			description: [
-				lineageKnown
-					? 'An earlier try of that execution started sending from this node after n8n last saved what it sent (n8n crashed, restarted or was stopped, or another retry of the same execution went on from there).'
-					: 'n8n kept no record of that execution from this node on (it crashed, restarted or was stopped), so whether it sent this item cannot be told.',
-				'So that nothing goes out twice, nothing was sent. Check what the platform received (Get Stats, or the events of a Mail Delivery Trigger), then send what is missing, or turn on Options → Redo After a Crash to send it again.',
+				WHY[refusal],
+				retryWentFirst
+					? 'So that nothing goes out twice, this execution sent nothing from this node. Turn on Options → Redo After a Crash to send from both.'
+					: 'So that nothing goes out twice, nothing was sent. Check what the platform received (Get Stats, or the events of a Mail Delivery Trigger), then send what is missing, or turn on Options → Redo After a Crash to send it again.',
 			].join(' '),
 		},
 	);
