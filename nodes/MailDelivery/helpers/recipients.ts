@@ -43,8 +43,12 @@ function readEntry(entry: string, position: number, field: string): Recipient {
 	return name ? { email, name } : { email };
 }
 
+const SEPARATOR = /[,;\n]/;
+
 /** Splits on commas, semicolons and line breaks that are outside quotes and angle brackets. */
 function splitList(text: string): string[] {
+	// Without a separator there is one entry, whatever its quotes and brackets (most lists are one address).
+	if (!SEPARATOR.test(text)) return [text];
 	const entries: string[] = [];
 	let current = '';
 	let inQuotes = false;

@@ -234,7 +234,9 @@ function compile(fieldRules: FieldRules): CompiledRule[] {
  */
 export function findProblems(body: object, fieldRules: FieldRules): Problem[] {
 	const problems: Problem[] = [];
-	for (const rule of compile(fieldRules)) check(body, rule, 0, [], problems);
+	// One list of indexes for every rule: check() leaves it as it found it.
+	const indexes: number[] = [];
+	for (const rule of compile(fieldRules)) check(body, rule, 0, indexes, problems);
 	return problems;
 }
 

@@ -143,9 +143,8 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 				this.refuse(itemIndex, error);
 				continue;
 			}
-			read.forEach((entry, entryIndex) => {
-				if (this.outcomes.admit(entry, entryIndex)) entries.push(entry);
-			});
+			for (let entryIndex = 0; entryIndex < read.length; entryIndex++)
+				if (this.outcomes.admit(read[entryIndex], entryIndex)) entries.push(read[entryIndex]);
 		}
 		return entries;
 	}

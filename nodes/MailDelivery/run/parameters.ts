@@ -65,6 +65,9 @@ function holdsExpression(value: unknown): boolean {
 
 type ReadOptions = { extractValue?: boolean; rawExpressions?: boolean };
 
+/** What n8n gives, read raw, for a parameter the node does not hold, when asked with it as the fallback. */
+const NOT_HELD = Symbol('not held');
+
 /**
  * How a parameter's value is read: once per run (the value n8n gives and the value as meant, by fallback and
  * options), from each item, or by n8n for each item; `meaning` reads a value as its field's kind.
@@ -126,7 +129,7 @@ export class ParameterReader {
 	/** What ItemParameters.once made of fields without expressions, by the list naming them. */
 	private readonly readOnce = new Map<string[], { constant: boolean; value?: unknown }>();
 
-	/** Stored values read raw, by name and fallback: the same for every item. */
+	/** Stored values read raw, by name (NOT_HELD where the node holds none): the same for every item. */
 	private readonly rawValues = new Map<string, unknown>();
 
 	constructor(
@@ -182,15 +185,20 @@ export class ParameterReader {
 		return read.value;
 	}
 
-	/** The stored value, expressions unevaluated (n8n's rawExpressions): the same for every item. */
+	/**
+	 * The stored value, expressions unevaluated (n8n's rawExpressions): the same for every item, asked of n8n
+	 * once. Where the node holds none, n8n gives the fallback (or refuses, without one).
+	 */
 	raw(name: string, index: number, fallback?: unknown): unknown {
-		const key = `${name}\u0000${JSON.stringify(fallback)}`;
-		if (!this.rawValues.has(key))
-			this.rawValues.set(
-				key,
-				this.context.getNodeParameter(name, index, fallback, { rawExpressions: true }),
-			);
-		return this.rawValues.get(key);
+		let stored = this.rawValues.get(name);
+		if (stored === undefined) {
+			stored = this.context.getNodeParameter(name, index, NOT_HELD, { rawExpressions: true });
+			this.rawValues.set(name, stored);
+		}
+		if (stored !== NOT_HELD) return stored;
+		return fallback === undefined
+			? this.context.getNodeParameter(name, index, fallback, { rawExpressions: true })
+			: fallback;
 	}
 
 	/** An expression for an item: from the item when it only references it, else by n8n. */
