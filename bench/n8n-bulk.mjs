@@ -4,7 +4,7 @@
 // emulator's request log. `node bench/n8n-bulk.mjs [--cpu-prof DIR]`; `npm run bench` runs it last.
 // BENCH_ROUNDS (default 3) runs per case, medians printed; BENCH_CASES='import,Set:' (parts of labels) picks cases;
 // BENCH_SIZE=500 puts 500 where a case has 10,000 items (and scales the others alike) for a quick run.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -522,7 +522,11 @@ async function plainClient(emulator, n) {
 /** One n8n process of the main line with an owner and the signature credential, for the time of `use`. */
 async function withN8n(emulator, use) {
 	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'mail-delivery-bench-bulk-'));
-	const nodeArgs = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+	// BENCH_NODE_ARGS='--trace-gc' adds Node.js options to n8n's; BENCH_N8N_LOG=<file> keeps what n8n prints.
+	const nodeArgs = [
+		...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+		...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+	];
 	const n8n = await startN8n({
 		line: '2',
 		userFolder,
@@ -530,6 +534,7 @@ async function withN8n(emulator, use) {
 		brokerPort: await freePort(),
 		nodeArgs,
 		extraEnv: { N8N_LOG_LEVEL: 'warn' },
+		log: (text) => process.env.BENCH_N8N_LOG && appendFileSync(process.env.BENCH_N8N_LOG, text),
 	});
 	try {
 		const session = await setupOwner(n8n.baseUrl);
@@ -664,8 +669,14 @@ async function prepareCase(benchCase, { session, credential, emulator, n8n }) {
 		const own = arrivedAt(MEASURED_PATH[benchCase.kind]);
 		const firstSentAt = Math.min(...own);
 		const lastAnsweredAt = Math.max(...own) + LATENCY_MS;
+		// Look-ups answered before the first request for the items (a send's template, under Fail the Item).
+		const lookups = v5
+			.filter((r) => r.path !== MEASURED_PATH[benchCase.kind])
+			.map((r) => Date.parse(r.at))
+			.filter((at) => at < firstSentAt);
 		Object.assign(figures, {
 			beforeFirstMs: Math.min(...arrivedAt()) - node.startTime,
+			lookedUpMs: lookups.length ? Math.max(...lookups) + LATENCY_MS - node.startTime : undefined,
 			readMs: firstSentAt - node.startTime,
 			requestsPhaseMs: lastAnsweredAt - firstSentAt,
 			outputMs: node.startTime + node.executionTime - lastAnsweredAt,
@@ -763,6 +774,7 @@ function summary(result) {
 		nodeMs: pick('nodeMs'),
 		beforeFirstMs: pick('beforeFirstMs'),
 		readMs: pick('readMs'),
+		lookedUpMs: pick('lookedUpMs'),
 		requestsPhaseMs: pick('requestsPhaseMs'),
 		outputMs: pick('outputMs'),
 		cpuMs: pick('cpuMs'),
@@ -994,10 +1006,10 @@ function printGrowth(byLabel) {
 		.map((label) => ({ result: byLabel.get(label), s: summary(byLabel.get(label)) }));
 	if (rows.length < 2) return;
 	console.log(
-		'\nThe send built by dragging fields, 16 at once, as it grows (per item: read ÷ N, output ÷ N, both):',
+		"\nThe send built by dragging fields, 16 at once, as it grows (looked up = node start → the template's look-up answered, which the first send waits for; per item: read ÷ N, output ÷ N, both):",
 	);
 	console.log(
-		'items    | node    | ideal   | floor   | node÷ideal | node÷floor | read    | requests | output  | per item: read / output / both | peak RSS +MiB',
+		'items    | node    | ideal   | floor   | node÷ideal | node÷floor | looked up | read    | requests | output  | per item: read / output / both | peak RSS +MiB',
 	);
 	for (const { result, s } of rows) {
 		const { n } = result.benchCase;
@@ -1010,6 +1022,7 @@ function printGrowth(byLabel) {
 				seconds(floor).padEnd(7),
 				ratio(s.nodeMs / idealMs(result.benchCase)).padEnd(10),
 				ratio(s.nodeMs / floor).padEnd(10),
+				seconds(s.lookedUpMs).padEnd(9),
 				seconds(s.readMs).padEnd(7),
 				seconds(s.requestsPhaseMs).padEnd(8),
 				seconds(s.outputMs).padEnd(7),

@@ -28,8 +28,17 @@ for (const step of ['read', 'pack', 'send', 'outputs'] as const) {
 		this: unknown,
 		...args: unknown[]
 	) {
+		// HEAP=1: the heap the step leaves behind (collected before and after: slower, for memory only).
+		const heapBefore = process.env.HEAP ? (global.gc?.(), process.memoryUsage().heapUsed) : 0;
 		const started = threadCpu();
-		const add = () => (stepCpu[step] = (stepCpu[step] ?? 0) + threadCpu() - started);
+		const add = () => {
+			stepCpu[step] = (stepCpu[step] ?? 0) + threadCpu() - started;
+			if (!process.env.HEAP) return;
+			global.gc?.();
+			console.log(
+				`  ${step} left ${((process.memoryUsage().heapUsed - heapBefore) / 2 ** 20).toFixed(1)} MiB`,
+			);
+		};
 		const result = original.apply(this, args);
 		if (result instanceof Promise) return result.finally(add);
 		add();
@@ -57,6 +66,14 @@ const PARAMETERS: Record<string, IDataObject> = {
 				{ name: { __rl: true, mode: 'name', value: 'orderNo' }, value: '={{ $json.order }}' },
 			],
 		},
+		options: { parallelRequests: 16 },
+	},
+	// Contact → Create or Update, one request per item (SEND_MODE=upsert: its phases are those of its requests).
+	upsert: {
+		resource: 'contact',
+		operation: 'upsert',
+		email: '={{ $json.email }}',
+		additionalFields: { name: '={{ $json.name }}' },
 		options: { parallelRequests: 16 },
 	},
 	inputFields: {
@@ -143,7 +160,7 @@ async function main() {
 			requests: Array<{ path: string; at: string }>;
 		};
 		const sends = requests
-			.filter((r) => r.path.endsWith('sends_customised'))
+			.filter((r) => r.path.endsWith(mode === 'upsert' ? 'contacts/upsert' : 'sends_customised'))
 			.map((r) => Date.parse(r.at));
 		const first = Math.min(...sends);
 		const last = Math.max(...sends) + LATENCY_MS;
