@@ -48,11 +48,18 @@ export class Outcomes<E extends Entry, Fixed> {
 	/** The size of each request of the run, by number: every item's outcome reads it (requestSizes). */
 	private readonly requestSizes = new Map<number, number>();
 
+	/** Per item, its entries admitted to be sent and not answered yet (accepted or failed). */
+	private readonly unanswered: Uint32Array;
+
+	/** Hears of an item whose every entry admitted to be sent has been answered (its outcome is then final). */
+	onAnswered?: (itemIndex: number) => void;
+
 	constructor(
 		itemCount: number,
 		private readonly node: INode,
 		private readonly ledger: SentLedger<Fixed> | undefined,
 	) {
+		this.unanswered = new Uint32Array(itemCount);
 		this.items = new Array<ItemOutcome<E, Fixed>>(itemCount);
 		for (let index = 0; index < itemCount; index++)
 			this.items[index] = {
@@ -75,7 +82,10 @@ export class Outcomes<E extends Entry, Fixed> {
 	admit(entry: E, entryIndex: number): boolean {
 		if (entryIndex !== 0) this.entryIndexes.set(entry, entryIndex);
 		const earlier = this.ledger?.earlierOutcome(entry.itemIndex, entryIndex);
-		if (!earlier) return true;
+		if (!earlier) {
+			this.unanswered[entry.itemIndex]++;
+			return true;
+		}
 		const outcome = this.items[entry.itemIndex];
 		this.noteRequest(outcome, earlier.number, earlier.size);
 		if (earlier.sent) {
@@ -126,6 +136,7 @@ export class Outcomes<E extends Entry, Fixed> {
 			outcome.sent = added(outcome.sent, entry);
 			outcome.accepted = accepted;
 		}
+		this.answered(entries);
 	}
 
 	failed(entries: E[], number: number, error: unknown) {
@@ -145,6 +156,13 @@ export class Outcomes<E extends Entry, Fixed> {
 			outcome.error ??= error;
 			outcome.uncertain ||= uncertain;
 		}
+		this.answered(entries);
+	}
+
+	/** Entries were answered: the items none of whose entries is still under way are told (onAnswered). */
+	private answered(entries: E[]) {
+		for (const { itemIndex } of entries)
+			if (--this.unanswered[itemIndex] === 0) this.onAnswered?.(itemIndex);
 	}
 
 	private noteRequest(outcome: ItemOutcome<E, Fixed>, number: number, size: number) {

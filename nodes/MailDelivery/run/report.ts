@@ -174,11 +174,18 @@ interface OutputShape<E> {
 	inputItems?: INodeExecutionData[];
 }
 
-/** Every input item's output: its result, or its error (with what was sent of it), paired with it. */
+/** An item's output, or outputs for an operation that gives several. */
+export type OutputOf = INodeExecutionData | INodeExecutionData[];
+
+/**
+ * Every input item's output: its result, or its error (with what was sent of it), paired with it. `described`:
+ * outputs made as items were answered (run.describeAsAnswered), used where there is one.
+ */
 export function outputsOf<E>(
 	outcomes: Array<ItemOutcome<E, unknown>>,
 	words: RunWords,
 	shape: OutputShape<E>,
+	described: Array<OutputOf | undefined> = [],
 ): INodeExecutionData[] {
 	const outputs: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
@@ -187,20 +194,20 @@ export function outputsOf<E>(
 			outputs.push(errorItem(outcome.refused, itemIndex));
 			continue;
 		}
-		const described = outputOf(outcome, itemIndex, words, shape);
-		if (!Array.isArray(described)) outputs.push(described);
-		else for (const output of described) outputs.push(output);
+		const output = described[itemIndex] ?? outputOf(outcome, itemIndex, words, shape);
+		if (!Array.isArray(output)) outputs.push(output);
+		else for (const one of output) outputs.push(one);
 	}
 	return outputs;
 }
 
 /** One item's output (or outputs, for an operation that gives several), its result or its error. */
-function outputOf<E>(
+export function outputOf<E>(
 	outcome: ItemOutcome<E, unknown>,
 	itemIndex: number,
 	words: RunWords,
 	{ describe, describeEntries, inItemOrder, inputItems }: OutputShape<E>,
-): INodeExecutionData | INodeExecutionData[] {
+): OutputOf {
 	const requests =
 		outcome.requests.length > 1 ? outcome.requests.sort((a, b) => a - b) : outcome.requests;
 	const where: IDataObject = words.combined
