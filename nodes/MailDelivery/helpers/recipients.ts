@@ -79,6 +79,9 @@ function splitList(text: string): string[] {
  */
 export function parseRecipients(value: unknown, field = 'To'): Recipient[] {
 	if (value === undefined || value === null || value === '') return [];
+	// One address, as most sends give: a list of one (kept until the request; one grown by push keeps room for 16).
+	if (typeof value === 'string' && !SEPARATOR.test(value))
+		return value.trim() ? [readEntry(value, 1, field)] : [];
 	const values = Array.isArray(value) ? value : [value];
 	const recipients: Recipient[] = [];
 	let position = 0;

@@ -19,13 +19,14 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { meaningAt, storedValue } from '../../shared/parameterKinds';
+import { asIs, meaningAt, storedValue } from '../../shared/parameterKinds';
 import { inputError } from './itemErrors';
 import {
 	compileItemReading,
 	compileStoredValue,
 	readFromItem,
 	type StoredReading,
+	UNPROVABLE,
 } from './itemReferences';
 
 /** One item's parameters: what operations read. */
@@ -177,11 +178,25 @@ export class ParameterReader {
 	/** A parameter's value for an item, read as its field's kind (a value read once is meant once). */
 	get(name: string, index: number, fallback?: unknown, options?: ReadOptions): unknown {
 		const reading = this.readingOf(name);
-		const key = reading.kind === 'once' ? onceKey(fallback, options) : '';
-		if (reading.kind === 'once' && reading.meant.has(key)) return reading.meant.get(key);
-		const read = reading.meaning(this.n8nValue(name, index, fallback, options));
+		if (reading.kind !== 'once')
+			return this.meant(reading, this.n8nValue(reading, name, index, fallback, options), index);
+		const key = onceKey(fallback, options);
+		const known = reading.meant.get(key);
+		if (known !== undefined || reading.meant.has(key)) return known;
+		const value = this.meant(
+			reading,
+			this.n8nValue(reading, name, index, fallback, options),
+			index,
+		);
+		reading.meant.set(key, value);
+		return value;
+	}
+
+	/** A value as its field's kind means it, or the item's error. */
+	private meant(reading: Reading, value: unknown, index: number): unknown {
+		if (reading.meaning === asIs) return value;
+		const read = reading.meaning(value);
 		if (!('value' in read)) throw inputError(this.node, read.problem, index);
-		if (reading.kind === 'once') reading.meant.set(key, read.value);
 		return read.value;
 	}
 
@@ -234,11 +249,16 @@ export class ParameterReader {
 	}
 
 	/** What n8n's getNodeParameter gives (or, read from the item, would give) for this item. */
-	private n8nValue(name: string, index: number, fallback?: unknown, options?: ReadOptions) {
-		const reading = this.readingOf(name);
+	private n8nValue(
+		reading: Reading,
+		name: string,
+		index: number,
+		fallback?: unknown,
+		options?: ReadOptions,
+	) {
 		if (reading.kind === 'item') {
-			const read = reading.read(this.inputs[index]?.json ?? {});
-			if (read) return options?.extractValue ? extractedValue(read.value) : read.value;
+			const value = reading.read(this.inputs[index]?.json ?? {});
+			if (value !== UNPROVABLE) return options?.extractValue ? extractedValue(value) : value;
 		}
 		if (reading.kind !== 'once') {
 			this.countEvaluation(name);
