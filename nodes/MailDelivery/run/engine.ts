@@ -295,7 +295,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		const reportShape = this.reportShape(shape);
 		this.described = { shape, outputs: described };
 		this.outcomes.onAnswered = (itemIndex) => {
-			const outcome = this.outcomes.items[itemIndex];
+			const outcome = this.outcomes.outcomeOf(itemIndex);
 			if (outcome.refused === undefined)
 				described[itemIndex] = outputOf(outcome, itemIndex, words, reportShape);
 		};

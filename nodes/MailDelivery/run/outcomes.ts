@@ -40,7 +40,14 @@ function added<T>(list: T[], value: T): T[] {
 }
 
 export class Outcomes<E extends Entry, Fixed> {
-	readonly items: Array<ItemOutcome<E, Fixed>>;
+	/**
+	 * Each item's outcome, made when the item is first touched (a request answered, a refusal): the read of a
+	 * large input then makes none, and most are made beside the requests.
+	 */
+	private readonly outcomes: Array<ItemOutcome<E, Fixed> | undefined>;
+
+	/** Whether every item has its outcome (items made them all). */
+	private complete = false;
 
 	/** Each entry's index within its item when not 0 (most items have one entry), by which the ledger knows it on a retry. */
 	private readonly entryIndexes = new Map<E, number>();
@@ -60,19 +67,31 @@ export class Outcomes<E extends Entry, Fixed> {
 		private readonly ledger: SentLedger<Fixed> | undefined,
 	) {
 		this.unanswered = new Uint32Array(itemCount);
-		this.items = new Array<ItemOutcome<E, Fixed>>(itemCount);
-		for (let index = 0; index < itemCount; index++)
-			this.items[index] = {
-				sent: [],
-				failed: [],
-				requests: [],
-				requestSizes: this.requestSizes,
-				accepted: undefined,
-				error: undefined,
-				uncertain: false,
-				earlier: NOT_EARLIER,
-				refused: undefined,
-			};
+		this.outcomes = new Array<ItemOutcome<E, Fixed> | undefined>(itemCount);
+	}
+
+	/** Every item's outcome, in input order (those no request touched made now). */
+	get items(): Array<ItemOutcome<E, Fixed>> {
+		if (!this.complete) {
+			for (let index = 0; index < this.outcomes.length; index++) this.outcomeOf(index);
+			this.complete = true;
+		}
+		return this.outcomes as Array<ItemOutcome<E, Fixed>>;
+	}
+
+	/** An item's outcome, made when first needed. */
+	outcomeOf(itemIndex: number): ItemOutcome<E, Fixed> {
+		return (this.outcomes[itemIndex] ??= {
+			sent: [],
+			failed: [],
+			requests: [],
+			requestSizes: this.requestSizes,
+			accepted: undefined,
+			error: undefined,
+			uncertain: false,
+			earlier: NOT_EARLIER,
+			refused: undefined,
+		});
 	}
 
 	/**
@@ -86,7 +105,7 @@ export class Outcomes<E extends Entry, Fixed> {
 			this.unanswered[entry.itemIndex]++;
 			return true;
 		}
-		const outcome = this.items[entry.itemIndex];
+		const outcome = this.outcomeOf(entry.itemIndex);
 		this.noteRequest(outcome, earlier.number, earlier.size);
 		if (earlier.sent) {
 			outcome.sent = added(outcome.sent, entry);
@@ -103,7 +122,7 @@ export class Outcomes<E extends Entry, Fixed> {
 
 	/** The item is not sent, for this reason; its entries are not either. */
 	refuse(itemIndex: number, error: unknown) {
-		this.items[itemIndex].refused ??= error;
+		this.outcomeOf(itemIndex).refused ??= error;
 	}
 
 	private entryIndexOf(entry: E): number {
@@ -131,7 +150,7 @@ export class Outcomes<E extends Entry, Fixed> {
 		});
 		this.requestSizes.set(number, entries.length);
 		for (const entry of entries) {
-			const outcome = this.items[entry.itemIndex];
+			const outcome = this.outcomeOf(entry.itemIndex);
 			this.noteItemRequest(outcome, number);
 			outcome.sent = added(outcome.sent, entry);
 			outcome.accepted = accepted;
@@ -150,7 +169,7 @@ export class Outcomes<E extends Entry, Fixed> {
 			});
 		this.requestSizes.set(number, entries.length);
 		for (const entry of entries) {
-			const outcome = this.items[entry.itemIndex];
+			const outcome = this.outcomeOf(entry.itemIndex);
 			this.noteItemRequest(outcome, number);
 			outcome.failed = added(outcome.failed, entry);
 			outcome.error ??= error;
