@@ -8,12 +8,13 @@ import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 
 import { activate, eventually, freePort, pushBody, TRIGGER } from '../test/e2e/env.mjs';
+import { LINES } from '../scripts/n8n-install.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 
 const profileDir = process.argv.includes('--cpu-prof')
 	? process.argv[process.argv.indexOf('--cpu-prof') + 1]
 	: undefined;
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 15);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 async function main() {
@@ -157,7 +158,7 @@ async function measure(label, extraEnv) {
 
 		for (const target of Object.values(targets)) target.lastId = await newestId(target.id);
 		console.log(
-			`Trigger inside a real n8n 2.41.1, ${label} (one process, SQLite, execution data saved), median of ${ROUNDS} pushes each, sent alternately:`,
+			`Trigger inside a real n8n ${LINES[2].n8n}, ${label} (one process, SQLite, execution data saved), median of ${ROUNDS} pushes each, sent alternately:`,
 		);
 		console.log(
 			'  events | trigger: answered / push→end | Webhook + Split Out: answered / push→end | ratio (Webhook ÷ trigger, push→end)',
@@ -179,8 +180,10 @@ async function measure(label, extraEnv) {
 			}
 			const figure = (name, key) => median(times[name].map((t) => t[key]));
 			const ratio = figure('webhook', 'endMs') / figure('trigger', 'endMs');
+			// Issue 47: with Ignore Repeated Events on, a push of 1,000 new events at least as fast as n8n's own nodes.
+			const target = count === 1000 ? ` (target ≥ 1.0: ${ratio >= 1 ? 'met' : 'NOT met'})` : '';
 			console.log(
-				`  ${String(count).padStart(6)} | ${String(figure('trigger', 'answeredMs')).padStart(4)} ms / ${String(figure('trigger', 'endMs')).padStart(4)} ms | ${String(figure('webhook', 'answeredMs')).padStart(4)} ms / ${String(figure('webhook', 'endMs')).padStart(4)} ms | ${ratio.toFixed(2)}`,
+				`  ${String(count).padStart(6)} | ${String(figure('trigger', 'answeredMs')).padStart(4)} ms / ${String(figure('trigger', 'endMs')).padStart(4)} ms | ${String(figure('webhook', 'answeredMs')).padStart(4)} ms / ${String(figure('webhook', 'endMs')).padStart(4)} ms | ${ratio.toFixed(2)}${target}`,
 			);
 			// Every event an item, MailSeqId exact (checked on the last trigger execution).
 			const last = times.trigger.at(-1);

@@ -20,7 +20,7 @@
  * Bounded: REMEMBERED events per trigger in memory, the last RECORDED in static data (n8n saves static data
  * whole, and n8n 1.x copies it into every execution it saves).
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, IWebhookFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
@@ -82,6 +82,19 @@ function memoryOf(context: IWebhookFunctions | IExecuteFunctions): Memory {
 	return memory;
 }
 
+/** The keys of the last event fingerprinted, and the same keys sorted: a push's events mostly share their keys. */
+let lastKeys: { keys: string[]; sorted: string[] } = { keys: [], sorted: [] };
+
+/** An event's keys in sorted order (the order fingerprints read fields in), sorted once for events alike. */
+function sortedKeysOf(event: IDataObject): string[] {
+	const keys = Object.keys(event);
+	const last = lastKeys.keys;
+	let same = keys.length === last.length;
+	for (let index = 0; same && index < keys.length; index++) same = keys[index] === last[index];
+	if (!same) lastKeys = { keys, sorted: [...keys].sort() };
+	return lastKeys.sorted;
+}
+
 /**
  * An event's fingerprint: 64 bits of the SHA-256 of its fields, in key order, as the trigger passes it on
  * (the platform's fields, and the words it adds from them for the same options). Two events that differ in
@@ -92,15 +105,16 @@ export function fingerprintOf(event: IDataObject): string {
 	if (known !== undefined) return known;
 	// Each name and value with its length before it: no two different events read the same.
 	let fields = '';
-	for (const key of Object.keys(event).sort()) {
+	for (const key of sortedKeysOf(event)) {
 		const value = event[key];
-		const text = typeof value === 'string' ? value : JSON.stringify(value);
-		fields += `${key.length}:${key}${typeof value === 'string' ? 's' : 'j'}${text.length}:${text}`;
+		if (typeof value === 'string') fields += `${key.length}:${key}s${value.length}:${value}`;
+		else {
+			const text = JSON.stringify(value);
+			fields += `${key.length}:${key}j${text.length}:${text}`;
+		}
 	}
-	const fingerprint = createHash('sha256')
-		.update(fields)
-		.digest('binary')
-		.slice(0, FINGERPRINT_BYTES);
+	// One call per event: a Hash object per event cost as much as the digest.
+	const fingerprint = hash('sha256', fields, 'binary').slice(0, FINGERPRINT_BYTES);
 	fingerprints.set(event, fingerprint);
 	return fingerprint;
 }

@@ -253,7 +253,8 @@ export function storedValue(parameters: object, path: string): unknown {
 /** What reading a value as its field's kind gives: the value, or the sentence that says why it cannot be. */
 type Meaning = (value: unknown) => { value: unknown } | { problem: string };
 
-const asIs: Meaning = (value) => ({ value });
+/** The meaning of a field of a kind read as it comes (text, JSON...): what a reader may skip. */
+export const asIs: Meaning = (value) => ({ value });
 
 /**
  * How the values of a parameter path are read as its field's kind (`properties`: the node's, or the

@@ -235,6 +235,33 @@ describe('tag values as name/value pairs, versions one way at a time', () => {
 		);
 	});
 
+	test('pairs whose name or value n8n evaluates (not a plain reference) give each message its own', async () => {
+		const parameters = send({
+			params: undefined,
+			tagValuesMode: 'fields',
+			tagValues: {
+				values: [
+					{ name: rl('={{ "first" + "Name" }}'), value: '={{ $json.name.toLowerCase() }}' },
+					{ name: rl('shop'), value: 'Example' },
+					{ name: rl('={{ $json.tag }}'), value: '={{ $json.email }}' },
+				],
+			},
+		});
+		const items = people(2).map((item, i) => ({ json: { ...item.json, tag: `t${i}` } }));
+		const result = await runWorkflow({
+			...actionWorkflow(parameters),
+			credentials: env.credentials(),
+			items,
+		});
+		expect(result.error()).toBeUndefined();
+		expect((bodies()[0].messageVersions as IDataObject[]).map((version) => version.params)).toEqual(
+			[
+				{ firstName: 'p0', shop: 'Example', t0: 'p0@example.org' },
+				{ firstName: 'p1', shop: 'Example', t1: 'p1@example.org' },
+			],
+		);
+	});
+
 	test('a tag value without a name is refused before any request, naming the field', async () => {
 		const parameters = send({
 			params: undefined,

@@ -43,8 +43,12 @@ function readEntry(entry: string, position: number, field: string): Recipient {
 	return name ? { email, name } : { email };
 }
 
+const SEPARATOR = /[,;\n]/;
+
 /** Splits on commas, semicolons and line breaks that are outside quotes and angle brackets. */
 function splitList(text: string): string[] {
+	// Without a separator there is one entry, whatever its quotes and brackets (most lists are one address).
+	if (!SEPARATOR.test(text)) return [text];
 	const entries: string[] = [];
 	let current = '';
 	let inQuotes = false;
@@ -75,6 +79,9 @@ function splitList(text: string): string[] {
  */
 export function parseRecipients(value: unknown, field = 'To'): Recipient[] {
 	if (value === undefined || value === null || value === '') return [];
+	// One address, as most sends give: a list of one (kept until the request; one grown by push keeps room for 16).
+	if (typeof value === 'string' && !SEPARATOR.test(value))
+		return value.trim() ? [readEntry(value, 1, field)] : [];
 	const values = Array.isArray(value) ? value : [value];
 	const recipients: Recipient[] = [];
 	let position = 0;

@@ -151,6 +151,8 @@ interface CompiledRule {
 	steps: Step[];
 	label?: string;
 	rules: Rule[];
+	/** Checks the values the path reaches from the body (walkOf). */
+	walk?: Walk;
 }
 
 /** The path to a value in a request, e.g. messageVersions[0].to[1].email, made only for a problem. */
@@ -164,50 +166,69 @@ function pathName(steps: Step[], indexes: number[]): string {
 	return name;
 }
 
-/**
- * Checks every value the rule's path reaches, `indexes` holding the array indexes on the way; `holder` and
- * `key` say where the value is, for a reading rule to put back what it read. This runs for every field of
- * every item of a batch: the path is split once, and a name made only for a problem.
- */
-function check(
+/** Where a value checked sits, for a reading rule to put back what it read: its holder and key. */
+type Holder = Record<string | number, unknown> | undefined;
+
+/** Checks every value a rule's path reaches from `value`; `indexes` holds the array indexes on the way. */
+type Walk = (
 	value: unknown,
-	rule: CompiledRule,
-	depth: number,
+	holder: Holder,
+	key: string | number | undefined,
 	indexes: number[],
 	problems: Problem[],
-	holder?: Record<string, unknown>,
-	key?: string,
+) => void;
+
+/** A rule's fields, checked in order; the first problem of the value is the one told. */
+function checkValue(
+	rule: CompiledRule,
+	value: unknown,
+	holder: Holder,
+	key: string | number | undefined,
+	indexes: number[],
+	problems: Problem[],
 ) {
-	if (depth === rule.steps.length) {
-		let current = value;
-		for (const fieldRule of rule.rules) {
-			const read = fieldRule.read?.(current);
-			const problem = read ? ('problem' in read ? read.problem : undefined) : fieldRule(current);
-			if (problem) {
-				const apiPath = pathName(rule.steps, indexes);
-				problems.push({ text: `Field "${rule.label ?? apiPath}" ${problem}`, apiPath });
-				return;
-			}
-			if (read && 'value' in read && read.value !== current && holder && key !== undefined) {
-				current = read.value;
-				holder[key] = current;
-			}
+	let current = value;
+	for (const fieldRule of rule.rules) {
+		const read = fieldRule.read?.(current);
+		const problem = read ? ('problem' in read ? read.problem : undefined) : fieldRule(current);
+		if (problem) {
+			const apiPath = pathName(rule.steps, indexes);
+			problems.push({ text: `Field "${rule.label ?? apiPath}" ${problem}`, apiPath });
+			return;
 		}
-		return;
+		if (read && 'value' in read && read.value !== current && holder && key !== undefined) {
+			current = read.value;
+			holder[key] = current;
+		}
 	}
-	const step = rule.steps[depth];
-	const object =
+}
+
+/**
+ * The walk of a rule's path from its step `depth` on, made once per rule: this runs for every field of every
+ * item of a batch, so each step is its own small function, and a name is made only for a problem.
+ */
+function walkOf(rule: CompiledRule, depth = 0): Walk {
+	if (depth === rule.steps.length)
+		return (value, holder, key, indexes, problems) =>
+			checkValue(rule, value, holder, key, indexes, problems);
+	const { key: name, eachEntry } = rule.steps[depth];
+	const next = walkOf(rule, depth + 1);
+	const fieldOf = (value: unknown) =>
 		value && typeof value === 'object' ? (value as Record<string, unknown>) : undefined;
-	const child = object?.[step.key];
-	if (!step.eachEntry) check(child, rule, depth + 1, indexes, problems, object, step.key);
-	else if (Array.isArray(child)) {
-		const entries = child as unknown as Record<string, unknown>;
-		for (let index = 0; index < child.length; index++) {
+	if (!eachEntry)
+		return (value, _holder, _key, indexes, problems) => {
+			const object = fieldOf(value);
+			next(object?.[name], object, name, indexes, problems);
+		};
+	return (value, _holder, _key, indexes, problems) => {
+		const entries = fieldOf(value)?.[name];
+		if (!Array.isArray(entries)) return;
+		for (let index = 0; index < entries.length; index++) {
 			indexes.push(index);
-			check(child[index], rule, depth + 1, indexes, problems, entries, String(index));
+			next(entries[index], entries as unknown as Holder, index, indexes, problems);
 			indexes.pop();
 		}
-	}
+	};
 }
 
 /** Field rules are constants checked for every item: their paths are split once. */
@@ -223,6 +244,7 @@ function compile(fieldRules: FieldRules): CompiledRule[] {
 			})),
 			...(Array.isArray(entry) ? { rules: entry } : entry),
 		}));
+		for (const rule of list) rule.walk = walkOf(rule);
 		compiled.set(fieldRules, list);
 	}
 	return list;
@@ -234,7 +256,9 @@ function compile(fieldRules: FieldRules): CompiledRule[] {
  */
 export function findProblems(body: object, fieldRules: FieldRules): Problem[] {
 	const problems: Problem[] = [];
-	for (const rule of compile(fieldRules)) check(body, rule, 0, [], problems);
+	// One list of indexes for every rule: check() leaves it as it found it.
+	const indexes: number[] = [];
+	for (const rule of compile(fieldRules)) rule.walk!(body, undefined, undefined, indexes, problems);
 	return problems;
 }
 

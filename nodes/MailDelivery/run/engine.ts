@@ -29,6 +29,8 @@ import type { ItemParameters, ParameterReader } from './parameters';
 import { type Entry, type Packing, RequestQueue, type Unit } from './queue';
 import {
 	earlierSummary,
+	outputOf,
+	type OutputOf,
 	outputsOf,
 	refusedError,
 	runError,
@@ -89,6 +91,10 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	/** Requests on a record: the last one's run, which the next one on that record waits for. */
 	private readonly lastOfRecord = new Map<string, Promise<unknown>>();
 
+	/** Items' outputs made as they were answered (describeAsAnswered), for outputs() with that shape. */
+	private described:
+		{ shape: OutputShape<E, Fixed>; outputs: Array<OutputOf | undefined> } | undefined;
+
 	/** This run's claim and what a retry may send (retries.ts), started as reading starts; settled: its end. */
 	private retryCheck: { check: Promise<RetryCheck>; settled: boolean } | undefined;
 
@@ -146,9 +152,8 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 				this.refuse(itemIndex, error);
 				continue;
 			}
-			read.forEach((entry, entryIndex) => {
-				if (this.outcomes.admit(entry, entryIndex)) entries.push(entry);
-			});
+			for (let entryIndex = 0; entryIndex < read.length; entryIndex++)
+				if (this.outcomes.admit(read[entryIndex], entryIndex)) entries.push(read[entryIndex]);
 		}
 		return entries;
 	}
@@ -285,15 +290,27 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	}
 
 	/**
+	 * Makes each item's output as its last entry is answered, beside the requests still under way, when the
+	 * operation's outputs hold nothing known only later: outputs() with the same shape then gathers them.
+	 */
+	describeAsAnswered(shape: OutputShape<E, Fixed>) {
+		const described = new Array<OutputOf | undefined>(this.itemCount);
+		const words = this.words;
+		const reportShape = this.reportShape(shape);
+		this.described = { shape, outputs: described };
+		this.outcomes.onAnswered = (itemIndex) => {
+			const outcome = this.outcomes.outcomeOf(itemIndex);
+			if (outcome.refused === undefined)
+				described[itemIndex] = outputOf(outcome, itemIndex, words, reportShape);
+		};
+	}
+
+	/**
 	 * Every input item's output, paired with it; under Stop Workflow, the error of the first failed item with
 	 * what happened to the others; after the execution was stopped, what was done before. A run that ends
 	 * with every item done leaves nothing for a retry to skip.
 	 */
-	outputs(shape: {
-		describe: (outcome: ItemOutcome<E, Fixed>, where: IDataObject) => IDataObject | IDataObject[];
-		describeEntries?: (entries: E[]) => IDataObject;
-		inputItems?: INodeExecutionData[];
-	}): INodeExecutionData[] {
+	outputs(shape: OutputShape<E, Fixed>): INodeExecutionData[] {
 		const { items } = this.outcomes;
 		if (!this.continueOnFail) {
 			const error = runError(this.node, items, this.words, this.throughput);
@@ -309,15 +326,27 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 				message: `${earlier} Their results are those of that try.`,
 				location: 'outputPane',
 			});
-		return outputsOf(items, this.words, {
+		const described = this.described?.shape === shape ? this.described.outputs : undefined;
+		return outputsOf(items, this.words, this.reportShape(shape), described);
+	}
+
+	private reportShape(shape: OutputShape<E, Fixed>) {
+		return {
 			...shape,
 			describe: shape.describe as (
 				outcome: ItemOutcome<unknown, unknown>,
 				where: IDataObject,
 			) => IDataObject,
 			inItemOrder: this.outcomes.inItemOrder as (a: unknown, b: unknown) => number,
-		});
+		};
 	}
+}
+
+/** What an operation's outputs hold (run.outputs). */
+interface OutputShape<E, Fixed> {
+	describe: (outcome: ItemOutcome<E, Fixed>, where: IDataObject) => IDataObject | IDataObject[];
+	describeEntries?: (entries: E[]) => IDataObject;
+	inputItems?: INodeExecutionData[];
 }
 
 const notRun = (outcome: ItemOutcome<unknown, unknown>) =>

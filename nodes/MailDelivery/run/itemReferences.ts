@@ -85,7 +85,8 @@ function valueFromItem(reading: ItemReading, json: IDataObject): unknown {
 	return text;
 }
 
-const UNPROVABLE = Symbol('unprovable');
+/** What a reading gives for an item whose values make n8n's result unprovable: n8n reads it then. */
+export const UNPROVABLE = Symbol('unprovable');
 
 /** A field name written after a dot: an identifier without "$" (n8n checks "$" on its own terms). */
 const NAME = /^[\p{ID_Start}_][\p{ID_Continue}]*$/u;
@@ -156,24 +157,18 @@ function valueAt(json: unknown, path: ItemPath): unknown {
 	}
 }
 
-/** A stored parameter value compiled for reading from items: its value for one item, or undefined. */
-export type StoredReading = (json: IDataObject) => { value: unknown } | undefined;
+/** A stored parameter value compiled for reading from items: its value for one item, or UNPROVABLE. */
+export type StoredReading = (json: IDataObject) => unknown;
 
 /**
  * A stored parameter value (a text, or a collection holding texts, as n8n stores it) whose every expression
  * only references the item: read from the item as n8n's getNodeParameter would give it, a new object at every
  * level as n8n makes one; undefined when one of its expressions is not such a reference. Items whose values
- * make an expression unprovable are left to n8n (the reading answers undefined for them).
+ * make an expression unprovable are left to n8n (the reading answers UNPROVABLE for them, without a wrapper
+ * per value: a send reads values of every item).
  */
 export function compileStoredValue(stored: unknown): StoredReading | undefined {
-	const compiled = compileValue(stored);
-	return (
-		compiled &&
-		((json) => {
-			const value = compiled(json);
-			return value === UNPROVABLE ? undefined : { value };
-		})
-	);
+	return compileValue(stored);
 }
 
 /** A stored value's reading for one item: its value, or UNPROVABLE. */

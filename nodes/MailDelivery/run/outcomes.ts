@@ -13,7 +13,8 @@ export interface ItemOutcome<E, Fixed> {
 	sent: E[];
 	failed: E[];
 	requests: number[];
-	requestSizes: Map<number, number>;
+	/** The size of each request of the run, by number (one map for the run: a request's size is its own). */
+	requestSizes: ReadonlyMap<number, number>;
 	/** The request that sent its entries: the platform's answer and what the output needs of it. */
 	accepted?: Accepted<Fixed>;
 	error?: unknown;
@@ -25,25 +26,72 @@ export interface ItemOutcome<E, Fixed> {
 	refused?: unknown;
 }
 
-export class Outcomes<E extends Entry, Fixed> {
-	readonly items: Array<ItemOutcome<E, Fixed>>;
+/** An item no request has carried yet, nor an earlier try of the run: what every item starts as. */
+const NOT_EARLIER = Object.freeze({ sent: false, failed: false });
 
-	/** Each entry's index within its item, by which the ledger knows it on a retry. */
+/**
+ * A list of an item's with one more value. Most items have one entry and one request: their lists are made at
+ * that size (a list grown by push from empty keeps room for 16).
+ */
+function added<T>(list: T[], value: T): T[] {
+	if (list.length === 0) return [value];
+	list.push(value);
+	return list;
+}
+
+export class Outcomes<E extends Entry, Fixed> {
+	/**
+	 * Each item's outcome, made when the item is first touched (a request answered, a refusal): the read of a
+	 * large input then makes none, and most are made beside the requests.
+	 */
+	private readonly outcomes: Array<ItemOutcome<E, Fixed> | undefined>;
+
+	/** Whether every item has its outcome (items made them all). */
+	private complete = false;
+
+	/** Each entry's index within its item when not 0 (most items have one entry), by which the ledger knows it on a retry. */
 	private readonly entryIndexes = new Map<E, number>();
+
+	/** The size of each request of the run, by number: every item's outcome reads it (requestSizes). */
+	private readonly requestSizes = new Map<number, number>();
+
+	/** Per item, its entries admitted to be sent and not answered yet (accepted or failed). */
+	private readonly unanswered: Uint32Array;
+
+	/** Hears of an item whose every entry admitted to be sent has been answered (its outcome is then final). */
+	onAnswered?: (itemIndex: number) => void;
 
 	constructor(
 		itemCount: number,
 		private readonly node: INode,
 		private readonly ledger: SentLedger<Fixed> | undefined,
 	) {
-		this.items = Array.from({ length: itemCount }, () => ({
+		this.unanswered = new Uint32Array(itemCount);
+		this.outcomes = new Array<ItemOutcome<E, Fixed> | undefined>(itemCount);
+	}
+
+	/** Every item's outcome, in input order (those no request touched made now). */
+	get items(): Array<ItemOutcome<E, Fixed>> {
+		if (!this.complete) {
+			for (let index = 0; index < this.outcomes.length; index++) this.outcomeOf(index);
+			this.complete = true;
+		}
+		return this.outcomes as Array<ItemOutcome<E, Fixed>>;
+	}
+
+	/** An item's outcome, made when first needed. */
+	outcomeOf(itemIndex: number): ItemOutcome<E, Fixed> {
+		return (this.outcomes[itemIndex] ??= {
 			sent: [],
 			failed: [],
 			requests: [],
-			requestSizes: new Map(),
+			requestSizes: this.requestSizes,
+			accepted: undefined,
+			error: undefined,
 			uncertain: false,
-			earlier: { sent: false, failed: false },
-		}));
+			earlier: NOT_EARLIER,
+			refused: undefined,
+		});
 	}
 
 	/**
@@ -51,31 +99,38 @@ export class Outcomes<E extends Entry, Fixed> {
 	 * keeps that outcome and is not sent again.
 	 */
 	admit(entry: E, entryIndex: number): boolean {
-		this.entryIndexes.set(entry, entryIndex);
+		if (entryIndex !== 0) this.entryIndexes.set(entry, entryIndex);
 		const earlier = this.ledger?.earlierOutcome(entry.itemIndex, entryIndex);
-		if (!earlier) return true;
-		const outcome = this.items[entry.itemIndex];
+		if (!earlier) {
+			this.unanswered[entry.itemIndex]++;
+			return true;
+		}
+		const outcome = this.outcomeOf(entry.itemIndex);
 		this.noteRequest(outcome, earlier.number, earlier.size);
 		if (earlier.sent) {
-			outcome.sent.push(entry);
+			outcome.sent = added(outcome.sent, entry);
 			outcome.accepted = earlier.sent;
-			outcome.earlier.sent = true;
+			outcome.earlier = { ...outcome.earlier, sent: true };
 		} else {
-			outcome.failed.push(entry);
+			outcome.failed = added(outcome.failed, entry);
 			outcome.error ??= earlierFailure(this.node, earlier.failed!);
 			outcome.uncertain = true;
-			outcome.earlier.failed = true;
+			outcome.earlier = { ...outcome.earlier, failed: true };
 		}
 		return false;
 	}
 
 	/** The item is not sent, for this reason; its entries are not either. */
 	refuse(itemIndex: number, error: unknown) {
-		this.items[itemIndex].refused ??= error;
+		this.outcomeOf(itemIndex).refused ??= error;
+	}
+
+	private entryIndexOf(entry: E): number {
+		return this.entryIndexes.size === 0 ? 0 : (this.entryIndexes.get(entry) ?? 0);
 	}
 
 	/** Halves are answered in any order: an item's entries are listed in its own order. */
-	inItemOrder = (a: E, b: E) => this.entryIndexes.get(a)! - this.entryIndexes.get(b)!;
+	inItemOrder = (a: E, b: E) => this.entryIndexOf(a) - this.entryIndexOf(b);
 
 	/** A request is about to carry these entries: a record saved before its answer counts it as under way. */
 	sending(entries: E[], number: number) {
@@ -93,12 +148,14 @@ export class Outcomes<E extends Entry, Fixed> {
 				fixed: accepted.fixed,
 			},
 		});
+		this.requestSizes.set(number, entries.length);
 		for (const entry of entries) {
-			const outcome = this.items[entry.itemIndex];
-			this.noteRequest(outcome, number, entries.length);
-			outcome.sent.push(entry);
+			const outcome = this.outcomeOf(entry.itemIndex);
+			this.noteItemRequest(outcome, number);
+			outcome.sent = added(outcome.sent, entry);
 			outcome.accepted = accepted;
 		}
+		this.answered(entries);
 	}
 
 	failed(entries: E[], number: number, error: unknown) {
@@ -110,22 +167,39 @@ export class Outcomes<E extends Entry, Fixed> {
 				entries: this.entryPairs(entries),
 				failed: keptFailure(error),
 			});
+		this.requestSizes.set(number, entries.length);
 		for (const entry of entries) {
-			const outcome = this.items[entry.itemIndex];
-			this.noteRequest(outcome, number, entries.length);
-			outcome.failed.push(entry);
+			const outcome = this.outcomeOf(entry.itemIndex);
+			this.noteItemRequest(outcome, number);
+			outcome.failed = added(outcome.failed, entry);
 			outcome.error ??= error;
 			outcome.uncertain ||= uncertain;
 		}
+		this.answered(entries);
+	}
+
+	/** Entries were answered: the items none of whose entries is still under way are told (onAnswered). */
+	private answered(entries: E[]) {
+		for (const { itemIndex } of entries)
+			if (--this.unanswered[itemIndex] === 0) this.onAnswered?.(itemIndex);
 	}
 
 	private noteRequest(outcome: ItemOutcome<E, Fixed>, number: number, size: number) {
-		if (!outcome.requests.includes(number)) outcome.requests.push(number);
-		outcome.requestSizes.set(number, size);
+		this.requestSizes.set(number, size);
+		this.noteItemRequest(outcome, number);
+	}
+
+	private noteItemRequest(outcome: ItemOutcome<E, Fixed>, number: number) {
+		if (!outcome.requests.includes(number)) outcome.requests = added(outcome.requests, number);
 	}
 
 	/** The entries as the ledger knows them: item index and index within the item, flat. */
 	private entryPairs(entries: E[]): number[] {
-		return entries.flatMap((entry) => [entry.itemIndex, this.entryIndexes.get(entry)!]);
+		const pairs = new Array<number>(entries.length * 2);
+		for (let index = 0; index < entries.length; index++) {
+			pairs[index * 2] = entries[index].itemIndex;
+			pairs[index * 2 + 1] = this.entryIndexOf(entries[index]);
+		}
+		return pairs;
 	}
 }

@@ -19,13 +19,14 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { meaningAt, storedValue } from '../../shared/parameterKinds';
+import { asIs, meaningAt, storedValue } from '../../shared/parameterKinds';
 import { inputError } from './itemErrors';
 import {
 	compileItemReading,
 	compileStoredValue,
 	readFromItem,
 	type StoredReading,
+	UNPROVABLE,
 } from './itemReferences';
 
 /** One item's parameters: what operations read. */
@@ -64,6 +65,9 @@ function holdsExpression(value: unknown): boolean {
 }
 
 type ReadOptions = { extractValue?: boolean; rawExpressions?: boolean };
+
+/** What n8n gives, read raw, for a parameter the node does not hold, when asked with it as the fallback. */
+const NOT_HELD = Symbol('not held');
 
 /**
  * How a parameter's value is read: once per run (the value n8n gives and the value as meant, by fallback and
@@ -126,7 +130,7 @@ export class ParameterReader {
 	/** What ItemParameters.once made of fields without expressions, by the list naming them. */
 	private readonly readOnce = new Map<string[], { constant: boolean; value?: unknown }>();
 
-	/** Stored values read raw, by name and fallback: the same for every item. */
+	/** Stored values read raw, by name (NOT_HELD where the node holds none): the same for every item. */
 	private readonly rawValues = new Map<string, unknown>();
 
 	constructor(
@@ -174,23 +178,42 @@ export class ParameterReader {
 	/** A parameter's value for an item, read as its field's kind (a value read once is meant once). */
 	get(name: string, index: number, fallback?: unknown, options?: ReadOptions): unknown {
 		const reading = this.readingOf(name);
-		const key = reading.kind === 'once' ? onceKey(fallback, options) : '';
-		if (reading.kind === 'once' && reading.meant.has(key)) return reading.meant.get(key);
-		const read = reading.meaning(this.n8nValue(name, index, fallback, options));
+		if (reading.kind !== 'once')
+			return this.meant(reading, this.n8nValue(reading, name, index, fallback, options), index);
+		const key = onceKey(fallback, options);
+		const known = reading.meant.get(key);
+		if (known !== undefined || reading.meant.has(key)) return known;
+		const value = this.meant(
+			reading,
+			this.n8nValue(reading, name, index, fallback, options),
+			index,
+		);
+		reading.meant.set(key, value);
+		return value;
+	}
+
+	/** A value as its field's kind means it, or the item's error. */
+	private meant(reading: Reading, value: unknown, index: number): unknown {
+		if (reading.meaning === asIs) return value;
+		const read = reading.meaning(value);
 		if (!('value' in read)) throw inputError(this.node, read.problem, index);
-		if (reading.kind === 'once') reading.meant.set(key, read.value);
 		return read.value;
 	}
 
-	/** The stored value, expressions unevaluated (n8n's rawExpressions): the same for every item. */
+	/**
+	 * The stored value, expressions unevaluated (n8n's rawExpressions): the same for every item, asked of n8n
+	 * once. Where the node holds none, n8n gives the fallback (or refuses, without one).
+	 */
 	raw(name: string, index: number, fallback?: unknown): unknown {
-		const key = `${name}\u0000${JSON.stringify(fallback)}`;
-		if (!this.rawValues.has(key))
-			this.rawValues.set(
-				key,
-				this.context.getNodeParameter(name, index, fallback, { rawExpressions: true }),
-			);
-		return this.rawValues.get(key);
+		let stored = this.rawValues.get(name);
+		if (stored === undefined) {
+			stored = this.context.getNodeParameter(name, index, NOT_HELD, { rawExpressions: true });
+			this.rawValues.set(name, stored);
+		}
+		if (stored !== NOT_HELD) return stored;
+		return fallback === undefined
+			? this.context.getNodeParameter(name, index, fallback, { rawExpressions: true })
+			: fallback;
 	}
 
 	/** An expression for an item: from the item when it only references it, else by n8n. */
@@ -226,11 +249,16 @@ export class ParameterReader {
 	}
 
 	/** What n8n's getNodeParameter gives (or, read from the item, would give) for this item. */
-	private n8nValue(name: string, index: number, fallback?: unknown, options?: ReadOptions) {
-		const reading = this.readingOf(name);
+	private n8nValue(
+		reading: Reading,
+		name: string,
+		index: number,
+		fallback?: unknown,
+		options?: ReadOptions,
+	) {
 		if (reading.kind === 'item') {
-			const read = reading.read(this.inputs[index]?.json ?? {});
-			if (read) return options?.extractValue ? extractedValue(read.value) : read.value;
+			const value = reading.read(this.inputs[index]?.json ?? {});
+			if (value !== UNPROVABLE) return options?.extractValue ? extractedValue(value) : value;
 		}
 		if (reading.kind !== 'once') {
 			this.countEvaluation(name);

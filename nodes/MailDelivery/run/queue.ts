@@ -84,6 +84,9 @@ interface SharedRefusal<E, Fixed> {
 	cause: string;
 }
 
+/** A request's fixed choices not made yet (next() makes them). */
+const UNFIXED = Symbol('unfixed');
+
 const sameRefusal = (a: NodeApiError, b: NodeApiError) =>
 	a.httpCode === b.httpCode && a.description === b.description;
 
@@ -100,11 +103,12 @@ export class RequestQueue<E extends Entry, Fixed> {
 		entries: E[],
 		private readonly packing: Packing<E, Fixed>,
 	) {
-		const fix = packing.fix ?? (() => undefined as Fixed);
+		// A request's fixed choices are made as it is handed out (next()): before the first request only the
+		// grouping is done, the rest beside the requests.
 		this.waiting = chunkByKey(entries, packing.keyOf, packing.maxPerRequest).map(
 			(chunk, origin) => ({
 				entries: chunk,
-				fixed: fix(chunk),
+				fixed: UNFIXED as Fixed,
 				origin,
 				record: packing.recordOf?.(chunk[0]),
 			}),
@@ -127,7 +131,10 @@ export class RequestQueue<E extends Entry, Fixed> {
 	next(): Unit<E, Fixed> | undefined {
 		while (this.head < this.waiting.length) {
 			const unit = this.waiting[this.head++];
-			if (this.goesOn(unit)) return unit;
+			if (!this.goesOn(unit)) continue;
+			if (unit.fixed === UNFIXED)
+				unit.fixed = this.packing.fix ? this.packing.fix(unit.entries) : (undefined as Fixed);
+			return unit;
 		}
 		return undefined;
 	}

@@ -26,8 +26,12 @@ export interface RunWords {
 type Outcome = ItemOutcome<unknown, unknown>;
 
 const were = (indexes: number[]) => (indexes.length === 1 ? 'was' : 'were');
-const indexesWhere = (outcomes: Outcome[], test: (outcome: Outcome, index: number) => boolean) =>
-	outcomes.map((outcome, index) => (test(outcome, index) ? index : -1)).filter((i) => i >= 0);
+function indexesWhere(outcomes: Outcome[], test: (outcome: Outcome, index: number) => boolean) {
+	const indexes: number[] = [];
+	for (let index = 0; index < outcomes.length; index++)
+		if (test(outcomes[index], index)) indexes.push(index);
+	return indexes;
+}
 const isDone = (outcome: Outcome) => outcome.sent.length > 0 && outcome.failed.length === 0;
 const isNotRun = (outcome: Outcome) =>
 	outcome.sent.length === 0 && outcome.failed.length === 0 && outcome.refused === undefined;
@@ -212,37 +216,64 @@ interface OutputShape<E> {
 	inputItems?: INodeExecutionData[];
 }
 
-/** Every input item's output: its result, or its error (with what was sent of it), paired with it. */
+/** An item's output, or outputs for an operation that gives several. */
+export type OutputOf = INodeExecutionData | INodeExecutionData[];
+
+/**
+ * Every input item's output: its result, or its error (with what was sent of it), paired with it. `described`:
+ * outputs made as items were answered (run.describeAsAnswered), used where there is one.
+ */
 export function outputsOf<E>(
 	outcomes: Array<ItemOutcome<E, unknown>>,
 	words: RunWords,
-	{ describe, describeEntries, inItemOrder, inputItems }: OutputShape<E>,
+	shape: OutputShape<E>,
+	described: Array<OutputOf | undefined> = [],
 ): INodeExecutionData[] {
-	return outcomes.flatMap((outcome, itemIndex): INodeExecutionData[] => {
-		if (outcome.refused !== undefined) return [errorItem(outcome.refused, itemIndex)];
-		const requests = outcome.requests.sort((a, b) => a - b);
-		const where: IDataObject = words.combined
-			? { request: requests[0], requestSize: outcome.requestSizes.get(requests[0]) }
-			: {};
-		if (words.combined && requests.length > 1) {
-			where.requests = requests;
-			outcome.sent.sort(inItemOrder);
-			outcome.failed.sort(inItemOrder);
+	const outputs: INodeExecutionData[] = [];
+	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
+		const outcome = outcomes[itemIndex];
+		if (outcome.refused !== undefined) {
+			outputs.push(errorItem(outcome.refused, itemIndex));
+			continue;
 		}
-		if (outcome.failed.length > 0) {
-			const partial =
-				outcome.sent.length > 0 && describeEntries
-					? { sent: describeEntries(outcome.sent), notSent: describeEntries(outcome.failed) }
-					: {};
-			const failure = errorItem(outcome.error, itemIndex, { ...where, ...partial });
-			const description = withWhatWasSent(outcome.error, words);
-			if (description) (failure.json.details as IDataObject).description = description;
-			return [failure];
-		}
-		const described = describe(outcome, where);
-		return (Array.isArray(described) ? described : [described]).map((json) => ({
-			json: inputItems ? { ...inputItems[itemIndex]?.json, ...json } : json,
-			pairedItem: { item: itemIndex },
-		}));
+		const output = described[itemIndex] ?? outputOf(outcome, itemIndex, words, shape);
+		if (!Array.isArray(output)) outputs.push(output);
+		else for (const one of output) outputs.push(one);
+	}
+	return outputs;
+}
+
+/** One item's output (or outputs, for an operation that gives several), its result or its error. */
+export function outputOf<E>(
+	outcome: ItemOutcome<E, unknown>,
+	itemIndex: number,
+	words: RunWords,
+	{ describe, describeEntries, inItemOrder, inputItems }: OutputShape<E>,
+): OutputOf {
+	const requests =
+		outcome.requests.length > 1 ? outcome.requests.sort((a, b) => a - b) : outcome.requests;
+	const where: IDataObject = words.combined
+		? { request: requests[0], requestSize: outcome.requestSizes.get(requests[0]) }
+		: {};
+	if (words.combined && requests.length > 1) {
+		where.requests = requests;
+		outcome.sent.sort(inItemOrder);
+		outcome.failed.sort(inItemOrder);
+	}
+	if (outcome.failed.length > 0) {
+		const partial =
+			outcome.sent.length > 0 && describeEntries
+				? { sent: describeEntries(outcome.sent), notSent: describeEntries(outcome.failed) }
+				: {};
+		const failure = errorItem(outcome.error, itemIndex, { ...where, ...partial });
+		const description = withWhatWasSent(outcome.error, words);
+		if (description) (failure.json.details as IDataObject).description = description;
+		return failure;
+	}
+	const described = describe(outcome, where);
+	const paired = (json: IDataObject): INodeExecutionData => ({
+		json: inputItems ? { ...inputItems[itemIndex]?.json, ...json } : json,
+		pairedItem: { item: itemIndex },
 	});
+	return Array.isArray(described) ? described.map(paired) : paired(described);
 }

@@ -6,11 +6,11 @@ export function writeResult(
 	answer: IDataObject,
 	extra: IDataObject = {},
 ): IDataObject {
-	return {
-		success: true,
-		...(body.sandboxMode === true ? { sandboxMode: true } : {}),
-		...extra,
-		code: answer.code,
-		message: answer.message ?? '',
-	};
+	// Built key by key, in the order the output shows: a send writes one for each of its items.
+	const result: IDataObject = { success: true };
+	if (body.sandboxMode === true) result.sandboxMode = true;
+	for (const key in extra) result[key] = extra[key];
+	result.code = answer.code;
+	result.message = answer.message ?? '';
+	return result;
 }

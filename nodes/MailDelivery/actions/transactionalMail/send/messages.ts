@@ -24,9 +24,9 @@ import { type MissingTagCheck, missingTagsOutput } from './missingTags';
 import { itemPreview, PREVIEWED_ITEMS } from './preview';
 import { readSendItem } from './readItem';
 import {
+	addRequestIdentity,
 	buildRequest,
 	contentSourceOf,
-	requestIdentity,
 	requestIdentityFields,
 	requestLevel,
 	sharedRefusalCause,
@@ -80,10 +80,12 @@ export async function checkTags(
 	for (let start = 0; start < messages.length;) {
 		let end = start + 1;
 		while (end < messages.length && messages[end].itemIndex === messages[start].itemIndex) end++;
-		const own = messages.slice(start, end);
-		const { itemIndex, shared } = own[0];
-		const { missing, error } = tags.check(itemIndex, shared, versionsOf(own));
-		own.forEach((message, index) => (message.missingTags = missing[index]));
+		const { itemIndex, shared } = messages[start];
+		const versions: IDataObject[] = [];
+		for (let index = start; index < end; index++) versions.push(messages[index].version);
+		const { missing, error } = tags.check(itemIndex, shared, versions);
+		for (let index = start; index < end; index++)
+			messages[index].missingTags = missing[index - start];
 		if (error) {
 			run.refuse(itemIndex, error);
 			refused.add(itemIndex);
@@ -96,16 +98,23 @@ export async function checkTags(
 /** Keys by request-level fields object: items without expressions there share one object. */
 const keysOfShared = new WeakMap<IDataObject, Map<string, string>>();
 
+/** The key of the last message packed: consecutive messages mostly share it (one object for their fields). */
+let lastKey:
+	{ shared: IDataObject; source: string; identity: string | null; key: string } | undefined;
+
 /** Messages share a request when their request-level fields, kind of content and attachment are equal. */
 export const messagePacking: Packing<Message, IDataObject> = {
 	keyOf: ({ shared, version, attachment }) => {
 		const source = contentSourceOf(version, shared);
 		const identity = attachment?.identity ?? null;
+		if (lastKey?.shared === shared && lastKey.source === source && lastKey.identity === identity)
+			return lastKey.key;
 		let keys = keysOfShared.get(shared);
 		if (!keys) keysOfShared.set(shared, (keys = new Map()));
 		const known = `${source}\u0000${identity}`;
 		let key = keys.get(known);
 		if (key === undefined) keys.set(known, (key = groupKey([shared, source, identity])));
+		lastKey = { shared, source, identity, key };
 		return key;
 	},
 	maxPerRequest: LIMITS.messageVersionsPerRequest,
@@ -147,15 +156,32 @@ export function messageRequests(
 	};
 }
 
+const RECIPIENT_FIELDS = ['to', 'cc', 'bcc'];
+
+/** The addresses messages go to: each message's To, Cc and Bcc, in that order. */
+function addressesOf(messages: Message[]): string[] {
+	const addresses: string[] = [];
+	for (const { version } of messages)
+		for (const field of RECIPIENT_FIELDS)
+			for (const recipient of version[field] as IDataObject[])
+				addresses.push(recipient.email as string);
+	return addresses;
+}
+
+/** Adds the tags an item's messages lacked, if any lacked one, to its output. */
+function addMissingTags(output: IDataObject, messages: Message[]) {
+	let missing: string[] | undefined;
+	for (const message of messages)
+		if (message.missingTags.length > 0) (missing ??= []).push(...message.missingTags);
+	if (missing) Object.assign(output, missingTagsOutput(missing));
+}
+
 /** An item's recipients and the tags its messages lacked. */
-const recipientsOf = (messages: Message[]) => ({
-	recipients: messages.flatMap((message) =>
-		['to', 'cc', 'bcc'].flatMap((field) =>
-			(message.version[field] as IDataObject[]).map((recipient) => recipient.email as string),
-		),
-	),
-	...missingTagsOutput(messages.flatMap((message) => message.missingTags)),
-});
+function recipientsOf(messages: Message[]): IDataObject {
+	const described: IDataObject = { recipients: addressesOf(messages) };
+	addMissingTags(described, messages);
+	return described;
+}
 
 /**
  * Each item's output: its recipients, what identifies its request (to match events), its missing tags, and in
@@ -171,16 +197,15 @@ export function messageOutputs(
 		/** How many items the platform took in Sandbox Mode, once the outputs are made. */
 		sandboxed: () => sandboxed,
 		describe: ({ sent, accepted }: ItemOutcome<Message, IDataObject>, where: IDataObject) => {
-			const { recipients, ...missing } = recipientsOf(sent);
-			if (accepted!.sandbox) sandboxed++;
-			const previewed = accepted!.sandbox && sent[0].itemIndex < PREVIEWED_ITEMS;
-			return writeResult({ sandboxMode: accepted!.sandbox }, accepted!.answer, {
-				recipients,
-				...requestIdentity(accepted!.fixed, sent[0].version),
-				...missing,
-				...where,
-				...(previewed ? itemPreview(sent, tags) : {}),
-			});
+			const described: IDataObject = { recipients: addressesOf(sent) };
+			addRequestIdentity(described, accepted!.fixed, sent[0].version);
+			addMissingTags(described, sent);
+			for (const key in where) described[key] = where[key];
+			if (accepted!.sandbox) {
+				sandboxed++;
+				if (sent[0].itemIndex < PREVIEWED_ITEMS) Object.assign(described, itemPreview(sent, tags));
+			}
+			return writeResult({ sandboxMode: accepted!.sandbox }, accepted!.answer, described);
 		},
 		describeEntries: recipientsOf,
 		inputItems: run.options.includeInputFields === true ? inputs : undefined,

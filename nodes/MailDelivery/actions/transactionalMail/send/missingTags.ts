@@ -193,17 +193,17 @@ export class MissingTagCheck {
 	}
 
 	/** The tags a message's content uses, by where; undefined when its template cannot be read. */
-	private sourcesOf(version: IDataObject, shared: IDataObject): Source[] | undefined {
-		const subject = (version.subject ?? shared.subject) as string | undefined;
+	private sourcesOf(
+		subject: string | undefined,
+		source: 'template' | 'content',
+		contentOrTemplate: unknown,
+	): Source[] | undefined {
 		const sources: Source[] = [{ tags: this.tagsOf(subject), where: 'the Subject' }];
-		if (contentSourceOf(version, shared) === 'content') {
-			sources.push({
-				tags: this.tagsOf(version.content ?? shared.content),
-				where: 'the content (HTML or text)',
-			});
+		if (source === 'content') {
+			sources.push({ tags: this.tagsOf(contentOrTemplate), where: 'the content (HTML or text)' });
 			return sources;
 		}
-		const templateName = String(version.templateName ?? shared.templateName ?? '');
+		const templateName = String(contentOrTemplate ?? '');
 		if (!templateName) return sources;
 		const template = this.found.get(templateName);
 		if (!template || 'unreadable' in template) {
@@ -219,6 +219,39 @@ export class MissingTagCheck {
 		return sources;
 	}
 
+	/** What the last message's content used: the messages of a run mostly share a subject and a template. */
+	private last?: {
+		subject: unknown;
+		source: string;
+		contentOrTemplate: unknown;
+		used: { sources: Source[]; tags: string[] } | undefined;
+	};
+
+	/** The tags a message's content uses, each once, and where; undefined when its template cannot be read. */
+	private usedBy(version: IDataObject, shared: IDataObject) {
+		const subject = (version.subject ?? shared.subject) as string | undefined;
+		const source = contentSourceOf(version, shared);
+		const contentOrTemplate =
+			source === 'content'
+				? (version.content ?? shared.content)
+				: (version.templateName ?? shared.templateName);
+		const last = this.last;
+		if (
+			last !== undefined &&
+			last.subject === subject &&
+			last.source === source &&
+			last.contentOrTemplate === contentOrTemplate
+		)
+			return last.used;
+		const sources = this.sourcesOf(subject, source, contentOrTemplate);
+		const used = sources && {
+			sources,
+			tags: [...new Set(sources.flatMap((where) => where.tags))],
+		};
+		this.last = { subject, source, contentOrTemplate, used };
+		return used;
+	}
+
 	/**
 	 * The tags each of an item's messages leaves without a value (an empty list for a message that lacks
 	 * none), once ready(). With Fail the Item, `error` is the item's: one of its messages lacks a tag.
@@ -228,43 +261,54 @@ export class MissingTagCheck {
 		shared: IDataObject,
 		versions: IDataObject[],
 	): { missing: string[][]; error?: NodeOperationError } {
-		let inputFields: string[] | undefined;
-		const messages = versions.map((version) => {
-			const sources = this.sourcesOf(version, shared);
-			if (!sources) return undefined;
-			const tags = [...new Set(sources.flatMap((source) => source.tags))].filter(
-				(tag) => !hasValue(shared, version, tag),
-			);
-			if (tags.length === 0) return { tags, sources, version, like: new Map<string, string[]>() };
-			// Input fields that look like each missing tag: "the input has firstName".
-			inputFields ??= Object.keys(this.context.getInputData()[itemIndex]?.json ?? {});
-			const like = new Map(tags.map((tag) => [tag, resembling(tag, inputFields!)]));
-			return { tags, sources, version, like };
-		});
-		for (const message of messages) {
-			if (!message) continue;
+		const missing: string[][] = [];
+		let failing: { index: number; sources: Source[] } | undefined;
+		for (let index = 0; index < versions.length; index++) {
+			const version = versions[index];
+			const used = this.usedBy(version, shared);
+			const lacking: string[] = [];
+			missing.push(lacking);
+			if (!used) continue;
 			this.messages++;
-			for (const tag of message.tags) {
+			for (const tag of used.tags) if (!hasValue(shared, version, tag)) lacking.push(tag);
+			if (lacking.length === 0) continue;
+			failing ??= { index, sources: used.sources };
+			for (const tag of lacking) {
 				const entry = this.missing.get(tag) ?? { count: 0, inputHas: new Set<string>() };
 				entry.count++;
-				for (const name of message.like.get(tag) ?? []) entry.inputHas.add(name);
+				for (const name of this.inputLike(itemIndex, tag)) entry.inputHas.add(name);
 				this.missing.set(tag, entry);
 			}
 		}
-		const missing = messages.map((message) => message?.tags ?? []);
-		const failing = messages.findIndex((message) => message && message.tags.length > 0);
-		if (!this.failMessages || failing < 0) return { missing };
-		const { tags, sources, version: failed, like: likeByTag } = messages[failing]!;
-		const like = [...new Set([...likeByTag.values()].flat())];
-		const where = sources
+		if (!this.failMessages || !failing) return { missing };
+		return { missing, error: this.missingError(itemIndex, shared, versions, failing, missing) };
+	}
+
+	/** Input fields of the item that look like a missing tag: "the input has firstName". */
+	private inputLike(itemIndex: number, tag: string): string[] {
+		return resembling(tag, Object.keys(this.context.getInputData()[itemIndex]?.json ?? {}));
+	}
+
+	/** The error of an item one of whose messages lacks tags: which, where they are used, what it gives. */
+	private missingError(
+		itemIndex: number,
+		shared: IDataObject,
+		versions: IDataObject[],
+		failing: { index: number; sources: Source[] },
+		missing: string[][],
+	): NodeOperationError {
+		const tags = missing[failing.index];
+		const failed = versions[failing.index];
+		const like = [...new Set(tags.flatMap((tag) => this.inputLike(itemIndex, tag)))];
+		const where = failing.sources
 			.filter((source) => source.tags.some((tag) => tags.includes(tag)))
 			.map((source) => source.where);
 		const names = Object.keys({
 			...((shared.params as IDataObject) ?? {}),
 			...((failed.params as IDataObject) ?? {}),
 		});
-		const version = versions.length > 1 ? ` (message version ${failing + 1})` : '';
-		const error = new NodeOperationError(
+		const version = versions.length > 1 ? ` (message version ${failing.index + 1})` : '';
+		return new NodeOperationError(
 			this.context.getNode(),
 			`${tags.length === 1 ? 'Tag' : 'Tags'} ${listed(quoted(tags))} ${tags.length === 1 ? 'has' : 'have'} no value${version}, in ${describeItems([itemIndex])}`,
 			{
@@ -275,7 +319,6 @@ export class MissingTagCheck {
 				].join(' '),
 			},
 		);
-		return { missing, error };
 	}
 
 	/** One hint in the output panel for the run: which tags were missing in how many messages, and templates not checked. */

@@ -31,6 +31,7 @@ import {
 	sendRulesByPart,
 } from './fieldLabels';
 import { contentSourceOf } from './requests';
+import { objectParam, tagValuesOf } from './tagValues';
 
 /** One input item, read and checked: its request-level fields and its message versions. */
 interface PreparedItem {
@@ -38,56 +39,6 @@ interface PreparedItem {
 	versions: IDataObject[];
 	attachment?: AttachmentReference;
 }
-
-function objectParam(item: ItemParameters, field: string, value: unknown): IDataObject | undefined {
-	const parsed = jsonParam(item, field, value);
-	if (parsed === undefined || parsed === null) return undefined;
-	if (typeof parsed !== 'object' || Array.isArray(parsed)) {
-		throw inputError(
-			item.node,
-			`Field "${field}" must be a JSON object such as {"name": "Ada"}`,
-			item.index,
-		);
-	}
-	return Object.keys(parsed).length ? (parsed as IDataObject) : undefined;
-}
-
-/** The item's tag values: from its input fields, name/value pairs, or one JSON object. */
-function tagValuesOf(item: ItemParameters, input: IDataObject): IDataObject | undefined {
-	const mode = item.get('tagValuesMode', 'fields') as string;
-	if (mode === 'inputFields' || mode === 'chosenInputFields') {
-		const fields = input;
-		if (mode === 'inputFields') return Object.keys(fields).length > 0 ? fields : undefined;
-		const chosen = listOfNames(item.get('tagValueFields', '') as string);
-		return chosen.length > 0
-			? Object.fromEntries(
-					chosen.filter((name) => name in fields).map((name) => [name, fields[name]]),
-				)
-			: undefined;
-	}
-	if (mode === 'json') {
-		return objectParam(item, 'Tag Values (JSON)', item.get('params', '{}'));
-	}
-	const pairs = (item.get('tagValues.values', []) as IDataObject[]) ?? [];
-	const values: IDataObject = {};
-	pairs.forEach((pair, index) => {
-		const name = namesOfLocator(pair.name)[0] ?? '';
-		if (!name)
-			throw inputError(
-				item.node,
-				`Field "Tag Values": tag value ${index + 1} has no name`,
-				item.index,
-			);
-		values[name] = pair.value as IDataObject[keyof IDataObject];
-	});
-	return Object.keys(values).length > 0 ? values : undefined;
-}
-
-const listOfNames = (text: string) =>
-	text
-		.split(',')
-		.map((name) => name.trim())
-		.filter(Boolean);
 
 /** The item's To from its own fields (Recipients From: An Input Field). */
 function recipientsFromFields(item: ItemParameters, fields: IDataObject): unknown {
@@ -313,14 +264,24 @@ export function readSendItem(
 			part.recipientSource === 'inputField' ? recipientsFromFields(item, json) : item.get('to', '')
 		) as IDataObject[string];
 		versions = [
-			readVersion(item, { to, cc: fields.cc, bcc: fields.bcc, ...content, params }, panel),
+			readVersion(
+				item,
+				{
+					to,
+					cc: fields.cc,
+					bcc: fields.bcc,
+					subject: content.subject,
+					content: content.content,
+					templateName: content.templateName,
+					params,
+				},
+				panel,
+			),
 		];
+		const problems = findProblems({ messageVersions: versions }, part.versionRules);
 		// The shared fields' problems first, as one check of the whole request would list them.
-		refuseProblems(
-			item.node,
-			[...part.sharedProblems, ...findProblems({ messageVersions: versions }, part.versionRules)],
-			item.index,
-		);
+		if (part.sharedProblems.length > 0 || problems.length > 0)
+			refuseProblems(item.node, [...part.sharedProblems, ...problems], item.index);
 		// __item is part of the grouping key only (requestLevel drops it): this item gets its own request.
 		if (options.combineItems === false) shared = { ...shared, __item: item.index };
 	} else {

@@ -46,27 +46,35 @@ export function requestLevel(shared: IDataObject, versions: IDataObject[]): IDat
 	return body;
 }
 
+/** The keys a version may share with the request level, which then carries them for all. */
+const SHAREABLE = new Set(['templateName', 'content', 'subject']);
+
 /** One request: the request-level body, and each version without what it shares with it. */
 export function buildRequest(level: IDataObject, versions: IDataObject[]): IDataObject {
 	const messageVersions = versions.map((version) => {
-		const own = { ...version };
-		for (const key of ['templateName', 'content', 'subject'])
-			if (own[key] !== undefined && own[key] === level[key]) delete own[key];
+		// Copied key by key, in order, leaving those out (not deleted after: a copy with holes is slower to send).
+		const own: IDataObject = {};
+		for (const key in version)
+			if (!SHAREABLE.has(key) || version[key] === undefined || version[key] !== level[key])
+				own[key] = version[key];
 		return own;
 	});
 	return { ...level, messageVersions };
 }
 
-/** What identifies a sent message's request, to match the trigger's events (UniqueMsgID, SenderEmail) later. */
-export function requestIdentity(level: IDataObject, version: IDataObject): IDataObject {
-	const identity: IDataObject = { uniqueMsgID: level.uniqueMsgID, senderMail: level.senderMail };
+/**
+ * What identifies a sent message's request, to match the trigger's events (UniqueMsgID, SenderEmail) later,
+ * added to the message's output.
+ */
+export function addRequestIdentity(output: IDataObject, level: IDataObject, version: IDataObject) {
+	output.uniqueMsgID = level.uniqueMsgID;
+	output.senderMail = level.senderMail;
 	const templateName =
 		version.templateName ?? (version.content === undefined ? level.templateName : undefined);
-	if (templateName) identity.templateName = templateName;
-	return identity;
+	if (templateName) output.templateName = templateName;
 }
 
-/** The request-level fields requestIdentity reads: what an output needs of a request, kept for a retry. */
+/** The request-level fields addRequestIdentity reads: what an output needs of a request, kept for a retry. */
 export function requestIdentityFields(level: IDataObject): IDataObject {
 	const fields: IDataObject = { uniqueMsgID: level.uniqueMsgID, senderMail: level.senderMail };
 	if (level.templateName !== undefined) fields.templateName = level.templateName;
