@@ -173,11 +173,25 @@ export async function chooseOption(page, parameterName, option) {
 }
 
 /**
+ * Waits until the output panel shows a run's items or its error: a loaded machine's editor took more than 5 s to
+ * render them (the reads below then found nothing). Goes on after 60 s, for a panel that shows neither.
+ */
+async function panelSettled(panel) {
+	await panel
+		.getByTestId('ndv-items-count')
+		.or(panel.getByTestId('node-error-message'))
+		.first()
+		.waitFor({ timeout: 60_000 })
+		.catch(() => undefined);
+}
+
+/**
  * The items of the output panel's current branch, read from its Table view ({ count, countText, items, text }):
  * each item an object of the cells' texts by column (the JSON view renders only the lines on screen).
  */
 export async function readOutput(page) {
 	const panel = page.getByTestId('output-panel');
+	await panelSettled(panel);
 	const countText = (
 		await panel
 			.getByTestId('ndv-items-count')
@@ -325,6 +339,7 @@ export async function executeStep(page) {
 /** The text of the node's error in the output panel (title and description), when there is one. */
 export async function nodeError(page) {
 	const panel = page.getByTestId('output-panel');
+	await panelSettled(panel);
 	const title = await panel
 		.getByTestId('node-error-message')
 		.innerText({ timeout: 3_000 })
