@@ -28,6 +28,7 @@ function rowOf(n8n: N8nInstance, nodeName: string): ClaimRow {
 			return entries.map((entry) => there.has(entry));
 		},
 		remove: async (entries) => await service.removeProcessed(entries, 'node', context, STORE),
+		count: async () => await service.getProcessedDataCount('node', context, STORE),
 	};
 }
 

@@ -51,6 +51,10 @@ const N8N_WORDS = [
 	'Human review',
 	'Custom API Call',
 	'Binary',
+	// n8n's Remove Duplicates node, whose store the retry claims share (docs/reliability.md).
+	'Scope',
+	'Workflow',
+	'Clear Deduplication History',
 ];
 
 /** Italics that are not labels: emphasis, values the nodes output, and names of things. */

@@ -104,6 +104,14 @@ describe('histories the explorer found on the first version of the fix', () => {
 			{ do: 'resume', of: 2 },
 		]);
 	});
+	test("seed 20261127 (after the merge of issues 44-47): the mark of a Retry that took a waiting execution's run, pushed out of the node's row by later runs before the execution resumed, and the execution sent again", async () => {
+		await neverTwice({ ...sendOne, ranBefore: true }, [
+			{ do: 'start', gateWaits: true },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+			{ do: 'pushOut', of: 1 },
+			{ do: 'resume', of: 1 },
+		]);
+	});
 });
 
 describe('who sends, when the node ran before (its store row vouches)', () => {

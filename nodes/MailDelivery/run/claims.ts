@@ -13,7 +13,10 @@
  *   marker of its 10 minutes, hour and day). Never a count of entries, never a marker of a period that was not over.
  * - A retry that will send unless its run is taken records `retried:<lineage>:<n>` with its claim, so that an
  *   execution that is not a retry (the one retried while it still ran or waited) can tell that a retry took its run
- *   and sends it; a retry that will not send (it cannot vouch) leaves no mark, and that execution sends.
+ *   and sends it; a retry that will not send (it cannot vouch) leaves no mark, and that execution sends. The node's
+ *   row may push that mark out before the execution comes back (it waited while the node ran 5,000 times), so a
+ *   retry that owns its run records the mark again in the workflow's row (the store's other scope), which nothing
+ *   of this package fills: an execution that finds its run free looks there before it sends.
  * - Each write carries a one-time entry, read back after it: two n8n processes writing the row at once lose one
  *   write, and the loser writes again.
  */
@@ -27,6 +30,8 @@ export interface ClaimRow {
 	/** Records the entries, in order; true for each that was there already. */
 	record(entries: string[]): Promise<boolean[]>;
 	remove(entries: string[]): Promise<void>;
+	/** How many entries the row holds. */
+	count(): Promise<number>;
 }
 
 const MINUTE_MS = 60_000;
@@ -106,9 +111,34 @@ export async function vouches(row: ClaimRow, lineage: string, evidence: Evidence
 	return (await write(row, now, probesOf(lineage, evidence), [])).vouched;
 }
 
-export async function claimRun(row: ClaimRow, claim: Claim, now: number): Promise<Claimed> {
+/**
+ * Whether `marks` (the workflow's row) holds the mark; false when it holds nothing, without a write. A row another
+ * node keeps in another mode cannot be read: then the node's row is all there is to go by.
+ */
+async function markedIn(marks: ClaimRow, mark: string) {
+	try {
+		if ((await marks.count()) === 0) return false;
+		const there = (await marks.record([mark]))[0];
+		if (!there) await marks.remove([mark]);
+		return there;
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Claims the run in the node's `row`. `marks`, the workflow's row, keeps the marks of retries that took a run for as
+ * long as the execution they retried may come back (without it, only as long as the node's row keeps them).
+ */
+export async function claimRun(
+	row: ClaimRow,
+	claim: Claim,
+	now: number,
+	marks?: ClaimRow,
+): Promise<Claimed> {
 	const { lineage, run, retry } = claim;
-	const entries = [claimOf(lineage, run), ...(claim.mark ? [retryMarkOf(lineage, run)] : [])];
+	const mark = retryMarkOf(lineage, run);
+	const entries = [claimOf(lineage, run), ...(claim.mark ? [mark] : [])];
 	const probes = probesOf(lineage, claim.evidence);
 	let written = await write(row, now, probes, entries);
 	for (let attempt = 1; !written.stuck && attempt < MAX_WRITES; attempt++)
@@ -116,10 +146,13 @@ export async function claimRun(row: ClaimRow, claim: Claim, now: number): Promis
 	// A claim that would not stay cannot be told apart from one another try took.
 	const taken = written.there[0] || !written.stuck;
 	let takenByRetry = false;
-	if (taken && !retry) {
-		const mark = retryMarkOf(lineage, run);
+	if (retry) {
+		// Before the retry sends: recorded where the node's later runs do not push it out.
+		if (claim.mark && !taken && written.vouched && marks)
+			await marks.record([mark]).catch(() => undefined);
+	} else if (taken) {
 		takenByRetry = (await row.record([mark]))[0] || !written.stuck;
 		if (!takenByRetry) await row.remove([mark]);
-	}
+	} else if (marks) takenByRetry = await markedIn(marks, mark);
 	return { taken, takenByRetry, stillVouched: written.vouched };
 }

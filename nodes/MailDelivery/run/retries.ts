@@ -63,14 +63,15 @@ async function serialized<T>(context: IExecuteFunctions, work: () => Promise<T>)
 	}
 }
 
-/** The node's row of n8n's deduplication store. */
-const rowOf = (context: IExecuteFunctions): ClaimRow => ({
+/** The node's row of n8n's deduplication store, or the workflow's ('workflow': where retries' marks stay). */
+const rowOf = (context: IExecuteFunctions, scope: 'node' | 'workflow' = 'node'): ClaimRow => ({
 	record: async (entries) => {
-		const { processed } = await context.helpers.checkProcessedAndRecord(entries, 'node', STORE);
+		const { processed } = await context.helpers.checkProcessedAndRecord(entries, scope, STORE);
 		const there = new Set(processed.map(String));
 		return entries.map((entry) => there.has(entry));
 	},
-	remove: async (entries) => await context.helpers.removeProcessed(entries, 'node', STORE),
+	remove: async (entries) => await context.helpers.removeProcessed(entries, scope, STORE),
+	count: async () => await context.helpers.getProcessedDataCount(scope, STORE),
 });
 
 /** n8n's lineage of this execution (2.x), unless n8n made it for this very retry (it lost the one retried). */
@@ -140,7 +141,8 @@ export async function checkRetry(
 			const vouched =
 				!claim.evidence || (await vouches(row, claim.lineage, claim.evidence, Date.now()));
 			const mark = retry && ((vouched && before === undefined) || repeatOnRetry);
-			return { vouched, ...(await claimRun(row, { ...claim, mark }, Date.now())) };
+			const marks = rowOf(context, 'workflow');
+			return { vouched, ...(await claimRun(row, { ...claim, mark }, Date.now(), marks)) };
 		});
 		if (retry && claimed.taken) refusal ??= 'sentAfterSave';
 		if (retry && !(claimed.vouched && claimed.stillVouched)) refusal ??= 'cannotVouch';
