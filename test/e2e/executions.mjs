@@ -5,7 +5,15 @@
 import { execSync } from 'node:child_process';
 
 import { setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
-import { actionWorkflow, activate, eventually, freePort } from './env.mjs';
+import {
+	actionWorkflow,
+	activate,
+	createCredential,
+	credentialData,
+	eventually,
+	freePort,
+	startStack,
+} from './env.mjs';
 
 export const TX = '/v5/transactional/mail/sends_customised';
 export const rl = (value) => ({ __rl: true, mode: 'name', value });
@@ -152,4 +160,20 @@ export function executionsOf(stack, line) {
 			);
 		},
 	};
+}
+
+/** A real n8n of the line and the emulator, with a signature credential and the executions helper over them. */
+export async function startSendStack(line) {
+	const stack = await startStack(line);
+	const credential = await createCredential(
+		stack.session,
+		'mailDeliverySignatureApi',
+		credentialData(stack.emulator, 'mailDeliverySignatureApi'),
+	);
+	return { stack, credential, on: executionsOf(stack, line) };
+}
+
+export async function stopStack(stack) {
+	await stack?.n8n.stop();
+	await stack?.emulator.stop();
 }

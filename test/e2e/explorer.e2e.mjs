@@ -11,8 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 
-import { createCredential, credentialData, startStack } from './env.mjs';
-import { executionsOf, sendParameters } from './executions.mjs';
+import { sendParameters, startSendStack, stopStack } from './executions.mjs';
 
 const require = createRequire(import.meta.url);
 require('../../bench/register.js');
@@ -27,20 +26,8 @@ let stack;
 let credential;
 let on;
 
-before(async () => {
-	stack = await startStack(line);
-	credential = await createCredential(
-		stack.session,
-		'mailDeliverySignatureApi',
-		credentialData(stack.emulator, 'mailDeliverySignatureApi'),
-	);
-	on = executionsOf(stack, line);
-});
-
-after(async () => {
-	await stack?.n8n.stop();
-	await stack?.emulator.stop();
-});
+before(async () => ({ stack, credential, on } = await startSendStack(line)));
+after(async () => await stopStack(stack));
 
 const upsertParameters = (options) => ({
 	resource: 'contact',

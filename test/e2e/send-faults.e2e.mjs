@@ -6,35 +6,16 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 
-import {
-	actionWorkflow,
-	activate,
-	createCredential,
-	credentialData,
-	eventually,
-	startStack,
-} from './env.mjs';
-import { executionsOf, people, sendParameters, TX } from './executions.mjs';
+import { actionWorkflow, activate, eventually } from './env.mjs';
+import { people, sendParameters, startSendStack, stopStack, TX } from './executions.mjs';
 
 const line = process.env.N8N_LINE ?? '2';
 let stack;
 let credential;
 let on;
 
-before(async () => {
-	stack = await startStack(line);
-	credential = await createCredential(
-		stack.session,
-		'mailDeliverySignatureApi',
-		credentialData(stack.emulator, 'mailDeliverySignatureApi'),
-	);
-	on = executionsOf(stack, line);
-});
-
-after(async () => {
-	await stack?.n8n.stop();
-	await stack?.emulator.stop();
-});
+before(async () => ({ stack, credential, on } = await startSendStack(line)));
+after(async () => await stopStack(stack));
 
 const requestsSince = async (from) => await on.requestsSince(from);
 const acceptedCounts = async (prefix) => await on.acceptedCounts(prefix);
