@@ -24,6 +24,7 @@ import type {
 } from 'n8n-workflow';
 
 import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
+import { rl } from './fixtures.cts';
 import {
 	actionWorkflow,
 	buildAdditionalData,
@@ -33,6 +34,19 @@ import {
 	testWorkflow,
 	type WorkflowOptions,
 } from './n8n.cts';
+
+/** Send and Wait for Response as the suites ask: Ada, about a refund (a message of two lines), with `extra`. */
+export const askParameters = (extra: IDataObject = {}) => ({
+	resource: 'transactionalMail',
+	operation: 'sendAndWait',
+	senderMail: rl('sender@example.com'),
+	sendTo: 'Ada <ada@example.org>',
+	subject: 'Refund of order 1042',
+	message: 'Refund 120 EUR to Grace?\nShe returned both items.',
+	...extra,
+});
+/** Approve and Disapprove. */
+export const DOUBLE_APPROVAL = { approvalOptions: { values: { approvalType: 'double' } } };
 
 /** A person's browser. */
 export const BROWSER =

@@ -11,22 +11,21 @@ import { createHmac } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
-import { rl, TX } from '../harness/fixtures.cts';
+import { TX } from '../harness/fixtures.cts';
 import { loopOnceNode, registerNodeType } from '../harness/n8n.cts';
-import { linksOf, resign, runToWait, type WaitingRun } from '../harness/waiting.cts';
+import {
+	askParameters,
+	DOUBLE_APPROVAL,
+	linksOf,
+	resign,
+	runToWait,
+	type WaitingRun,
+} from '../harness/waiting.cts';
 
 const env = useEmulator({ messages: 'en' });
 
-const ask = (extra: IDataObject = {}) => ({
-	resource: 'transactionalMail',
-	operation: 'sendAndWait',
-	senderMail: rl('sender@example.com'),
-	sendTo: 'Ada <ada@example.org>',
-	subject: 'Refund of order 1042',
-	message: 'Refund 120 EUR to Grace?',
-	...extra,
-});
-const double = { approvalOptions: { values: { approvalType: 'double' } } };
+const ask = askParameters;
+const double = DOUBLE_APPROVAL;
 
 const sends = () => env.view().requests.filter((request) => request.path === TX);
 const links = () =>
