@@ -27,7 +27,9 @@ import type {
 } from 'n8n-workflow';
 import { createRunExecutionData, WebhookPathTakenError, Workflow } from 'n8n-workflow';
 
+import type { Emulator } from '../../emulator/server.cts';
 import { MailDeliveryTrigger } from '../../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node';
+import { call } from './client.cts';
 import {
 	buildAdditionalData,
 	CredentialsStore,
@@ -39,6 +41,21 @@ import {
 export const TRIGGER_NODE_TYPE = `${PACKAGE}.mailDeliveryTrigger`;
 const trigger = new MailDeliveryTrigger();
 registerNodeType(TRIGGER_NODE_TYPE, trigger);
+
+/** The account's webhook configuration as the platform holds it: Webhook → Get's answer without code and message. */
+export async function webhookConfiguration(emulator: Emulator): Promise<IDataObject> {
+	const {
+		code: _code,
+		message: _message,
+		...rest
+	} = (await call(emulator, '/v5/webhook/get')).body;
+	return rest as IDataObject;
+}
+
+/** What n8n does for an active workflow at start-up (1.x) or activation: checkExists, then create if needed. */
+export async function activate(host: TriggerHost, mode: 'trigger' | 'manual' = 'trigger') {
+	if (!(await host.checkExists(mode))) await host.create(mode);
+}
 
 /** n8n 2.41: TRIGGER_ACTIVATION_MAX_ATTEMPTS and TRIGGER_TEARDOWN_MAX_ATTEMPTS (their waits are left out here). */
 const ACTIVATION_ATTEMPTS = 5;

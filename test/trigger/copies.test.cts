@@ -11,12 +11,13 @@ import { createHmac } from 'node:crypto';
 import type { IDataObject } from 'n8n-workflow';
 import { WebhookPathTakenError } from 'n8n-workflow';
 
-import { call, expectCode } from '../harness/client.cts';
+import { expectCode } from '../harness/client.cts';
 import { useEmulator } from '../harness/emulator.cts';
 import {
 	startTriggerHost,
 	type TriggerHost,
 	type TriggerHostOptions,
+	webhookConfiguration,
 } from '../harness/trigger.cts';
 
 const env = useEmulator();
@@ -52,14 +53,7 @@ async function workflow(
 	return host;
 }
 
-const config = async () => {
-	const {
-		code: _code,
-		message: _message,
-		...rest
-	} = (await call(env.emulator, '/v5/webhook/get')).body;
-	return rest as IDataObject;
-};
+const config = async () => await webhookConfiguration(env.emulator);
 const reads = () =>
 	env.view().requests.filter((request) => request.path === '/v5/webhook/get').length;
 

@@ -10,12 +10,13 @@ import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
 import { WebhookPathTakenError } from 'n8n-workflow';
 
-import { call, expectCode } from '../harness/client.cts';
+import { expectCode } from '../harness/client.cts';
 import { useEmulator } from '../harness/emulator.cts';
 import {
 	startTriggerHost,
 	type TriggerHost,
 	type TriggerHostOptions,
+	webhookConfiguration,
 } from '../harness/trigger.cts';
 
 const env = useEmulator();
@@ -41,10 +42,7 @@ async function workflow(
 	return host;
 }
 
-const config = async () => {
-	const { code: _code, message: _message, ...rest } = (await call(env.emulator, GET)).body;
-	return rest as IDataObject;
-};
+const config = async () => await webhookConfiguration(env.emulator);
 const requests = (path: string) =>
 	env.view().requests.filter((request) => request.path === path).length;
 const fault = async (path: string, kind: string, skip = 0) =>

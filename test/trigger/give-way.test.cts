@@ -6,9 +6,14 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { call, expectCode } from '../harness/client.cts';
+import { expectCode } from '../harness/client.cts';
 import { useEmulator } from '../harness/emulator.cts';
-import { startTriggerHost, type TriggerHost } from '../harness/trigger.cts';
+import {
+	activate,
+	startTriggerHost,
+	type TriggerHost,
+	webhookConfiguration,
+} from '../harness/trigger.cts';
 
 const env = useEmulator();
 const TX = '/v5/transactional/mail/sends_customised';
@@ -25,14 +30,7 @@ async function workflow(webhookId: string, parameters: IDataObject = {}) {
 }
 const example = async () => await workflow('example', { options: { giveWay: true } });
 
-const config = async () => {
-	const {
-		code: _code,
-		message: _message,
-		...rest
-	} = (await call(env.emulator, '/v5/webhook/get')).body;
-	return rest as IDataObject;
-};
+const config = async () => await webhookConfiguration(env.emulator);
 const emails = (host: TriggerHost) =>
 	host.executions.flatMap((execution) => execution.flat()).map((item) => item.json.Email);
 async function sendAndFlush(to: string) {
@@ -49,10 +47,6 @@ async function sendAndFlush(to: string) {
 	);
 	await env.control('POST', 'flush');
 }
-async function activate(host: TriggerHost, mode: 'trigger' | 'manual' = 'trigger') {
-	if (!(await host.checkExists(mode))) await host.create(mode);
-}
-
 const userReceiver = {
 	transCallbackUrl: 'https://receiver.example/hook',
 	transEvent: {

@@ -3,11 +3,10 @@
  * proxy's access logs. Only what must travel there does: the path and the secret. The record of what the
  * trigger replaced (the user's receiver, with its own secrets) and the workflow's name stay on the platform.
  */
-import type { IDataObject } from 'n8n-workflow';
 
-import { call, expectCode } from '../harness/client.cts';
+import { expectCode } from '../harness/client.cts';
 import { useEmulator } from '../harness/emulator.cts';
-import { startTriggerHost, type TriggerHost } from '../harness/trigger.cts';
+import { startTriggerHost, type TriggerHost, webhookConfiguration } from '../harness/trigger.cts';
 
 const env = useEmulator();
 const TX = '/v5/transactional/mail/sends_customised';
@@ -16,14 +15,7 @@ afterEach(async () => {
 	await Promise.all(hosts.splice(0).map(async (host) => await host.close()));
 });
 
-const config = async () => {
-	const {
-		code: _code,
-		message: _message,
-		...rest
-	} = (await call(env.emulator, '/v5/webhook/get')).body;
-	return rest as IDataObject;
-};
+const config = async () => await webhookConfiguration(env.emulator);
 
 const userConfig = {
 	transCallbackUrl: 'https://receiver.example/hook?key=users-own-key',

@@ -6,9 +6,14 @@ import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 
 import { MailDeliveryTrigger } from '../../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node';
-import { call, expectCode } from '../harness/client.cts';
+import { expectCode } from '../harness/client.cts';
 import { useEmulator } from '../harness/emulator.cts';
-import { startTriggerHost, type TriggerHost } from '../harness/trigger.cts';
+import {
+	activate,
+	startTriggerHost,
+	type TriggerHost,
+	webhookConfiguration,
+} from '../harness/trigger.cts';
 
 const env = useEmulator();
 const TX = '/v5/transactional/mail/sends_customised';
@@ -32,14 +37,7 @@ async function workflow(
 	return host;
 }
 
-const config = async () => {
-	const {
-		code: _code,
-		message: _message,
-		...rest
-	} = (await call(env.emulator, '/v5/webhook/get')).body;
-	return rest as IDataObject;
-};
+const config = async () => await webhookConfiguration(env.emulator);
 const saves = () =>
 	env.view().requests.filter((request) => request.path === '/v5/webhook/save').length;
 const emails = (host: TriggerHost) =>
@@ -58,11 +56,6 @@ async function sendAndFlush(emailsTo: string[], senderMail = 'sender@example.com
 	);
 	await env.control('POST', 'flush');
 }
-/** What n8n does for an active workflow at start-up (1.x) or activation: checkExists, then create if needed. */
-async function activate(host: TriggerHost, mode: 'trigger' | 'manual' = 'trigger') {
-	if (!(await host.checkExists(mode))) await host.create(mode);
-}
-
 /** The user's own receiver and switches, there before any workflow. */
 const userConfig = {
 	transCallbackUrl: 'https://receiver.example/hook',

@@ -8,9 +8,8 @@ import { Logger } from '@n8n/backend-common';
 import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
-import { call } from '../harness/client.cts';
 import { useEmulator } from '../harness/emulator.cts';
-import { startTriggerHost, type TriggerHost } from '../harness/trigger.cts';
+import { startTriggerHost, type TriggerHost, webhookConfiguration } from '../harness/trigger.cts';
 
 const env = useEmulator();
 const hosts: TriggerHost[] = [];
@@ -27,14 +26,7 @@ afterEach(async () => {
 	await Promise.all(hosts.splice(0).map(async (host) => await host.close()));
 });
 
-const config = async () => {
-	const {
-		code: _code,
-		message: _message,
-		...rest
-	} = (await call(env.emulator, '/v5/webhook/get')).body;
-	return rest as IDataObject;
-};
+const config = async () => await webhookConfiguration(env.emulator);
 
 async function workflow(parameters: IDataObject = {}) {
 	const host = await startTriggerHost(parameters, env.credentials(), {}, { webhookId: 'wf-a' });

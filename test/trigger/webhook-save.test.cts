@@ -8,7 +8,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { call } from '../harness/client.cts';
 import { useEmulator } from '../harness/emulator.cts';
 import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
-import { startTriggerHost, type TriggerHost } from '../harness/trigger.cts';
+import { startTriggerHost, type TriggerHost, webhookConfiguration } from '../harness/trigger.cts';
 
 const env = useEmulator();
 const hosts: TriggerHost[] = [];
@@ -28,14 +28,7 @@ async function activeTrigger(parameters: IDataObject = {}) {
 	return host;
 }
 
-const config = async () => {
-	const {
-		code: _code,
-		message: _message,
-		...rest
-	} = (await call(env.emulator, '/v5/webhook/get')).body;
-	return rest as IDataObject;
-};
+const config = async () => await webhookConfiguration(env.emulator);
 const saves = () =>
 	env.view().requests.filter((request) => request.path === '/v5/webhook/save').length;
 
