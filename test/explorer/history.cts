@@ -16,7 +16,12 @@ import {
 	N8nInstance,
 	requestsSettled,
 } from '../harness/instance.cts';
-import { ACTION_NODE_TYPE, CredentialsStore, processedData } from '../harness/n8n.cts';
+import {
+	ACTION_NODE_TYPE,
+	CredentialsStore,
+	processedData,
+	restartNodeCode,
+} from '../harness/n8n.cts';
 import { advanceClock, clockAtMinute } from './clock.cts';
 import { laterRuns, pushOut } from './laterRuns.cts';
 
@@ -35,6 +40,8 @@ export interface Setup {
 	startMinute: number;
 	/** The node ran an hour before the history starts (else it is new: the store has no trace of it). */
 	ranBefore: boolean;
+	/** Options → One Process (Regular Mode) (the harness is one n8n process). */
+	oneProcess?: boolean;
 }
 
 /** One thing n8n or a user does; `of` names an earlier execution by its number in the history (1, 2, …). */
@@ -73,7 +80,12 @@ const PATH = {
 const rl = (value: string) => ({ __rl: true, mode: 'name', value });
 
 function nodeParameters(setup: Setup, redo: boolean): IDataObject {
-	const options = { parallelRequests: setup.parallel, repeatOnRetry: redo, timeoutSeconds: 2 };
+	const options = {
+		parallelRequests: setup.parallel,
+		repeatOnRetry: redo,
+		oneN8nProcess: setup.oneProcess === true,
+		timeoutSeconds: 2,
+	};
 	if (setup.operation === 'upsert')
 		return { resource: 'contact', operation: 'upsert', email: '={{ $json.email }}', options };
 	if (setup.operation === 'sendAndWait')
@@ -125,6 +137,8 @@ export async function runHistory(
 	steps: Step[],
 ): Promise<Outcome> {
 	emulator.reset();
+	// A new n8n for each history: the node's code holds nothing of another history's runs.
+	restartNodeCode();
 	clockAtMinute(emulator, setup.startMinute);
 	const workflowId = `explored-${++histories}`;
 	const credentials = () => {

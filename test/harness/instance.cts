@@ -35,6 +35,7 @@ import {
 	buildAdditionalData,
 	CredentialsStore,
 	registerNodeType,
+	restartNodeCode,
 	storeHooks,
 	testWorkflow,
 } from './n8n.cts';
@@ -266,8 +267,14 @@ export class N8nInstance {
 		const data = createRunExecutionData({
 			executionData: {
 				nodeExecutionStack: [{ node: first, data: { main: [items] }, source: null }],
-				// n8n 2.41 saves a webhook's execution with its context from the start (tried in a real n8n).
-				runtimeData: { version: 1, establishedAt: Date.now(), source: 'webhook' },
+				// n8n 2.41 saves a webhook's execution with its context from the start (tried in a real n8n), naming
+				// the node that started it (n8n-core execution-context.js).
+				runtimeData: {
+					version: 1,
+					establishedAt: Date.now(),
+					source: 'webhook',
+					triggerNode: { name: first.name, type: first.type },
+				},
 			},
 		});
 		const execution = this.add('webhook', workflow, data, options.gateWaits ?? false);
@@ -444,6 +451,8 @@ export class N8nInstance {
 
 	/** kill -9: the run does nothing more; n8n, started again, marks what its event log says started as crashed. */
 	private crash(execution: Execution) {
+		// n8n starts again with the node's code loaded anew.
+		restartNodeCode();
 		// The process is gone: its requests under way are left to the platform (each may have been processed).
 		execution.live!.control.killed = true;
 		execution.live = undefined;

@@ -3,6 +3,8 @@
  * credentials helper that behaves like the n8n CLI's: it calls `authenticate` functions, runs
  * `preAuthentication` when the expirable field is empty or after a 401, and stores what it returns.
  */
+import path from 'node:path';
+
 import {
 	DataDeduplicationService,
 	ExecutionLifecycleHooks,
@@ -87,6 +89,28 @@ const registry: Record<string, INodeType | IVersionedNodeType> = {
 	[ACTION_NODE_TYPE]: new MailDelivery(),
 	'test.source': new TestSource(),
 };
+
+const NODE_CODE = path.resolve(__dirname, '../../nodes') + path.sep;
+
+/**
+ * n8n started again: the node's code loaded anew, with none of the state its modules kept (the process's record of
+ * runs, neverTwice/processRecord.ts). Executions under way keep the code they had, as a killed process's would
+ * have done nothing more.
+ */
+export function restartNodeCode() {
+	const load = () =>
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		(require('../../nodes/MailDelivery/MailDelivery.node') as { MailDelivery: new () => INodeType })
+			.MailDelivery;
+	let fresh: new () => INodeType;
+	if (typeof jest !== 'undefined') jest.isolateModules(() => (fresh = load()));
+	else {
+		for (const key of Object.keys(require.cache))
+			if (key.startsWith(NODE_CODE)) delete require.cache[key];
+		fresh = load();
+	}
+	registry[ACTION_NODE_TYPE] = new fresh!();
+}
 
 /**
  * A node that sends `items` back into the node before it once (its output 0), then on (its output 1): a loop, or
@@ -468,7 +492,14 @@ export async function runWorkflow({
 					{ node: start, data: { main: [items ?? [{ json: {} }]] }, source: null },
 				],
 				...(executionContext
-					? { runtimeData: { version: 1, ...executionContext } as IExecutionContext }
+					? {
+							// n8n names the node that started the execution (n8n-core execution-context.js).
+							runtimeData: {
+								version: 1,
+								triggerNode: { name: start.name, type: start.type },
+								...executionContext,
+							} as IExecutionContext,
+						}
 					: {}),
 				...(contextData ? { contextData: structuredClone(contextData) } : {}),
 			},

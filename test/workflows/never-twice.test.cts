@@ -8,10 +8,9 @@
 import { useEmulator } from '../harness/emulator.cts';
 import { exploredWorkflow, N8nInstance } from '../harness/instance.cts';
 import { processedData } from '../harness/n8n.cts';
-import { clockAtMinute, restoreClock } from '../explorer/clock.cts';
+import { restoreClock } from '../explorer/clock.cts';
 import { explore } from '../explorer/explore.cts';
 import { mailDeliveryNode, runHistory, type Setup, type Step } from '../explorer/history.cts';
-import { laterRuns } from '../explorer/laterRuns.cts';
 
 const env = useEmulator();
 
@@ -114,11 +113,35 @@ describe('histories the explorer found on the first version of the fix', () => {
 	});
 });
 
-describe('who sends, when the node ran before (its store row vouches)', () => {
+describe('who sends: the retry that can show it is alone (neverTwice/retries.ts)', () => {
 	const ranBefore = { ...sendOne, ranBefore: true };
 
-	test('Retry of a waiting execution sends; the execution, resumed, does not, and says that its retry sends', async () => {
+	test('seed 8128 (issue 51): a waiting execution retried, its traces pushed out, retried again, then resumed: nobody twice, with the option off and on', async () => {
+		for (const oneProcess of [false, true])
+			await neverTwice({ ...ranBefore, oneProcess }, [
+				{ do: 'start', gateWaits: true },
+				{ do: 'retry', of: 1, savedWorkflow: false },
+				{ do: 'pushOut', of: 1 },
+				{ do: 'retry', of: 1, savedWorkflow: false },
+				{ do: 'resume', of: 1 },
+				{ do: 'start' },
+			]);
+	});
+
+	test('Retry of a waiting execution refuses by default (it cannot show the execution will not come back) and the execution, resumed, sends', async () => {
 		const outcome = await neverTwice(ranBefore, [
+			{ do: 'start', gateWaits: true },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+			{ do: 'resume', of: 1 },
+		]);
+		expect(outcome.executions).toEqual(['1 webhook: success', '2 retry of 1: error']);
+		expect(outcome.errors).toEqual([
+			'2: Not sent: the execution this one retries may have sent it already',
+		]);
+	});
+
+	test('with One Process (Regular Mode), Retry of a waiting execution sends; the execution, resumed, does not, and says that its retry sends', async () => {
+		const outcome = await neverTwice({ ...ranBefore, oneProcess: true }, [
 			{ do: 'start', gateWaits: true },
 			{ do: 'retry', of: 1, savedWorkflow: false },
 			{ do: 'resume', of: 1 },
@@ -148,32 +171,22 @@ describe('who sends, when the node ran before (its store row vouches)', () => {
 	});
 });
 
-test('later runs as the explorer makes them leave the store row as whole executions of the node do', async () => {
-	const shape = (rowKey: string) =>
-		(processedData.get(rowKey) ?? []).map((entry) =>
-			entry.replace(/:\d+(?=:\d+$)/, ':<start>').replace(/^(\w[\w-]*):[\w-]+$/, '$1:<n>'),
-		);
+test("ordinary executions of the node leave nothing in n8n's store: their sends depend on no record there", async () => {
 	const setup = { ...sendOne, operation: 'upsert' as const };
-	// In one ten minutes: the markers the runs leave are the same.
-	clockAtMinute(env.emulator, 1);
-	const credentials = () => env.credentials();
-	const wholeRuns = new N8nInstance(
-		'whole-runs',
+	const runs = new N8nInstance(
+		'ordinary-runs',
 		exploredWorkflow(mailDeliveryNode(setup), false),
-		credentials,
+		() => env.credentials(),
 		async () => {},
 	);
-	for (let run = 0; run < 3; run++)
-		await wholeRuns.start([{ json: { email: `w${run}@example.org` } }]);
-	const fastRuns = new N8nInstance(
-		'fast-runs',
-		exploredWorkflow(mailDeliveryNode(setup), false),
-		credentials,
-		async () => {},
-	);
-	await laterRuns(fastRuns, 'Mail Delivery', 3, env.emulator);
-	expect(shape('fast-runs:mail-delivery-node')).toEqual(shape('whole-runs:mail-delivery-node'));
-	expect(shape('whole-runs:mail-delivery-node')).toContain('run:n8n:<start>:1');
+	for (let run = 0; run < 3; run++) await runs.start([{ json: { email: `w${run}@example.org` } }]);
+	expect(runs.executions.map((execution) => execution.status)).toEqual([
+		'success',
+		'success',
+		'success',
+	]);
+	expect(processedData.get('ordinary-runs:mail-delivery-node') ?? []).toEqual([]);
+	expect(processedData.get('ordinary-runs:') ?? []).toEqual([]);
 });
 
 test('a short exploration keeps the promise (a seed per day of the year, 60 histories)', async () => {

@@ -9,8 +9,7 @@ import type { IDataObject, NodeApiError } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
 import { people, sendToEachItem, TX } from '../harness/fixtures.cts';
-import { actionWorkflow, processedData, runWorkflow } from '../harness/n8n.cts';
-import { MAX_CLAIMS } from '../../nodes/MailDelivery/run/claims';
+import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
 
 const env = useEmulator();
 const txRequests = () => env.view().requests.filter((r) => r.path === TX).length;
@@ -112,16 +111,7 @@ const executionBeginningIn = (minutes: number) => ({
 	source: 'webhook',
 });
 
-test('a retry of an execution that never reached the node sends as usual (no false alarm)', async () => {
-	const workflow = actionWorkflow(sendToEachItem());
-	// The node ran before that execution began: n8n's store shows it would hold a claim the execution made.
-	await runAs(workflow, 'webhook', people(1), newExecution());
-	const retried = await runAs(workflow, 'retry', people(300), executionBeginningIn(20));
-	expect(retried.error()).toBeUndefined();
-	expect(env.view().mails).toHaveLength(301);
-});
-
-test('a retry of a node with no trace in the store from before the execution began (new, or pasted again) cannot tell, and sends nothing', async () => {
+test('a retry of an execution that never reached the node refuses by default: nothing shows that the execution will not come back, or that no other retry sends', async () => {
 	const workflow = actionWorkflow(sendToEachItem(), { onError: 'continueErrorOutput' });
 	const retried = await runAs(workflow, 'retry', people(3), executionBeginningIn(20));
 	expect(txRequests()).toBe(0);
@@ -131,8 +121,26 @@ test('a retry of a node with no trace in the store from before the execution beg
 		'Not sent: the execution this one retries may have sent it already',
 	);
 	expect(String((failed[0].json.details as IDataObject).description)).toMatch(
-		/holds no trace of this node .* pasted again or imported \(a new node ID\)/,
+		/did not fail in this node in this n8n process.*turn on Options → One Process \(Regular Mode\)/,
 	);
+});
+
+test('with One Process (Regular Mode), a retry of an execution that began since n8n started and never reached the node sends as usual', async () => {
+	const workflow = actionWorkflow(sendToEachItem({ options: { oneN8nProcess: true } }));
+	const retried = await runAs(workflow, 'retry', people(300), executionBeginningIn(20));
+	expect(retried.error()).toBeUndefined();
+	expect(env.view().mails).toHaveLength(300);
+});
+
+test('with One Process (Regular Mode), a retry of an execution that began before n8n started (it may have sent before a restart) refuses', async () => {
+	const workflow = actionWorkflow(sendToEachItem({ options: { oneN8nProcess: true } }), {
+		onError: 'continueErrorOutput',
+	});
+	const retried = await runAs(workflow, 'retry', people(3), newExecution());
+	expect(txRequests()).toBe(0);
+	expect(
+		String((retried.output('Mail Delivery', 1)[0].json.details as IDataObject).description),
+	).toMatch(/n8n restarted since/);
 });
 
 test('a retry whose lineage n8n lost (its context made for the retry) cannot tell, and sends nothing', async () => {
@@ -147,7 +155,7 @@ test('a retry whose lineage n8n lost (its context made for the retry) cannot tel
 	expect(retried.output('Mail Delivery', 1)).toHaveLength(10);
 	expect(
 		String((retried.output('Mail Delivery', 1)[0].json.details as IDataObject).description),
-	).toMatch(/n8n kept no record/);
+	).toMatch(/cannot name its runs as the execution would/);
 });
 
 test('operations run item by item that change something are held to the same rule', async () => {
@@ -230,10 +238,10 @@ test('retrying the same failed execution twice never sends again what the first 
 	expect(txRequests()).toBe(10);
 	const again = await retry();
 	expect(txRequests()).toBe(10);
-	expect(again.error()?.message).toMatch(/may have sent it already/);
+	expect(again.error()?.message).toBe('Not sent: another retry of the same execution sends it');
 });
 
-test('the claim of a crashed run outlives 1,001 later runs of the node', async () => {
+test('a retry of an execution stopped mid-run refuses, also after 1,001 later runs of the node', async () => {
 	const workflow = upsertByEmail(16, { onError: 'continueErrorOutput' });
 	const execution = newExecution();
 	await env.control('POST', 'settings', { latencyMs: 0 });
@@ -253,28 +261,6 @@ test('the claim of a crashed run outlives 1,001 later runs of the node', async (
 	expect(retried.output('Mail Delivery', 1)).toHaveLength(400);
 }, 120_000);
 
-/** Other runs' claims in the node's row of n8n's deduplication store, as many as `count`, oldest dropped. */
-function claimsOfOtherRuns(workflow: ReturnType<typeof actionWorkflow>, count: number) {
-	const key = `test:${workflow.nodes[1].id}`;
-	const entries = processedData.get(key) ?? [];
-	for (let i = 0; i < count; i++) entries.push(`other run ${i}`);
-	entries.splice(0, Math.max(0, entries.length - MAX_CLAIMS));
-	processedData.set(key, entries);
-}
-
-test("when later runs pushed the claim out of n8n's store, the retry cannot tell, and refuses", async () => {
-	const workflow = actionWorkflow(sendToEachItem({ options: { parallelRequests: 1 } }), {
-		onError: 'continueErrorOutput',
-	});
-	const execution = newExecution();
-	await interruptedSend(workflow, execution);
-	const sentBefore = txRequests();
-	claimsOfOtherRuns(workflow, MAX_CLAIMS);
-	const retried = await runAs(workflow, 'retry', people(1000), execution);
-	expect(txRequests()).toBe(sentBefore);
-	expect(retried.output('Mail Delivery', 1)).toHaveLength(1000);
-});
-
 test('a retry of an execution that failed on a bad field before any request sends, once the field is fixed', async () => {
 	// The run claims itself while its items are read; the failed run ends only once that claim is in the context
 	// n8n saves, or the retry would take the claim for a crashed try's and refuse to send.
@@ -292,14 +278,12 @@ test('a retry of an execution that failed on a bad field before any request send
 	expect(env.view().mails).toHaveLength(300);
 });
 
-test('with a full store, a retry of an execution that failed (its record saved) still goes on from the record', async () => {
+test('a retry of an execution that failed in this node (its record saved) goes on from the record', async () => {
 	const workflow = actionWorkflow(sendToEachItem({ options: { parallelRequests: 1 } }));
 	const execution = newExecution();
 	await env.control('POST', 'fault', { path: TX, fault: 'internalError', skip: 4 });
 	const first = await runAs(workflow, 'webhook', people(1000), execution);
 	expect(txRequests()).toBe(5);
-	// The row full, the execution's own claim its oldest entry still.
-	claimsOfOtherRuns(workflow, MAX_CLAIMS - 10);
 	const retried = await runAs(workflow, 'retry', people(1000), execution, {
 		contextData: savedContext(first),
 	});

@@ -332,17 +332,29 @@ export const additionalFieldsCollection = (options: INodeProperties[]): INodePro
 });
 
 /**
- * In the Options of every operation that changes something, Send and Import included (run/retries.ts). Named
- * by when it matters and what it does: the stored name stays repeatOnRetry.
+ * In the Options of every operation that changes something, Send and Import included (neverTwice/retries.ts).
+ * Named by when it matters and what it does: the stored name stays repeatOnRetry.
  */
-export const repeatOnRetryOption: INodeProperties = {
+const repeatOnRetryOption: INodeProperties = {
 	displayName: 'Redo After a Crash',
 	name: 'repeatOnRetry',
 	type: 'boolean',
 	default: false,
 	description:
-		"Whether to send (or change) again what an earlier try may have done when you retry an execution during which n8n crashed, restarted or was stopped while this node ran (or that another retry already went on from). No record says what the node did then, so some of it may go out twice. Off: those items fail with an error saying so, and nothing is sent twice. A retry of an execution that simply failed, and the node's Retry On Fail, never need this: they only redo what was not done.",
+		"Whether a retry sends (or changes) again what an earlier try may have done: after n8n crashed, restarted or was stopped while this node ran, or when the retry cannot show that no other try of the execution sends. Every item the record of that execution does not show as done goes out again, also to recipients who may have it already; once per run of the node, however many retries follow (on one n8n process). Off: those items fail with an error saying why, and nothing is sent twice.",
 };
+
+const oneN8nProcessOption: INodeProperties = {
+	displayName: 'One Process (Regular Mode)',
+	name: 'oneN8nProcess',
+	type: 'boolean',
+	default: false,
+	description:
+		"Whether this n8n runs as one process (regular mode, n8n's default), not in queue mode with workers. On: Retry of a failed execution sends what it did not, also after n8n restarted or when it failed before this node, and of two Retries pressed at once one sends. Off: Retry sends only when the execution failed in this node in the same n8n process since it started; otherwise it refuses, saying why. Never turn it on in queue mode: there a second Retry could send again.",
+};
+
+/** What a retry of the execution may send (neverTwice/retries.ts): on every operation that changes something. */
+export const retryOptions: INodeProperties[] = [oneN8nProcessOption, repeatOnRetryOption];
 
 /** The Filters of a Get Many: what the platform's search narrows by. */
 export const filtersCollection = (options: INodeProperties[]): INodeProperties => ({

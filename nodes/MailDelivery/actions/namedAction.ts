@@ -12,7 +12,7 @@ import type { ItemParameters } from '../run/parameters';
 import { namesIn } from '../run/refusals';
 import { writeResult } from '../run/results';
 import type { ItemRun, NamedRecord } from '../run/operation';
-import { itemOptions, repeatOnRetryOption, sandboxModeField } from './common.descriptions';
+import { itemOptions, retryOptions, sandboxModeField } from './common.descriptions';
 
 export function namedAction({
 	kind,
@@ -37,7 +37,7 @@ export function namedAction({
 	const properties: INodeProperties[] = [
 		locator,
 		...(sandbox ? [sandboxModeField] : []),
-		itemOptions([repeatOnRetryOption]),
+		itemOptions(retryOptions),
 	];
 	const fieldRules = labelledBy(properties, { [field]: [rules.required] });
 	return {

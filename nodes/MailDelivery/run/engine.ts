@@ -23,7 +23,7 @@ import { sleep } from 'n8n-workflow';
 import type { RequestOptions } from '../../shared/transport';
 import { restated } from '../../shared/transport/failures';
 import { RequestPacer } from '../../shared/transport/pacing';
-import { type Accepted, SentLedger } from './ledger';
+import { type Accepted, SentLedger } from '../neverTwice/ledger';
 import { type ItemOutcome, Outcomes } from './outcomes';
 import type { ItemParameters, ParameterReader } from './parameters';
 import { type Entry, type Packing, RequestQueue, type Unit } from './queue';
@@ -37,10 +37,10 @@ import {
 	type RunWords,
 	stoppedError,
 } from './report';
-import { checkRetry, type RetryCheck } from './retries';
+import { checkRetry, type RetryCheck, runEnded } from '../neverTwice/retries';
 import { type Throughput, throughputOf } from './throughput';
 
-export type { Accepted } from './ledger';
+export type { Accepted } from '../neverTwice/ledger';
 export type { ItemOutcome } from './outcomes';
 export { type Entry, groupKey, type Packing } from './queue';
 
@@ -199,6 +199,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		const check = checkRetry(this.context, this.node, {
 			recordFits: this.ledger.recordFits,
 			repeatOnRetry: this.options.repeatOnRetry === true,
+			oneProcess: this.options.oneN8nProcess === true,
 		});
 		const started = { check, settled: false };
 		this.retryCheck = started;
@@ -210,10 +211,13 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 
 	/**
 	 * Waits for the claim to be written into the node's context before the node ends, whatever its end: a claim
-	 * written after n8n saved the execution would make a retry of it refuse to send.
+	 * written after n8n saved the execution would make a retry of it refuse to send. `threw`: the run ends the
+	 * execution (retries.ts: a retry of it may then show that it is alone).
 	 */
-	async settled() {
-		await this.retryCheck?.check.catch(() => undefined);
+	async settled(threw: boolean) {
+		if (!this.retryCheck) return;
+		await this.retryCheck.check.catch(() => undefined);
+		runEnded(this.context, { threw });
 	}
 
 	/** Whether this run may send; when not, every item to send fails, before any request (retries.ts). */

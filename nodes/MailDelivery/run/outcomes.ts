@@ -6,7 +6,7 @@
 import type { INode } from 'n8n-workflow';
 
 import { mayHaveBeenProcessed } from '../../shared/transport/failures';
-import { earlierFailure, keptFailure, type Accepted, type SentLedger } from './ledger';
+import { earlierFailure, keptFailure, type Accepted, type SentLedger } from '../neverTwice/ledger';
 import type { Entry } from './queue';
 
 export interface ItemOutcome<E, Fixed> {

@@ -60,12 +60,14 @@ export async function route(
 	};
 	const run = new Run<Entry, IDataObject | IDataObject[]>(context, reader, words);
 	let output: INodeExecutionData[];
+	let threw = true;
 	try {
 		output = combinesItems(module)
 			? await module.execute.call(context, run as never)
 			: await runEachItem(run, module);
+		threw = false;
 	} finally {
-		await run.settled();
+		await run.settled(threw);
 	}
 	const hint = slowFieldsHint(reader, module);
 	if (hint) context.addExecutionHints({ message: hint, location: 'outputPane' });

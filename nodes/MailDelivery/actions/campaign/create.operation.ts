@@ -10,7 +10,7 @@ import {
 	attachmentField,
 	itemOptions,
 	listsField,
-	repeatOnRetryOption,
+	retryOptions,
 	replyToField,
 	sandboxModeField,
 	sendDateField,
@@ -151,7 +151,7 @@ export const properties: INodeProperties[] = [
 		},
 	]),
 	// One campaign after another by default: each sends to whole lists.
-	itemOptions([repeatOnRetryOption], 1),
+	itemOptions(retryOptions, 1),
 ];
 
 // Subject and sender name become mail headers: one line each.

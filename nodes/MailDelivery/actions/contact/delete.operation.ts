@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { itemOptions, repeatOnRetryOption, sandboxModeField } from '../common.descriptions';
+import { itemOptions, retryOptions, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
 import type { ItemRun, OperationOption } from '../../run/operation';
@@ -18,7 +18,7 @@ export const toolDescription =
 export const properties: INodeProperties[] = [
 	contactEmailField,
 	sandboxModeField,
-	itemOptions([repeatOnRetryOption]),
+	itemOptions(retryOptions),
 ];
 
 /** What a request that may have reached the platform would have done (a time-out, a 500). */

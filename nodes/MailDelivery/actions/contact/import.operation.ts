@@ -17,7 +17,7 @@ import { writeResult } from '../../run/results';
 import { wholeNumberOption } from '../../run/throughput';
 import {
 	nameLocator,
-	repeatOnRetryOption,
+	retryOptions,
 	sandboxModeField,
 	throughputOptions,
 	additionalFieldsCollection,
@@ -187,7 +187,7 @@ export const properties: INodeProperties[] = [
 			description: 'Very large inputs are split into requests of at most this many rows',
 		},
 		...throughputOptions(),
-		repeatOnRetryOption,
+		...retryOptions,
 	]),
 ];
 

@@ -5,7 +5,7 @@ import { assertValid, inputError, labelledBy, rules } from '../../helpers/valida
 import {
 	itemOptions,
 	listLocator,
-	repeatOnRetryOption,
+	retryOptions,
 	sandboxModeField,
 	additionalFieldsCollection,
 } from '../common.descriptions';
@@ -52,7 +52,7 @@ export const properties: INodeProperties[] = [
 				'Required when Email is empty. A number (4915112345678, as spreadsheets give it) is sent as its digits.',
 		},
 	]),
-	itemOptions([repeatOnRetryOption]),
+	itemOptions(retryOptions),
 ];
 
 // Text first, as in the send: a number or an object is named as such before any other rule looks at it. A

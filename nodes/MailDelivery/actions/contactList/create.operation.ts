@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
-import { itemOptions, repeatOnRetryOption, sandboxModeField } from '../common.descriptions';
+import { itemOptions, retryOptions, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
 import type { ItemParameters } from '../../run/parameters';
@@ -21,7 +21,7 @@ export const properties: INodeProperties[] = [
 	{ displayName: 'List Name', name: 'listName', type: 'string', required: true, default: '' },
 	{ displayName: 'Description', name: 'listDescription', type: 'string', default: '' },
 	sandboxModeField,
-	itemOptions([repeatOnRetryOption]),
+	itemOptions(retryOptions),
 ];
 
 const FIELD_RULES = labelledBy(properties, {

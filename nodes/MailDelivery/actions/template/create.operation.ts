@@ -6,7 +6,7 @@ import {
 	EDITOR_TYPE_OPTIONS,
 	PLATFORM_TAGS_HINT,
 	itemOptions,
-	repeatOnRetryOption,
+	retryOptions,
 } from '../common.descriptions';
 import { trimmed } from '../../helpers/parameters';
 import { taggedParameter } from '../../helpers/platformTags';
@@ -56,7 +56,7 @@ export const properties: INodeProperties[] = [
 		options: EDITOR_TYPE_OPTIONS,
 		default: 'DRAG',
 	},
-	itemOptions([repeatOnRetryOption]),
+	itemOptions(retryOptions),
 ];
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */

@@ -20,7 +20,7 @@ import { tagValueFields } from './send/tagValueFields';
 import {
 	PLATFORM_TAGS_HINT,
 	attachmentField,
-	repeatOnRetryOption,
+	retryOptions,
 	replyToField,
 	sandboxModeField,
 	sendDateField,
@@ -345,7 +345,7 @@ export const properties: INodeProperties[] = [
 		},
 		missingTagsField,
 		...throughputOptions(),
-		repeatOnRetryOption,
+		...retryOptions,
 	]),
 ];
 

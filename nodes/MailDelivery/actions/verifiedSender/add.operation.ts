@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
-import { itemOptions, repeatOnRetryOption, sandboxModeField } from '../common.descriptions';
+import { itemOptions, retryOptions, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode, trimmed } from '../../helpers/parameters';
 import { writeResult } from '../../run/results';
 import type { ItemParameters } from '../../run/parameters';
@@ -42,7 +42,7 @@ export const properties: INodeProperties[] = [
 		default: '2',
 	},
 	sandboxModeField,
-	itemOptions([repeatOnRetryOption]),
+	itemOptions(retryOptions),
 ];
 
 /** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */

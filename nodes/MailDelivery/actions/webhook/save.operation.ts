@@ -7,7 +7,7 @@ import { trimmed } from '../../helpers/parameters';
 import { assertValid, inputError, rules } from '../../helpers/validation';
 import type { ItemRun, OperationOption } from '../../run/operation';
 import { writeResult } from '../../run/results';
-import { itemOptions, repeatOnRetryOption } from '../common.descriptions';
+import { itemOptions, retryOptions } from '../common.descriptions';
 import { keepingRecords, maskedBody, triggerConflicts, unmasked } from './triggerRecords';
 
 export const option: OperationOption = {
@@ -114,7 +114,7 @@ export const properties: INodeProperties[] = [
 	},
 	itemOptions(
 		[
-			repeatOnRetryOption,
+			...retryOptions,
 			{
 				displayName: 'Replace Anyway',
 				name: 'replaceTriggerSettings',

@@ -7,7 +7,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { LIMITS } from '../../../helpers/validation';
-import { replyToField, repeatOnRetryOption, throughputOptions } from '../../common.descriptions';
+import { replyToField, retryOptions, throughputOptions } from '../../common.descriptions';
 
 /** Shows an option of the Options collection for some response types only. */
 const forResponses = (...responseType: string[]) => ({ show: { '/responseType': responseType } });
@@ -153,7 +153,7 @@ const sending = group(
 	'How the one request that sends the mail is made: how often a "try later" answer is retried, how long the platform may take, and whether a retry after a crash sends again. The defaults suit almost every workflow.',
 	[
 		...throughputOptions().filter((option) => option.name !== 'parallelRequests'),
-		repeatOnRetryOption,
+		...retryOptions,
 	],
 );
 

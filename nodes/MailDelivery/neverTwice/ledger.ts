@@ -24,7 +24,7 @@ import {
 	type RequestFailure,
 	requestFailureOf,
 } from '../../shared/transport/failures';
-import { asSentence } from './itemNames';
+import { asSentence } from '../run/itemNames';
 
 /**
  * A request the platform accepted: its answer, whether it was a sandbox check, and what the output of its

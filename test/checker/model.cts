@@ -1,0 +1,645 @@
+/**
+ * A small model of n8n around the node's real claim and retry code (nodes/MailDelivery/neverTwice/retries.ts, loaded once
+ * per n8n process so that each process has its own module state), for the exhaustive checker (search.cts).
+ *
+ * What it models, as n8n 2.41 does it (read in .n8n-local, tried in real n8n by the end-to-end suites):
+ * - executions of one workflow: a trigger, an optional wait before the node, the node (one run, `items` items, one
+ *   request per item, Stop Workflow); n8n saves an execution at a wait, at its end, and with Save Execution Progress
+ *   also as it reaches the node;
+ * - Retry of any execution that saved data and did not succeed, in any state (running, waiting, crashed, failed),
+ *   with that data, the wait before the node skipped (n8n disables the node it waited in);
+ * - n8n processes sharing one deduplication store: each process's calls are read, then written whole (n8n's
+ *   helper reads the row, changes it in memory and writes it back), so with two processes a write can lose the
+ *   other's; a process killed (kill -9) loses what it had not written, and comes back with new module state;
+ * - the store's bound (oldest entries pushed out), small here, so that pushing out is one step;
+ * - the platform: which recipient it accepted how many times; a request that fails after it may have reached the
+ *   platform (accepted or not: both are explored).
+ *
+ * The promise checked after every step: no recipient accepted twice unless Redo After a Crash was on in a retry of
+ * its execution; an execution that is not a retry refuses only with "a retry of this execution sends it", and only
+ * when a retry of it took that run and sends it.
+ */
+import type { INode } from 'n8n-workflow';
+import Module from 'node:module';
+import path from 'node:path';
+import vm from 'node:vm';
+
+/** What the real code exports that the model calls. */
+export interface Protocol {
+	checkRetry(
+		context: unknown,
+		node: INode,
+		options: { recordFits: boolean; repeatOnRetry: boolean; oneProcess?: boolean },
+	): Promise<{ send: true } | { send: false; refusal: (itemIndex: number) => Error }>;
+	/** The node's run ended (new code): whether it threw, so that the process knows its execution went no further. */
+	runEnded?: (context: unknown, ended: { threw: boolean }) => void;
+}
+
+const RETRIES = path.resolve(__dirname, '../../nodes/MailDelivery/neverTwice/retries.ts');
+const NODES = path.resolve(__dirname, '../../nodes') + path.sep;
+
+/** Node's module internals the loader below uses (as ts-node and jest do). */
+interface InternalModule {
+	_compile(source: string, file: string): unknown;
+}
+interface InternalModuleStatics {
+	_nodeModulePaths(folder: string): string[];
+}
+
+/** The node's files compiled once (by the loader that runs the tests), by path. */
+const compiled = new Map<string, string>();
+
+function compiledCode(file: string) {
+	let code = compiled.get(file);
+	if (code === undefined) {
+		// Captures what the registered TypeScript loader compiles, without keeping the module it makes.
+		const module = new Module(file) as Module & InternalModule;
+		module.filename = file;
+		module.paths = (Module as unknown as InternalModuleStatics)._nodeModulePaths(
+			path.dirname(file),
+		);
+		const compile = module._compile.bind(module);
+		module._compile = (source: string) => {
+			code = source;
+			return compile(source, file);
+		};
+		require.extensions['.ts']!(module, file);
+		compiled.set(file, code!);
+	}
+	return code!;
+}
+
+/**
+ * The node's code as a new n8n process loads it: module state of its own (the node's files evaluated again from
+ * their compiled code; n8n-workflow and Node's modules shared, as they hold no state of the node's).
+ */
+export function loadProtocol(): Protocol {
+	const modules = new Map<string, Module>();
+	const load = (file: string): unknown => {
+		const loaded = modules.get(file);
+		if (loaded) return loaded.exports;
+		const module = new Module(file);
+		module.filename = file;
+		modules.set(file, module);
+		const requireOutside = Module.createRequire(file);
+		const requireHere = (request: string) => {
+			const resolved = requireOutside.resolve(request);
+			return resolved.startsWith(NODES) ? load(resolved) : requireOutside(resolved);
+		};
+		const wrapper = vm.runInThisContext(Module.wrap(compiledCode(file)), { filename: file }) as (
+			...args: unknown[]
+		) => void;
+		wrapper.call(module.exports, module.exports, requireHere, module, file, path.dirname(file));
+		return module.exports;
+	};
+	return load(RETRIES) as Protocol;
+}
+
+export interface Config {
+	/** n8n processes sharing the store (2: queue mode with two workers). */
+	processes: 1 | 2;
+	/** The node's option: the user says this n8n runs as one process. */
+	oneProcess: boolean;
+	items: number;
+	/** Entries each row of the store keeps (n8n: 10,000). */
+	bound: number;
+	saveProgress: boolean;
+	/** Platform faults explored on each request. */
+	faults: boolean;
+	/** Redo After a Crash may be turned on for a retry. */
+	redo: boolean;
+	/** The most executions (starts and retries) in a history. */
+	maxExecutions: number;
+	/** Steps the environment takes (starts, retries, resumes, kills, push-outs, clock). */
+	depth: number;
+	/** Also push the workflow's row out (its bound is the documented limit of the marks). */
+	pushMarks?: boolean;
+	/** The node ran an hour before the history (else it is new: the store has no trace of it). */
+	ranBefore?: boolean;
+}
+
+type Phase =
+	| 'waiting' // waits before the node
+	| 'claiming' // the real check runs; it may be waiting for the store
+	| 'sending'
+	| 'succeeded'
+	| 'failed'
+	| 'crashed';
+
+interface Ledger {
+	/** Per item: sent (accepted), maybe (failed after it may have reached the platform). */
+	[item: string]: 'sent' | 'maybe';
+}
+
+interface Execution {
+	id: number;
+	/** The execution this one retries (0: none). */
+	retryOf: number;
+	/** The first execution of its chain of retries. */
+	root: number;
+	process: number;
+	/** The process's life (a kill starts a new one). */
+	life: number;
+	lineageStart: number;
+	redo: boolean;
+	/** The node's ID as this execution's workflow has it. */
+	phase: Phase;
+	/** The node's context data, live (n8n keeps it with the execution). */
+	context: Record<string, unknown>;
+	saved?: { context: string };
+	/** Items this try refused, and why. */
+	refused?: string;
+	verdict?: 'send' | 'refuse';
+	/** Items left to request, in order. */
+	toSend: number[];
+}
+
+type StoreCall =
+	| { kind: 'record'; scope: string; items: string[] }
+	| { kind: 'remove'; scope: string; items: string[] }
+	| { kind: 'count'; scope: string };
+
+interface Pending {
+	execution: number;
+	call: StoreCall;
+	/** Read, not yet written (two processes only). */
+	read?: string[];
+	resolve: (value: unknown) => void;
+	reject: (error: unknown) => void;
+}
+
+export type Action =
+	| { do: 'start'; process: number; wait: boolean }
+	| { do: 'resume'; of: number; process: number }
+	| { do: 'retry'; of: number; process: number; redo: boolean }
+	| { do: 'kill'; process: number }
+	| { do: 'pushOut'; marks?: boolean }
+	| { do: 'clock' }
+	| { do: 'store'; execution: number }
+	| { do: 'request'; execution: number; fault: 'none' | 'refused' | 'lost' | 'maybeAccepted' };
+
+const MINUTE = 60_000;
+const START = Date.UTC(2026, 10, 28, 10, 1);
+
+/** One history being played. */
+export class World {
+	readonly executions: Execution[] = [];
+	readonly rows = new Map<string, string[]>();
+	readonly accepted = new Map<string, number>();
+	readonly violations: string[] = [];
+	readonly steps: Action[] = [];
+	/** What each step did, in words (for a history that breaks the promise). */
+	readonly log: string[] = [];
+	now = START;
+	private readonly lives: number[];
+	private readonly protocols: Protocol[];
+	private pending: Pending[] = [];
+	/** What each process life saw: its module state depends on nothing else. */
+	private readonly seen: string[][];
+	private pushes = 0;
+	private lifeCount = 0;
+
+	constructor(readonly config: Config) {
+		// The code under test reads this world's clock (also as a process loads it, a second before the history).
+		Date.now = () => this.now;
+		this.now = START - 1000;
+		this.lives = Array.from({ length: config.processes }, () => ++this.lifeCount);
+		this.protocols = this.lives.map(() => loadProtocol());
+		this.now = START;
+		this.seen = this.lives.map(() => []);
+	}
+
+	/** Before the history: the node ran once an hour earlier, to its end (not a step of the history). */
+	async prelude() {
+		if (!this.config.ranBefore) return;
+		this.now = START - 60 * MINUTE;
+		await this.start(0, false);
+		for (let pending = this.pending[0]; pending; pending = this.pending[0])
+			await this.storeStep(pending.execution);
+		while (this.executions[0].phase === 'sending') await this.request(this.executions[0], 'none');
+		this.now = START;
+		this.log.push('(the node ran once an hour before)');
+	}
+
+	/** Executions of the history (not the prelude's). */
+	private get started() {
+		return this.executions.length - (this.config.ranBefore ? 1 : 0);
+	}
+
+	/** The actions possible now. */
+	actions(): Action[] {
+		const { config } = this;
+		const actions: Action[] = [];
+		for (const pending of this.pending) actions.push({ do: 'store', execution: pending.execution });
+		for (const execution of this.executions)
+			if (execution.phase === 'sending' && execution.toSend.length > 0) {
+				const faults = config.faults
+					? (['none', 'refused', 'lost', 'maybeAccepted'] as const)
+					: (['none'] as const);
+				for (const fault of faults) actions.push({ do: 'request', execution: execution.id, fault });
+			}
+		if (this.environmentSteps() >= config.depth) return actions;
+		const processes = this.lives.map((_, index) => index);
+		if (this.started < config.maxExecutions) {
+			for (const process of processes)
+				for (const wait of [false, true]) actions.push({ do: 'start', process, wait });
+			for (const execution of this.executions)
+				if (this.retryable(execution))
+					for (const process of processes)
+						for (const redo of config.redo ? [false, true] : [false])
+							actions.push({ do: 'retry', of: execution.id, process, redo });
+		}
+		for (const execution of this.executions)
+			if (execution.phase === 'waiting' && execution.saved)
+				for (const process of processes) actions.push({ do: 'resume', of: execution.id, process });
+		for (const process of processes) if (this.live(process)) actions.push({ do: 'kill', process });
+		actions.push({ do: 'pushOut' });
+		if (config.pushMarks) actions.push({ do: 'pushOut', marks: true });
+		actions.push({ do: 'clock' });
+		return actions;
+	}
+
+	environmentSteps() {
+		return this.steps.filter((step) => step.do !== 'store' && step.do !== 'request').length;
+	}
+
+	private live(process: number) {
+		return this.executions.some(
+			(execution) =>
+				execution.process === process &&
+				['waiting', 'claiming', 'sending'].includes(execution.phase),
+		);
+	}
+
+	/** n8n retries an execution that saved data and did not succeed, in any state. */
+	private retryable(execution: Execution) {
+		return execution.saved !== undefined && execution.phase !== 'succeeded';
+	}
+
+	async apply(action: Action) {
+		this.steps.push(action);
+		if (action.do !== 'store') this.log.push(words(action, this.executions.length));
+		switch (action.do) {
+			case 'start':
+				return await this.start(action.process, action.wait);
+			case 'resume': {
+				// n8n resumes a waiting execution in any of its processes.
+				const execution = this.execution(action.of);
+				execution.process = action.process;
+				execution.life = this.lives[action.process];
+				return await this.reachNode(execution);
+			}
+			case 'retry':
+				return await this.retry(this.execution(action.of), action.process, action.redo);
+			case 'kill':
+				return await this.kill(action.process);
+			case 'pushOut':
+				return this.pushOut(action.marks ? 'workflow' : 'node');
+			case 'clock':
+				this.now += 10 * MINUTE;
+				return;
+			case 'store':
+				return await this.storeStep(action.execution);
+			case 'request':
+				return await this.request(this.execution(action.execution), action.fault);
+		}
+	}
+
+	private execution(id: number) {
+		return this.executions[id - 1];
+	}
+
+	private async start(process: number, wait: boolean) {
+		const id = this.executions.length + 1;
+		const execution: Execution = {
+			id,
+			retryOf: 0,
+			root: id,
+			process,
+			life: this.lives[process],
+			lineageStart: this.now,
+			redo: false,
+			phase: 'waiting',
+			context: {},
+			toSend: [],
+		};
+		this.executions.push(execution);
+		if (wait) execution.saved = { context: JSON.stringify(execution.context) };
+		else await this.reachNode(execution);
+	}
+
+	private async retry(of: Execution, process: number, redo: boolean) {
+		const id = this.executions.length + 1;
+		const execution: Execution = {
+			id,
+			retryOf: of.id,
+			root: of.root,
+			process,
+			life: this.lives[process],
+			lineageStart: of.lineageStart,
+			redo,
+			phase: 'waiting',
+			context: JSON.parse(of.saved!.context) as Record<string, unknown>,
+			toSend: [],
+		};
+		this.executions.push(execution);
+		await this.reachNode(execution);
+	}
+
+	/** The execution reaches the node: with Save Execution Progress n8n saved it after the node before. */
+	private async reachNode(execution: Execution) {
+		if (this.config.saveProgress) execution.saved = { context: JSON.stringify(execution.context) };
+		execution.phase = 'claiming';
+		const protocol = this.protocols[execution.process];
+		const ledger = (execution.context.ledger ?? {}) as Ledger;
+		execution.context.ledger = ledger;
+		const unaccounted = Array.from({ length: this.config.items }, (_, item) => item).filter(
+			(item) => ledger[item] === undefined,
+		);
+		if (unaccounted.length === 0) {
+			await this.end(execution, false);
+			return;
+		}
+		const checked = protocol.checkRetry(this.contextOf(execution), NODE, {
+			recordFits: true,
+			repeatOnRetry: execution.redo,
+			oneProcess: this.config.oneProcess,
+		});
+		checked.then(
+			async (check) => {
+				if (execution.phase !== 'claiming') return; // killed meanwhile
+				this.seen[execution.process].push(
+					`${execution.id}:${check.send ? 'send' : 'refuse'}:${JSON.stringify(execution.context.runHistory)}`,
+				);
+				this.log.push(
+					`  execution ${execution.id}: the node's check says ${check.send ? 'send' : `refuse: ${check.refusal(0).message}`} (its record: ${JSON.stringify(execution.context.runHistory)})`,
+				);
+				if (check.send) {
+					execution.verdict = 'send';
+					execution.phase = 'sending';
+					execution.toSend = unaccounted;
+				} else {
+					execution.verdict = 'refuse';
+					execution.refused = check.refusal(unaccounted[0]).message;
+					this.checkRefusal(execution);
+					await this.end(execution, true);
+				}
+			},
+			(error: unknown) => {
+				if (execution.phase !== 'crashed')
+					this.violations.push(`execution ${execution.id}: the check threw ${String(error)}`);
+			},
+		);
+		await settle();
+	}
+
+	private contextOf(execution: Execution) {
+		const world = this;
+		const call = async (call: StoreCall) => {
+			if (execution.phase !== 'claiming' && execution.phase !== 'sending')
+				throw new Error('process killed');
+			return await new Promise((resolve, reject) => {
+				world.pending.push({ execution: execution.id, call, resolve, reject });
+			});
+		};
+		const options = (scope: string) => scope;
+		return {
+			getMode: () => (execution.retryOf ? 'retry' : 'webhook'),
+			getContext: () => execution.context,
+			getExecutionContext: () => ({
+				version: 1,
+				establishedAt: execution.lineageStart,
+				source: 'webhook',
+				triggerNode: { name: 'Trigger', type: 'n8n-nodes-base.webhook' },
+			}),
+			// What the trigger gave the execution (a retry keeps it).
+			getWorkflowDataProxy: () => ({
+				$: () => ({ all: () => [{ json: { execution: execution.root } }] }),
+			}),
+			getExecutionId: () => String(execution.id),
+			getWorkflow: () => ({ id: 'workflow' }),
+			getNode: () => NODE,
+			getExecutionCancelSignal: () => undefined,
+			helpers: {
+				checkProcessedAndRecord: async (items: string[], scope: string) => {
+					const processed = (await call({
+						kind: 'record',
+						scope: options(scope),
+						items: items.map(String),
+					})) as string[];
+					return { new: items.filter((item) => !processed.includes(item)), processed };
+				},
+				removeProcessed: async (items: string[], scope: string) => {
+					await call({ kind: 'remove', scope, items: items.map(String) });
+				},
+				getProcessedDataCount: async (scope: string) =>
+					(await call({ kind: 'count', scope })) as number,
+			},
+		};
+	}
+
+	private row(scope: string) {
+		const key = scope === 'node' ? `node:${NODE.id}` : 'workflow';
+		let row = this.rows.get(key);
+		if (!row) this.rows.set(key, (row = []));
+		return { key, row };
+	}
+
+	/**
+	 * A store call's next part: with one process, read and written at once; with two, read first and written as a
+	 * later step, whole, as n8n writes the row.
+	 */
+	private async storeStep(executionId: number) {
+		const index = this.pending.findIndex((pending) => pending.execution === executionId);
+		const pending = this.pending[index];
+		const { key, row } = this.row(pending.call.scope);
+		const split = this.config.processes > 1;
+		const call = pending.call;
+		const what = `${call.kind} ${call.kind === 'count' ? '' : call.items.join(', ')} (${call.scope} row)`;
+		if (split && pending.read === undefined && call.kind !== 'count') {
+			pending.read = [...row];
+			this.log.push(
+				`  execution ${executionId} reads the ${call.scope} row to ${what}: [${row.join(', ')}]`,
+			);
+			await settle();
+			return;
+		}
+		this.log.push(
+			`  execution ${executionId} ${pending.read ? 'writes' : 'does'} ${what}${pending.read ? ` over what it read` : ''}`,
+		);
+		this.pending.splice(index, 1);
+		const read = pending.read ?? [...row];
+		if (call.kind === 'count') pending.resolve(read.length);
+		else if (call.kind === 'remove') {
+			this.rows.set(
+				key,
+				read.filter((entry) => !call.items.includes(entry)),
+			);
+			pending.resolve(undefined);
+		} else {
+			const there = new Set(read);
+			const written = [...read];
+			for (const item of call.items) if (!there.has(item)) written.push(item);
+			this.rows.set(key, written.slice(Math.max(0, written.length - this.config.bound)));
+			pending.resolve(call.items.filter((item) => there.has(item)));
+		}
+		await settle();
+	}
+
+	private async request(
+		execution: Execution,
+		fault: 'none' | 'refused' | 'lost' | 'maybeAccepted',
+	) {
+		const item = execution.toSend.shift()!;
+		const ledger = execution.context.ledger as Ledger;
+		if (fault === 'none' || fault === 'maybeAccepted') {
+			const recipient = `${execution.root}-${item}`;
+			const times = (this.accepted.get(recipient) ?? 0) + 1;
+			this.accepted.set(recipient, times);
+			if (times > 1 && !this.redoIn(execution.root))
+				this.violations.push(`recipient ${recipient} accepted ${times} times`);
+		}
+		if (fault === 'none') ledger[item] = 'sent';
+		else if (fault !== 'refused') ledger[item] = 'maybe';
+		if (fault !== 'none') {
+			// Stop Workflow: the node throws; the items after it are not sent.
+			execution.toSend = [];
+			await this.end(execution, true);
+		} else if (execution.toSend.length === 0) await this.end(execution, false);
+	}
+
+	private redoIn(root: number) {
+		return this.executions.some((execution) => execution.root === root && execution.redo);
+	}
+
+	/** The node's run ends: n8n saves the execution (its end: nothing follows the node). */
+	private async end(execution: Execution, threw: boolean) {
+		this.protocols[execution.process].runEnded?.(this.contextOf(execution), { threw });
+		execution.phase = threw ? 'failed' : 'succeeded';
+		execution.saved = { context: JSON.stringify(execution.context) };
+		await settle();
+	}
+
+	/** kill -9: what the process had not written is lost; its executions crash; it starts again, new. */
+	private async kill(process: number) {
+		for (const execution of this.executions)
+			if (
+				execution.process === process &&
+				['waiting', 'claiming', 'sending'].includes(execution.phase)
+			) {
+				// A waiting execution is in the database, not in a process: it waits on.
+				if (execution.phase !== 'waiting') execution.phase = 'crashed';
+			}
+		const dropped = this.pending.filter(
+			(pending) => this.execution(pending.execution).process === process,
+		);
+		this.pending = this.pending.filter((pending) => !dropped.includes(pending));
+		for (const pending of dropped) pending.reject(new Error('process killed'));
+		// n8n takes a while to start again.
+		this.now += 1000;
+		this.lives[process] = ++this.lifeCount;
+		this.protocols[process] = loadProtocol();
+		this.seen[process] = [];
+		for (const execution of this.executions)
+			if (execution.process === process && execution.phase === 'waiting')
+				execution.life = this.lives[process];
+		await settle();
+	}
+
+	/** Later runs of the node in other executions fill its row (or the workflow's) past its bound. */
+	private pushOut(scope: 'node' | 'workflow') {
+		const { key, row } = this.row(scope);
+		const later = Array.from(
+			{ length: this.config.bound },
+			(_, index) => `later:${++this.pushes}:${index}`,
+		);
+		this.rows.set(key, [...row, ...later].slice(-this.config.bound));
+	}
+
+	private checkRefusal(execution: Execution) {
+		if (execution.retryOf !== 0) return;
+		const refused = execution.refused ?? '';
+		if (!/a retry of this execution sends it/.test(refused)) {
+			this.violations.push(`execution ${execution.id} (not a retry) refused: ${refused}`);
+			return;
+		}
+		const retryThatSends = this.executions.some(
+			(other) => other.root === execution.root && other.retryOf !== 0 && other.verdict === 'send',
+		);
+		if (!retryThatSends)
+			this.violations.push(
+				`execution ${execution.id} refused "${refused}" but no retry of it sends`,
+			);
+	}
+
+	/** The state, with one-time names numbered by first appearance: histories that reach it go on alike. */
+	state(): string {
+		const names = new Map<string, string>();
+		const canonical = (text: string) =>
+			text.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, (uuid) => {
+				if (!names.has(uuid)) names.set(uuid, `u${names.size}`);
+				return names.get(uuid)!;
+			});
+		return canonical(
+			JSON.stringify({
+				now: this.now - START,
+				rows: [...this.rows.entries()].sort(),
+				accepted: [...this.accepted.entries()].sort(),
+				executions: this.executions.map((execution) => [
+					execution.retryOf,
+					execution.root,
+					execution.process,
+					execution.lineageStart - START,
+					execution.redo,
+					execution.phase,
+					execution.context,
+					execution.saved?.context,
+					execution.toSend,
+					execution.verdict,
+				]),
+				pending: this.pending.map((pending) => [pending.execution, pending.call, pending.read]),
+				seen: this.seen,
+				violations: this.violations.length > 0,
+				steps: this.environmentSteps(),
+			}),
+		);
+	}
+}
+
+/** An action in words; `executions` is how many there were before it. */
+function words(action: Action, executions: number): string {
+	switch (action.do) {
+		case 'start':
+			return `execution ${executions + 1} starts in process ${action.process + 1}${action.wait ? ' and waits before the node' : ''}`;
+		case 'retry':
+			return `execution ${executions + 1}: Retry of ${action.of} in process ${action.process + 1}${action.redo ? ' with Redo After a Crash' : ''}`;
+		case 'resume':
+			return `execution ${action.of} resumes in process ${action.process + 1}`;
+		case 'kill':
+			return `process ${action.process + 1} killed (kill -9), started again`;
+		case 'pushOut':
+			return action.marks
+				? "later entries push the workflow's row out"
+				: "later runs push the node's row out";
+		case 'clock':
+			return 'ten minutes pass';
+		case 'store':
+			return `  execution ${action.execution}: a store call`;
+		case 'request':
+			return `  execution ${action.execution}: a request${action.fault === 'none' ? ', accepted' : ` (${action.fault})`}`;
+	}
+}
+
+const NODE: INode = {
+	id: 'node-1',
+	name: 'Mail Delivery',
+	type: 'n8n-nodes-mail-delivery.mailDelivery',
+	typeVersion: 1,
+	position: [0, 0],
+	parameters: {},
+};
+
+/** Lets the code under test run until it waits for the store again (or ends). */
+async function settle() {
+	await new Promise((resolve) => setImmediate(resolve));
+}
