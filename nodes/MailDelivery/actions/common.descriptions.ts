@@ -341,7 +341,7 @@ const repeatOnRetryOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		"Whether a retry sends (or changes) again what an earlier try may have done: after n8n crashed, restarted or was stopped while this node ran, or when the retry cannot show that no other try of the execution sends. Every item the record of that execution does not show as done goes out again, also to recipients who may have it already; once per run of the node, however many retries follow (on one n8n process). Off: those items fail with an error saying why, and nothing is sent twice.",
+		'Whether a retry sends (or changes) again what an earlier try may have done: after n8n crashed, restarted or was stopped while this node ran, or when the retry cannot show that no other try of the execution sends. Every item the record of that execution does not show as done goes out again, also to recipients who may have it already; once per run of the node, however many retries follow (on one n8n process). Off: those items fail with an error saying why, and nothing is sent twice.',
 };
 
 const oneN8nProcessOption: INodeProperties = {
