@@ -1,5 +1,5 @@
 /**
- * npm run check-never-twice -- [--scope NAME] [--depth N] [--bound B]: the exhaustive checker (search.cts) over the scopes of
+ * npm run check-never-twice -- [--scope NAME] [--depth N] [--bound B] [--distinct-starts]: the exhaustive checker (search.cts) over the scopes of
  * scopes.cts, each up to its depth (or N), printing how many states and transitions each covered, how long it took,
  * and the first history that breaks the promise, as steps a person reads. Exits 1 when one does.
  */
@@ -31,6 +31,7 @@ async function main() {
 			...scope.config,
 			...(depth ? { depth: Number(depth) } : {}),
 			...(bound ? { bound: Number(bound) } : {}),
+			...(process.argv.includes('--distinct-starts') ? { distinctStarts: true } : {}),
 		};
 		console.log(`\n${scope.name}: ${scope.title} (depth ${config.depth})`);
 		const coverage = await check(config, {

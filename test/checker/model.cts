@@ -116,6 +116,8 @@ export interface Config {
 	pushMarks?: boolean;
 	/** The node ran an hour before the history (else it is new: the store has no trace of it). */
 	ranBefore?: boolean;
+	/** Executions start a millisecond apart (else in the same one, as a burst of webhooks may). */
+	distinctStarts?: boolean;
 }
 
 type Phase =
@@ -310,6 +312,7 @@ export class World {
 	}
 
 	private async start(process: number, wait: boolean) {
+		if (this.config.distinctStarts) this.now += 1;
 		const id = this.executions.length + 1;
 		const execution: Execution = {
 			id,
