@@ -1,5 +1,5 @@
 /**
- * npm run check-never-twice -- [--scope NAME] [--depth N] [--bound B] [--distinct-starts]: the exhaustive checker (search.cts) over the scopes of
+ * npm run check-never-twice -- [--scope NAME] [--depth N] [--bound B] [--distinct-starts] [--only-twice]: the exhaustive checker (search.cts) over the scopes of
  * scopes.cts, each up to its depth (or N), printing how many states and transitions each covered, how long it took,
  * and the first history that breaks the promise, as steps a person reads. Exits 1 when one does.
  */
@@ -32,6 +32,7 @@ async function main() {
 			...(depth ? { depth: Number(depth) } : {}),
 			...(bound ? { bound: Number(bound) } : {}),
 			...(process.argv.includes('--distinct-starts') ? { distinctStarts: true } : {}),
+			...(process.argv.includes('--only-twice') ? { onlyTwice: true } : {}),
 		};
 		console.log(`\n${scope.name}: ${scope.title} (depth ${config.depth})`);
 		const coverage = await check(config, {

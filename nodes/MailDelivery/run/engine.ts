@@ -6,7 +6,7 @@
  * The engine alone owns how the requests go: how many at once (Options → Requests in Parallel, read once for the
  * run), pacing after a 429, the execution's stop, On Error = Stop Workflow (no request starts after a failure,
  * but the halves of a refused request that find the entry at fault), requests on the same record in input order,
- * what a retry of the run may send (retries.ts) and what each request did (ledger.ts), and the words for what was
+ * what a retry of the run may send (neverTwice/retries.ts) and what each request did (neverTwice/ledger.ts), and the words for what was
  * done and not run (report.ts). A request the platform refused whole is split in halves until the entries at
  * fault are alone, so every good entry is sent exactly once; any other failure fails exactly the entries of that
  * request and is never resent.
@@ -95,7 +95,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	private described:
 		{ shape: OutputShape<E, Fixed>; outputs: Array<OutputOf | undefined> } | undefined;
 
-	/** This run's claim and what a retry may send (retries.ts), started as reading starts; settled: its end. */
+	/** This run's claim and what a retry may send (neverTwice/retries.ts), started as reading starts; settled: its end. */
 	private retryCheck: { check: Promise<RetryCheck>; settled: boolean } | undefined;
 
 	constructor(
@@ -176,7 +176,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	 * Sends the packed requests, several at once, and returns when each is answered or the run has stopped.
 	 * Under Stop Workflow an item refused while reading stops the run here, before any request (one rule for
 	 * every operation: docs/errors.md). Before the first request, a retried execution checks that it may send
-	 * (retries.ts).
+	 * (neverTwice/retries.ts).
 	 */
 	async send(requests: Requests<E, Fixed>) {
 		if (!this.continueOnFail) {
@@ -191,7 +191,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	}
 
 	/**
-	 * Claims the run (retries.ts) while its items are read: a run that changes something claims before its first
+	 * Claims the run (neverTwice/retries.ts) while its items are read: a run that changes something claims before its first
 	 * request, and one that then ends before any request leaves its claim saved with the execution (settled()).
 	 */
 	private startRetryCheck() {
@@ -212,7 +212,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	/**
 	 * Waits for the claim to be written into the node's context before the node ends, whatever its end: a claim
 	 * written after n8n saved the execution would make a retry of it refuse to send. `threw`: the run ends the
-	 * execution (retries.ts: a retry of it may then show that it is alone).
+	 * execution (neverTwice/retries.ts: a retry of it may then show that it is alone).
 	 */
 	async settled(threw: boolean) {
 		if (!this.retryCheck) return;
@@ -220,7 +220,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		runEnded(this.context, { threw });
 	}
 
-	/** Whether this run may send; when not, every item to send fails, before any request (retries.ts). */
+	/** Whether this run may send; when not, every item to send fails, before any request (neverTwice/retries.ts). */
 	private async maySend(): Promise<boolean> {
 		this.startRetryCheck();
 		const retry = await this.retryCheck!.check;

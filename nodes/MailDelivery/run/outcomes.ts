@@ -1,6 +1,6 @@
 /**
  * What happened to each input item in a run: the entries its requests carried and what they did, or why it
- * was not sent, kept in the run's ledger (ledger.ts) so that n8n's retry of the run sends only what was refused
+ * was not sent, kept in the run's ledger (neverTwice/ledger.ts) so that n8n's retry of the run sends only what was refused
  * or never sent.
  */
 import type { INode } from 'n8n-workflow';

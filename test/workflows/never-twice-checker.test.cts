@@ -1,0 +1,15 @@
+/**
+ * The exhaustive checker's quick scopes (test/checker: every history of a small world up to a depth, on the node's
+ * real retry code, one n8n process with kills and restarts, and two processes whose store writes lose each other's).
+ * `npm run check-never-twice` runs the deeper scopes; docs/reliability.md says what is modelled.
+ */
+import { SCOPES } from '../checker/scopes.cts';
+import { check, describe as steps } from '../checker/search.cts';
+
+for (const scope of SCOPES.filter((candidate) => candidate.quick))
+	test(`every history of the checker's scope "${scope.name}" keeps the promise: ${scope.title}`, async () => {
+		const coverage = await check(scope.config);
+		const found = coverage.found && (await steps(scope.config, coverage.found.history));
+		expect(found ?? 'none').toBe('none');
+		expect(coverage.states).toBeGreaterThan(100);
+	}, 300_000);
