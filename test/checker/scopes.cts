@@ -9,8 +9,8 @@ export interface Scope {
 	name: string;
 	title: string;
 	config: Config;
-	/** Part of `npm test` (a quick scope). */
-	quick?: boolean;
+	/** The depth `npm test` covers (a quick part); the scope's own depth is the full run's. */
+	quickDepth: number;
 }
 
 const base: Config = {
@@ -30,7 +30,8 @@ export const SCOPES: Scope[] = [
 	{
 		name: 'one-process',
 		title: 'one n8n process, the option "one process" on: waits, retries, kills, push-outs',
-		config: { ...base, oneProcess: true, depth: 7 },
+		config: { ...base, oneProcess: true, maxExecutions: 3, depth: 7 },
+		quickDepth: 4,
 	},
 	{
 		name: 'one-process-faults',
@@ -42,18 +43,21 @@ export const SCOPES: Scope[] = [
 			faults: true,
 			redo: true,
 			maxExecutions: 3,
-			depth: 5,
+			depth: 4,
 		},
+		quickDepth: 2,
 	},
 	{
 		name: 'default-one-process',
 		title: 'one n8n process, the option off (the default)',
-		config: { ...base, depth: 7 },
+		config: { ...base, maxExecutions: 3, depth: 7 },
+		quickDepth: 4,
 	},
 	{
 		name: 'queue-mode',
 		title: 'two n8n processes sharing the store (queue mode), the option off',
 		config: { ...base, processes: 2, maxExecutions: 3, depth: 5 },
+		quickDepth: 3,
 	},
 	{
 		name: 'queue-mode-faults',
@@ -65,7 +69,8 @@ export const SCOPES: Scope[] = [
 			faults: true,
 			redo: true,
 			maxExecutions: 3,
-			depth: 4,
+			depth: 3,
 		},
+		quickDepth: 2,
 	},
 ];

@@ -94,6 +94,8 @@ export class SentLedger<Fixed> {
 	/** This try's requests under way, by number, to settle when their answer comes. */
 	private readonly underWay = new Map<number, EarlierRequest<Fixed>>();
 
+	private readonly firstOfTry: number;
+
 	private constructor(
 		private readonly store: IContextObject,
 		private readonly key: string,
@@ -104,6 +106,7 @@ export class SentLedger<Fixed> {
 		 */
 		readonly recordFits: boolean,
 	) {
+		this.firstOfTry = record.lastRequest;
 		for (const request of record.requests) {
 			if (request.underWay) {
 				delete request.underWay;
@@ -145,6 +148,11 @@ export class SentLedger<Fixed> {
 
 	get lastRequest(): number {
 		return this.record.lastRequest;
+	}
+
+	/** The number after which this try's requests are numbered (an earlier try's last). */
+	get firstRequestOfTry(): number {
+		return this.firstOfTry;
 	}
 
 	/** What an earlier try's request did with this entry, if it sent it or may have. */

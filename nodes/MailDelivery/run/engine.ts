@@ -218,6 +218,21 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		if (!this.retryCheck) return;
 		await this.retryCheck.check.catch(() => undefined);
 		runEnded(this.context, { threw });
+		if (!threw) this.adviseOnCrashes();
+	}
+
+	/**
+	 * Said before a crash, not after (issue 54): a run of several requests in a workflow that does not save its
+	 * progress could not be retried if n8n stopped during it.
+	 */
+	private adviseOnCrashes() {
+		const requests = this.requestNumber - (this.ledger?.firstRequestOfTry ?? 0);
+		if (requests < 2 || this.context.getWorkflowSettings?.().saveExecutionProgress === true) return;
+		this.context.addExecutionHints({
+			message:
+				'If n8n stops while this node sends (a crash, a restart), the execution can be retried only with Workflow Settings → Save Execution Progress on: without it n8n keeps nothing of it to retry. A retry then refuses what may have been sent, saying why, and Options → Redo After a Crash sends it again.',
+			location: 'outputPane',
+		});
 	}
 
 	/** Whether this run may send; when not, every item to send fails, before any request (neverTwice/retries.ts). */
