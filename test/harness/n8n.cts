@@ -33,6 +33,7 @@ import type {
 	IVersionedNodeType,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
+	IWorkflowSettings,
 } from 'n8n-workflow';
 import {
 	createRunExecutionData,
@@ -364,6 +365,8 @@ export interface WorkflowOptions {
 	executionId?: string;
 	/** An execution's saved data to go on from (a waiting execution resumed), instead of a new run from the first node. */
 	resumeFrom?: IRunExecutionData;
+	/** The workflow's settings (Workflow Settings in the editor). */
+	workflowSettings?: IWorkflowSettings;
 }
 
 let nodeCounter = 0;
@@ -458,8 +461,9 @@ export async function runWorkflow({
 	contextData,
 	executionId,
 	resumeFrom,
+	workflowSettings,
 }: WorkflowOptions): Promise<RunResult> {
-	const workflow = testWorkflow(nodes, connections);
+	const workflow = testWorkflow(nodes, connections, workflowSettings);
 	const hooks = new ExecutionLifecycleHooks(mode, 'test-execution', {
 		id: 'test',
 		name: 'test',
@@ -529,7 +533,11 @@ export async function runWorkflow({
 }
 
 /** The workflow as n8n builds it for an execution of the test's nodes. */
-export const testWorkflow = (nodes: INode[], connections: IConnections) =>
+export const testWorkflow = (
+	nodes: INode[],
+	connections: IConnections,
+	settings: IWorkflowSettings = {},
+) =>
 	new Workflow({
 		id: 'test',
 		nodes,
@@ -537,7 +545,7 @@ export const testWorkflow = (nodes: INode[], connections: IConnections) =>
 		active: false,
 		nodeTypes,
 		staticData: {},
-		settings: { timezone: 'UTC' },
+		settings: { timezone: 'UTC', ...settings },
 	});
 
 /** The context n8n gives list search and load options methods, for an action node with these parameters. */

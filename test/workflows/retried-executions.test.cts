@@ -316,3 +316,21 @@ test('a retry of an execution stopped mid-send (its record saved at the stop) se
 	for (const mail of env.view().mails) counts.set(mail.email, (counts.get(mail.email) ?? 0) + 1);
 	expect(Math.max(...counts.values())).toBe(1);
 });
+
+test('a send of several requests says, before any crash, that a retry after one needs Workflow Settings → Save Execution Progress; with it on, nothing is said', async () => {
+	const workflow = actionWorkflow(sendToEachItem());
+	const hintsOf = (result: Awaited<ReturnType<typeof runWorkflow>>) =>
+		(result.run.data.resultData.runData['Mail Delivery'][0].hints ?? []).map(
+			(hint) => hint.message,
+		);
+	const unsaved = await runAs(workflow, 'webhook', people(300), newExecution());
+	expect(hintsOf(unsaved).join(' ')).toMatch(
+		/can be retried only with Workflow Settings → Save Execution Progress on/,
+	);
+	const saved = await runAs(workflow, 'webhook', people(300), newExecution(), {
+		workflowSettings: { saveExecutionProgress: true },
+	});
+	expect(hintsOf(saved).join(' ')).not.toMatch(/Save Execution Progress/);
+	const one = await runAs(workflow, 'webhook', people(50), newExecution());
+	expect(hintsOf(one).join(' ')).not.toMatch(/Save Execution Progress/);
+});
