@@ -68,9 +68,16 @@ const HISTORY_KEY = 'runHistory';
 /** Why a run does not send. */
 type Refusal = 'noRecord' | 'inDoubt' | 'taken' | 'notShownAlone' | 'retrySends' | 'retryWentFirst';
 
-/** Whether this run may send: `refusal` makes the error of each item an earlier try may have sent. */
+/**
+ * Whether this run may send: `refusal` makes the error of each item an earlier try may have sent, with what the
+ * platform's events call the request it would have been in (`eventsName`) and how many items are refused.
+ */
 export type RetryCheck =
-	{ send: true } | { send: false; refusal: (itemIndex: number) => NodeOperationError };
+	| { send: true }
+	| {
+			send: false;
+			refusal: (itemIndex: number, eventsName?: string, refused?: number) => NodeOperationError;
+	  };
 
 interface RetryOptions {
 	/** The run's ledger record, if an earlier try left one, belongs to this operation and input. */
@@ -127,7 +134,20 @@ export async function checkRetry(
 	}
 	if (!refusal) return { send: true };
 	const why = refusal;
-	return { send: false, refusal: (itemIndex) => notSent(node, itemIndex, why) };
+	return {
+		send: false,
+		refusal: (itemIndex, eventsName, refused) =>
+			notSent(node, itemIndex, why, { eventsName, refused }),
+	};
+}
+
+/**
+ * The run's name in its execution: its lineage and number, the same in every try of the run (after checkRetry).
+ * A run with no claim (nothing it does is kept for a retry) has a name of its own.
+ */
+export function runName(context: IExecuteFunctions) {
+	const saved = historyOf(nodeContext(context));
+	return saved ? `${saved.lineage}:${saved.runs}` : `unclaimed:${randomUUID()}`;
 }
 
 /**
@@ -150,7 +170,7 @@ async function ownVerdict(context: IExecuteFunctions, run: Try): Promise<Refusal
 	const seen = seenHere(rowKey(context), run.lineage, run.run);
 	if (run.saved?.lostToRetry || (seen?.byRetry && seen.sends)) return 'retryWentFirst';
 	// After a restart this process has no record of a retry that took the run before it: n8n's store has.
-	if (await takenOver(storeRows(context), runName(context, run)).catch(() => false))
+	if (await takenOver(storeRows(context), storeName(context, run)).catch(() => false))
 		return 'retryWentFirst';
 	claim(context, run);
 	return undefined;
@@ -166,7 +186,7 @@ async function retryVerdict(
 	if (seen?.byRetry && seen.sends) return 'retrySends';
 	if (run.redo) {
 		// What a redo sent is kept where a restart does not lose it (in queue mode n8n's store may still lose it).
-		const free = await claimRedo(storeRows(context), runName(context, run)).catch(() => true);
+		const free = await claimRedo(storeRows(context), storeName(context, run)).catch(() => true);
 		if (!free) return 'retrySends';
 		claim(context, run);
 		return undefined;
@@ -178,7 +198,7 @@ async function retryVerdict(
 		before?.ended === true || (oneProcess && (before !== undefined || begunHere(context, run)));
 	if (!alone) return 'notShownAlone';
 	// An execution that did not end here may come back to the node: it finds this in the store.
-	if (oneProcess && !before?.ended) await recordTakeOver(storeRows(context), runName(context, run));
+	if (oneProcess && !before?.ended) await recordTakeOver(storeRows(context), storeName(context, run));
 	claim(context, run);
 	return undefined;
 }
@@ -198,7 +218,7 @@ function claim(context: IExecuteFunctions, run: Try) {
 		});
 }
 
-const runName = (context: IExecuteFunctions, run: Try): RunName => ({
+const storeName = (context: IExecuteFunctions, run: Try): RunName => ({
 	node: context.getNode().id,
 	lineage: run.lineage,
 	run: run.run,
@@ -321,7 +341,23 @@ function remedy(refusal: Refusal) {
 	return `So that nothing goes out twice, nothing was sent.${oneProcess} Check what the platform received (Get Stats, or the events of a Mail Delivery Trigger), then send what is missing, or ${REDO}.`;
 }
 
-function notSent(node: INode, itemIndex: number, refusal: Refusal) {
+/** Where to look for what an earlier try of the request did: the platform's events about it. */
+function eventsHint(eventsName: string | undefined) {
+	return eventsName === undefined
+		? ''
+		: ` If the platform accepted it, its events carry UniqueMsgID ${eventsName}: a Delivered, Bounced or Dropped event (the Mail Delivery Trigger's) with that UniqueMsgID and this item's address says it was sent; without one, it was not.`;
+}
+
+function notSent(
+	node: INode,
+	itemIndex: number,
+	refusal: Refusal,
+	{ eventsName, refused }: { eventsName?: string; refused?: number },
+) {
+	const cost =
+		refused === undefined || refusal === 'retryWentFirst' || refusal === 'retrySends'
+			? ''
+			: ` Redo After a Crash would send the ${refused} item${refused === 1 ? '' : 's'} refused here again.`;
 	return new NodeOperationError(
 		node,
 		refusal === 'retryWentFirst'
@@ -329,6 +365,6 @@ function notSent(node: INode, itemIndex: number, refusal: Refusal) {
 			: refusal === 'retrySends'
 				? 'Not sent: another retry of the same execution sends it'
 				: 'Not sent: the execution this one retries may have sent it already',
-		{ itemIndex, description: `${WHY[refusal]} ${remedy(refusal)}` },
+		{ itemIndex, description: `${WHY[refusal]} ${remedy(refusal)}${cost}${eventsHint(eventsName)}` },
 	);
 }
