@@ -150,6 +150,7 @@ test("Additional Fields hold what goes to the platform; Options hold only how th
 		'missingTagValues',
 		'parallelRequests',
 		'repeatOnRetry',
+		'oneN8nProcess',
 		'retryAttempts',
 		'retryMaxWaitSeconds',
 		'batchSize',
