@@ -43,6 +43,7 @@ const N8N_WORDS = [
 	'Execute workflow',
 	'Listen for test event',
 	'Listening for test events',
+	'Stop Listening',
 	'Credential',
 	'Test',
 	'Save',
