@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Auth, callbackPage, type Account, type AuthCodeEntry, type TokenEntry } from './auth.cts';
 import { control, type AnswerSettings, type Controlled } from './control.cts';
 import { Delivery } from './delivery.cts';
+import { homeView } from './homeView.cts';
 import { mailEvent, mailView } from './mailView.cts';
 import { Network } from './network.cts';
 import { OPERATIONS } from './operations/index.cts';
@@ -208,6 +209,7 @@ export class Emulator implements Controlled {
 				return send(res, status, body);
 			}
 			if (url.pathname === '/oauth/callback') return callbackPage(url, res);
+			if (await homeView(req, url, raw, res, this)) return;
 			if (req.method === 'GET' && mailView(url, res, this)) return;
 			if (req.method === 'POST' && (await mailEvent(url, raw, res, this))) return;
 			if (url.pathname === '/v5/auth/oauth/authorize' && req.method === 'GET')
