@@ -466,7 +466,6 @@ test('each pushed event once across a restart: a push that comes again after n8n
 		line,
 		userFolder: stack.userFolder,
 		port,
-		brokerPort: await freePort(),
 		...n8nFaults(faultsFile),
 	});
 	stack.session = await setupOwner(stack.n8n.baseUrl);
@@ -507,7 +506,6 @@ test("n8n started while the platform cannot be reached: the trigger stays publis
 		line,
 		userFolder: stack.userFolder,
 		port,
-		brokerPort: await freePort(),
 		...n8nFaults(faultsFile),
 		log: (text) => log.push(text),
 	});
@@ -544,7 +542,6 @@ test('n8n restarted with another public address: the trigger takes over its own 
 		line,
 		userFolder: stack.userFolder,
 		port,
-		brokerPort: await freePort(),
 		extraEnv: webhookUrlEnv(moved),
 		log: (text) => log.push(text),
 	});
@@ -583,7 +580,6 @@ test('a published trigger that comes back takes its address back: production sto
 			line,
 			userFolder: copyFolder,
 			port: copyPort,
-			brokerPort: await freePort(),
 			log: (text) => copyLog.push(text),
 		});
 	const heldBy = async (origin, what) =>
@@ -610,7 +606,6 @@ test('a published trigger that comes back takes its address back: production sto
 			line,
 			userFolder: stack.userFolder,
 			port,
-			brokerPort: await freePort(),
 			extraEnv: webhookUrlEnv(production),
 			log: (text) => productionLog.push(text),
 		});
@@ -670,7 +665,6 @@ test("a copy of this n8n made from its user folder neither takes nor gives back 
 		line,
 		userFolder: stack.userFolder,
 		port,
-		brokerPort: await freePort(),
 		extraEnv: webhookUrlEnv(production),
 	});
 	stack.session = await setupOwner(stack.n8n.baseUrl);
@@ -684,8 +678,6 @@ test("a copy of this n8n made from its user folder neither takes nor gives back 
 	const copy = await startN8n({
 		line,
 		userFolder: copyFolder,
-		port: await freePort(),
-		brokerPort: await freePort(),
 		log: (text) => copyLog.push(text),
 	});
 	try {

@@ -1,7 +1,8 @@
 // `npm run dev` (gulp dev, issue 40 item 6), as a contributor uses it, on a copy of the project: it starts n8n and
 // the emulator, a change to a node's description is served by n8n a moment later, and Ctrl-C (SIGINT to the whole
-// process group, as a terminal sends it) stops every process it started. The copy shares node_modules and the
-// installed n8n (.n8n-local) with this checkout; n8n's data goes to a temporary folder (N8N_USER_FOLDER).
+// process group, as a terminal sends it) stops every process it started. The copy shares node_modules with this
+// checkout and the installed n8n with every checkout (the install cache); n8n's data goes to a temporary folder
+// (N8N_USER_FOLDER).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import {
@@ -49,7 +50,6 @@ function copyOfProject() {
 		cpSync(path.join(root, name), path.join(copy, name), { recursive: true });
 	symlinkSync(realpathSync(path.join(root, 'node_modules')), path.join(copy, 'node_modules'));
 	installN8n('2');
-	symlinkSync(realpathSync(path.join(root, '.n8n-local')), path.join(copy, '.n8n-local'));
 	return copy;
 }
 
