@@ -156,12 +156,16 @@ export function localStack() {
 		get stopRequested() {
 			return stopping !== undefined;
 		},
-		async start() {
+		/** Stops what an earlier run left on the ports; throws, naming it, when anything else holds one. */
+		async freePorts() {
 			await freeForStart(emulatorPort, 'The emulator', {
 				userFolder,
 				variable: 'EMULATOR_PORT',
 			});
 			await freeForStart(n8nPort, 'n8n', { userFolder, variable: 'N8N_PORT' });
+		},
+		async start() {
+			await stack.freePorts();
 			emulator = await startDemoEmulator(emulatorPort, { mailLog: true });
 			if (stopping) return stack; // Ctrl-C came meanwhile: stop() stops what has started
 			console.log(`Emulator listening on ${emulator.url}`);

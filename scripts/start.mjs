@@ -4,20 +4,23 @@ import { localStack, readyBanner, stopOnInterrupt } from './local-stack.mjs';
 
 const startedAt = Date.now();
 ensureDependencies();
+const stack = localStack();
+const failed = async (error) => {
+	console.error(`\nnpm start failed: ${error.message}`);
+	await stack.stop();
+	process.exit(1);
+};
+// Before the build: a port held by another program is said at once.
+await stack.freePorts().catch(failed);
 run('npm run -s build');
 
-const stack = localStack();
 const stopped = stopOnInterrupt(stack);
 try {
 	await stack.start();
 	console.log(readyBanner(stack, { startedAt }));
 } catch (error) {
-	// A start that Ctrl-C cut short is no failure; any other is said in one message, everything stopped.
-	if (!stack.stopRequested) {
-		console.error(`\nnpm start failed: ${error.message}`);
-		await stack.stop();
-		process.exit(1);
-	}
+	// A start that Ctrl-C cut short is no failure.
+	if (!stack.stopRequested) await failed(error);
 }
 await stopped;
 process.exit(0);
