@@ -200,6 +200,20 @@ async function launchN8n(
 	};
 }
 
+/**
+ * A request to n8n, sent again while n8n answers 503 "Database is not ready!": n8n 1.x answers so, before doing
+ * anything, whenever its periodic `SELECT 1` took more than 5 s (a loaded machine), until the next one succeeds.
+ */
+async function whileDatabaseNotReady(send) {
+	for (let attempt = 1; ; attempt++) {
+		const answer = await send();
+		const text = await answer.text();
+		if (answer.status !== 503 || !text.includes('Database is not ready') || attempt >= 60)
+			return { answer, text };
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
+}
+
 /** Owner account (first run) or login, then an API key for the public API. */
 export async function setupOwner(baseUrl) {
 	// n8n 1.x reports ready a moment before its REST routes are mounted (and, after a restart on a busy machine,
@@ -229,12 +243,17 @@ export async function setupOwner(baseUrl) {
 		.map((c) => String(c).split(';')[0])
 		.join('; ');
 	const rest = async (method, route, body) => {
-		const answer = await fetch(`${baseUrl}/rest${route}`, {
-			method,
-			headers: { 'Content-Type': 'application/json', cookie, 'browser-id': 'mail-delivery-setup' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await answer.text();
+		const { answer, text } = await whileDatabaseNotReady(() =>
+			fetch(`${baseUrl}/rest${route}`, {
+				method,
+				headers: {
+					'Content-Type': 'application/json',
+					cookie,
+					'browser-id': 'mail-delivery-setup',
+				},
+				body: body === undefined ? undefined : JSON.stringify(body),
+			}),
+		);
 		if (!answer.ok)
 			throw new Error(`n8n ${method} /rest${route} failed: ${answer.status} ${text.slice(0, 500)}`);
 		const parsed = text ? JSON.parse(text) : {};
@@ -253,12 +272,13 @@ export async function setupOwner(baseUrl) {
 	});
 	const apiKey = key.rawApiKey ?? key.apiKey;
 	const api = async (method, route, body) => {
-		const answer = await fetch(`${baseUrl}/api/v1${route}`, {
-			method,
-			headers: { 'Content-Type': 'application/json', 'X-N8N-API-KEY': apiKey },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await answer.text();
+		const { answer, text } = await whileDatabaseNotReady(() =>
+			fetch(`${baseUrl}/api/v1${route}`, {
+				method,
+				headers: { 'Content-Type': 'application/json', 'X-N8N-API-KEY': apiKey },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			}),
+		);
 		if (!answer.ok)
 			throw new Error(
 				`n8n ${method} /api/v1${route} failed: ${answer.status} ${text.slice(0, 500)}`,
