@@ -129,7 +129,7 @@ const toolingTasks = readdirSync(path.join(root, 'test', 'tooling'))
 					tap: path.join(reports, `tooling-${file}.tap`),
 					prefix: `[${name}]`,
 					cwd: root,
-					limitMs: 40 * 60_000,
+					limitMs: 60 * 60_000,
 				})),
 			}),
 		};
