@@ -11,7 +11,6 @@ import {
 	createCredential,
 	credentialData,
 	eventually,
-	freePort,
 	startStack,
 } from './env.mjs';
 
@@ -60,7 +59,6 @@ export function executionsOf(stack, line) {
 				line,
 				userFolder: stack.userFolder,
 				port: Number(new URL(stack.n8n.baseUrl).port),
-				brokerPort: await freePort(),
 				...startOptions,
 			});
 			stack.session = await setupOwner(stack.n8n.baseUrl);
@@ -165,12 +163,17 @@ export function executionsOf(stack, line) {
 /** A real n8n of the line and the emulator, with a signature credential and the executions helper over them. */
 export async function startSendStack(line) {
 	const stack = await startStack(line);
-	const credential = await createCredential(
-		stack.session,
-		'mailDeliverySignatureApi',
-		credentialData(stack.emulator, 'mailDeliverySignatureApi'),
-	);
-	return { stack, credential, on: executionsOf(stack, line) };
+	try {
+		const credential = await createCredential(
+			stack.session,
+			'mailDeliverySignatureApi',
+			credentialData(stack.emulator, 'mailDeliverySignatureApi'),
+		);
+		return { stack, credential, on: executionsOf(stack, line) };
+	} catch (error) {
+		await stopStack(stack);
+		throw error;
+	}
 }
 
 export async function stopStack(stack) {

@@ -14,14 +14,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
-import {
-	activate,
-	createCredential,
-	credentialData,
-	eventually,
-	freePort,
-	startStack,
-} from './env.mjs';
+import { activate, createCredential, credentialData, eventually, startStack } from './env.mjs';
 import {
 	askParameters,
 	executionOf,
@@ -531,7 +524,6 @@ test('n8n restarts while runs wait (n8n 2.x with its quickjs expression engine):
 		line,
 		userFolder: stack.userFolder,
 		port: Number(port),
-		brokerPort: await freePort(),
 		// On n8n 2.x, back with its other isolated expression engine: the answer is read under vm and quickjs.
 		extraEnv: line === '2' ? { N8N_EXPRESSION_ENGINE: 'quickjs' } : {},
 	});

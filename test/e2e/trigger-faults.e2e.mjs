@@ -523,7 +523,6 @@ test('each pushed event once across a restart: a push that comes again after n8n
 		line,
 		userFolder: stack.userFolder,
 		port,
-		brokerPort: await freePort(),
 		...n8nFaults(faultsFile),
 	});
 	stack.session = await setupOwner(stack.n8n.baseUrl);
@@ -564,7 +563,6 @@ test("n8n started while the platform cannot be reached: the trigger stays publis
 		line,
 		userFolder: stack.userFolder,
 		port,
-		brokerPort: await freePort(),
 		...n8nFaults(faultsFile),
 		log: (text) => log.push(text),
 	});
@@ -601,7 +599,6 @@ test('n8n restarted with another public address: the trigger takes over its own 
 		line,
 		userFolder: stack.userFolder,
 		port,
-		brokerPort: await freePort(),
 		extraEnv: webhookUrlEnv(moved),
 		log: (text) => log.push(text),
 	});
@@ -640,7 +637,6 @@ test('a published trigger that comes back takes its address back: production sto
 			line,
 			userFolder: copyFolder,
 			port: copyPort,
-			brokerPort: await freePort(),
 			log: (text) => copyLog.push(text),
 		});
 	const heldBy = async (origin, what) =>
@@ -667,7 +663,6 @@ test('a published trigger that comes back takes its address back: production sto
 			line,
 			userFolder: stack.userFolder,
 			port,
-			brokerPort: await freePort(),
 			extraEnv: webhookUrlEnv(production),
 			log: (text) => productionLog.push(text),
 		});
@@ -727,7 +722,6 @@ test("a copy of this n8n made from its user folder neither takes nor gives back 
 		line,
 		userFolder: stack.userFolder,
 		port,
-		brokerPort: await freePort(),
 		extraEnv: webhookUrlEnv(production),
 	});
 	stack.session = await setupOwner(stack.n8n.baseUrl);
@@ -741,8 +735,6 @@ test("a copy of this n8n made from its user folder neither takes nor gives back 
 	const copy = await startN8n({
 		line,
 		userFolder: copyFolder,
-		port: await freePort(),
-		brokerPort: await freePort(),
 		log: (text) => copyLog.push(text),
 	});
 	try {
