@@ -243,9 +243,11 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		const requests = this.queue!.takeAllRequests();
 		const items = new Map<number, string | undefined>();
 		for (const { entries, eventsName } of requests)
-			for (const { itemIndex } of entries) if (!items.has(itemIndex)) items.set(itemIndex, eventsName);
+			for (const { itemIndex } of entries)
+				if (!items.has(itemIndex)) items.set(itemIndex, eventsName);
 		const refused = [...items.keys()];
-		if (!this.continueOnFail) throw retry.refusal(refused[0], items.get(refused[0]), refused.length);
+		if (!this.continueOnFail)
+			throw retry.refusal(refused[0], items.get(refused[0]), refused.length);
 		for (const [itemIndex, eventsName] of items)
 			this.outcomes.refuse(itemIndex, retry.refusal(itemIndex, eventsName, refused.length));
 		return false;
