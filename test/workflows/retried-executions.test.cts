@@ -127,9 +127,22 @@ test('a retry of an execution that never reached the node refuses by default: no
 
 test('with One Process (Regular Mode), a retry of an execution that began since n8n started and never reached the node sends as usual', async () => {
 	const workflow = actionWorkflow(sendToEachItem({ options: { oneN8nProcess: true } }));
+	// The node ran here before the execution began: it is the node that execution would come back to.
+	await runAs(workflow, 'webhook', people(1), newExecution());
 	const retried = await runAs(workflow, 'retry', people(300), executionBeginningIn(20));
 	expect(retried.error()).toBeUndefined();
-	expect(env.view().mails).toHaveLength(300);
+	expect(env.view().mails).toHaveLength(301);
+});
+
+test('with One Process (Regular Mode), a retry refuses when the node never ran here before its execution began (a node pasted again since has a new ID the execution would not look under)', async () => {
+	const workflow = actionWorkflow(sendToEachItem({ options: { oneN8nProcess: true } }), {
+		onError: 'continueErrorOutput',
+	});
+	const retried = await runAs(workflow, 'retry', people(3), executionBeginningIn(20));
+	expect(txRequests()).toBe(0);
+	expect(retried.output('Mail Delivery', 1)[0].json.error).toBe(
+		'Not sent: the execution this one retries may have sent it already',
+	);
 });
 
 test('with One Process (Regular Mode), a retry of an execution that began before n8n started (it may have sent before a restart) refuses', async () => {
