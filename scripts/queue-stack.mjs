@@ -238,15 +238,35 @@ export async function startQueueStack({
 		};
 		// Main first: it runs the database migrations.
 		stack.main = await n8n('main', 'start', mainPort ?? (await freePort()));
+		const worker = async (name, port) => {
+			const healthPort = port ?? (await freePort());
+			return await n8n(name, 'worker', healthPort, {
+				QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+				QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+			});
+		};
 		const healthPorts = await Promise.all(Array.from({ length: workers }, () => freePort()));
 		stack.workers = await Promise.all(
-			healthPorts.map((port, index) =>
-				n8n(`worker-${index + 1}`, 'worker', port, {
-					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-					QUEUE_HEALTH_CHECK_PORT: String(port),
-				}),
-			),
+			healthPorts.map((port, index) => worker(`worker-${index + 1}`, port)),
 		);
+		/**
+		 * Worker `index` killed as by a crash (kill -9, its task runner too: by pid), then a worker of the same
+		 * name started again on its user folder: a new process, which saw nothing the killed one saw.
+		 */
+		stack.crashWorker = async (index) => {
+			const killed = stack.workers[index];
+			try {
+				execFileSync('pkill', ['-9', '-P', String(killed.pid)]);
+			} catch {
+				// no child process
+			}
+			const exited = new Promise((resolve) => killed.child.once('exit', resolve));
+			process.kill(killed.pid, 'SIGKILL');
+			await exited;
+			pids.splice(pids.indexOf(killed.pid), 1);
+			stack.workers[index] = await worker(killed.name);
+			return stack.workers[index];
+		};
 		// Several webhook processors stand behind one public address (N8N_WEBHOOK_URL, the first one's).
 		stack.webhooks = [await n8n('webhook', 'webhook', webhookPort)];
 		for (let index = 2; index <= webhooks; index++)
