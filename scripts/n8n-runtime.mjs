@@ -156,7 +156,8 @@ export async function startN8n({
 /** Owner account (first run) or login, then an API key for the public API. */
 export async function setupOwner(baseUrl) {
 	// n8n 1.x reports ready a moment before its REST routes are mounted (and, after a restart on a busy machine,
-	// may mount /rest/login after /rest/owner/setup or drop a connection meanwhile): such answers are tried again.
+	// may mount /rest/login after /rest/owner/setup, answer 503 "Database is not ready!" or drop a connection
+	// meanwhile): such answers are tried again.
 	const post = async (route, body) => {
 		for (let attempt = 0; ; attempt++) {
 			const answer = await fetch(`${baseUrl}/rest${route}`, {
@@ -164,7 +165,7 @@ export async function setupOwner(baseUrl) {
 				headers: { 'Content-Type': 'application/json' },
 				body: JSON.stringify(body),
 			}).catch((error) => (attempt < 120 ? undefined : Promise.reject(error)));
-			if ((answer && answer.status !== 404) || attempt >= 120) return answer;
+			if ((answer && ![404, 503].includes(answer.status)) || attempt >= 120) return answer;
 			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
 	};
