@@ -143,7 +143,8 @@ export async function startN8n({
 		output,
 		startupMs: Date.now() - started,
 		async stop() {
-			if (child.exitCode !== null) return;
+			// Ended already: with a code, or by a signal (kill -9 of a crash test), when exitCode stays null.
+			if (child.exitCode !== null || child.signalCode !== null) return;
 			const exited = new Promise((resolve) => child.once('exit', resolve));
 			child.kill('SIGTERM');
 			const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);

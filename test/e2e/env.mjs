@@ -202,18 +202,26 @@ export function triggerWorkflow({ name, credential, parameters = {} }) {
  */
 export async function startStack(line, { faults, extraEnv } = {}) {
 	const emulator = await startEmulatorProcess();
-	const n8nPort = await freePort();
-	const userFolder = mkdtempSync(path.join(tmpdir(), `mail-delivery-e2e-${line}-`));
-	const n8n = await startN8n({
-		line,
-		userFolder,
-		port: n8nPort,
-		brokerPort: await freePort(),
-		...(faults ? n8nFaults(faults) : {}),
-		...(extraEnv ? { extraEnv } : {}),
-	});
-	const session = await setupOwner(n8n.baseUrl);
-	return { emulator, n8n, session, userFolder };
+	let n8n;
+	try {
+		const n8nPort = await freePort();
+		const userFolder = mkdtempSync(path.join(tmpdir(), `mail-delivery-e2e-${line}-`));
+		n8n = await startN8n({
+			line,
+			userFolder,
+			port: n8nPort,
+			brokerPort: await freePort(),
+			...(faults ? n8nFaults(faults) : {}),
+			...(extraEnv ? { extraEnv } : {}),
+		});
+		const session = await setupOwner(n8n.baseUrl);
+		return { emulator, n8n, session, userFolder };
+	} catch (error) {
+		// The suite's after hook gets no stack to stop: what started here is stopped here, or the run never ends.
+		await n8n?.stop();
+		await emulator.stop();
+		throw error;
+	}
 }
 
 /** What startN8n needs for the faults of `file` (see n8n-faults.cjs). */

@@ -1,6 +1,7 @@
-// End-to-end in n8n's queue mode (n8n 2.41.1): PostgreSQL, Redis, one main, two workers and one webhook
-// processor, with the emulator. Pushes land on the webhook processor, the trigger's secret was stored by main,
-// executions run on workers, and OAuth tokens are refreshed by whichever worker runs.
+// End-to-end in n8n's queue mode (n8n 2.41): PostgreSQL, Redis, one main, two workers and two webhook
+// processors, with the emulator. Pushes land on the webhook processor, the trigger's secret was stored by main,
+// executions run on workers, and OAuth tokens are refreshed by whichever worker runs. Never twice with two workers
+// (issue 51): sends at once, a double click on Retry, Retry of running executions, kill -9 of a worker mid-send.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
