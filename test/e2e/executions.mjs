@@ -63,8 +63,11 @@ export function executionsOf(stack, line) {
 			});
 			stack.session = await setupOwner(stack.n8n.baseUrl);
 		},
-		/** The execution of workflow `id` that `which` picks, once it has finished (or crashed). */
-		async finishedExecution(id, which, what) {
+		/**
+		 * The execution of workflow `id` that `which` picks, once it has finished (or crashed); `timeoutMs` for one
+		 * that runs long (a loop of a thousand runs of the node takes minutes on a busy machine).
+		 */
+		async finishedExecution(id, which, what, timeoutMs = 120_000) {
 			return await eventually(
 				async () => {
 					const found = (
@@ -73,7 +76,7 @@ export function executionsOf(stack, line) {
 					return found?.stoppedAt ? found : false;
 				},
 				what,
-				120_000,
+				timeoutMs,
 			);
 		},
 		/** At least `count` executions of workflow `id` ended (none running or waiting): all of them. */
