@@ -102,14 +102,29 @@ function waitsFirst(workflow) {
 	});
 }
 
-/** Posts 100 recipients to a workflow that waits first; returns the waiting execution, its Retry ended. */
-async function retryWhileWaiting(prefix, name, shape) {
+/**
+ * Posts 100 recipients to a workflow that waits first; returns the waiting execution, its Retry ended. With
+ * `warmUp`, one execution of the workflow runs the node first: with One Process on, a retry of an execution that
+ * never reached the node sends only if the node ran in this process before that execution began (a node pasted
+ * again since has a new ID, under which the execution would not look).
+ */
+async function retryWhileWaiting(prefix, name, shape, { warmUp = false } = {}) {
 	const { id, hookPath } = await on.publishAnswering(name, sendParameters(), credential, {
 		shape: (workflow) => {
 			waitsFirst(workflow);
 			shape(workflow);
 		},
 	});
+	if (warmUp) {
+		await on.post(hookPath, { people: people(1, `warm-${prefix}`) });
+		const first = await on.finishedExecution(
+			id,
+			(execution) => execution.status === 'waiting',
+			'the first execution to wait',
+		);
+		const ran = await resume(id, first);
+		assert.equal(ran.status, 'success');
+	}
 	await on.post(hookPath, { people: people(100, prefix) });
 	const waiting = await on.finishedExecution(
 		id,
@@ -155,8 +170,10 @@ test('One Process on: Retry of an execution waiting in a Wait node sends; n8n is
 		prefix,
 		'retries: waiting, one process',
 		oneProcess,
+		{ warmUp: true },
 	);
-	// The execution began after n8n started, and the node has not run in it: all of it was seen here.
+	// The execution began after n8n started, after the node ran here, and the node has not run in it: all of it was
+	// seen here.
 	assert.equal(retried.status, 'success');
 	await eachOnce(prefix, 100);
 	// The new process has no record of the retry: what it took is in n8n's store, where the execution looks.
@@ -172,8 +189,11 @@ test('One Process on: Retry of an execution waiting in a Wait node sends; n8n is
 	await stack.session.api('POST', `/workflows/${id}/deactivate`);
 });
 
-/** Runs 100 recipients through a 20 s Wait before the node; Retry while it waits, with the saved workflow's 1 s. */
-async function retryWhileRunning(prefix, name, shape) {
+/**
+ * Runs 100 recipients through a 20 s Wait before the node; Retry while it waits, with the saved workflow's 1 s.
+ * `warmUp` as for retryWhileWaiting: one execution runs the node first.
+ */
+async function retryWhileRunning(prefix, name, shape, { warmUp = false } = {}) {
 	const { id, hookPath } = await on.publishAnswering(name, sendParameters(), credential, {
 		shape: (workflow) => {
 			before_(workflow, {
@@ -186,6 +206,11 @@ async function retryWhileRunning(prefix, name, shape) {
 			shape(workflow);
 		},
 	});
+	if (warmUp) {
+		await on.post(hookPath, { people: people(1, `warm-${prefix}`) });
+		const [first] = await on.finishedExecutions(id, 1);
+		assert.equal(first.status, 'success');
+	}
 	await on.post(hookPath, { people: people(100, prefix) });
 	const running = await on.runningExecution(id);
 	// The wait shortened and saved, then Retry with the saved workflow: the retry reaches the node first.
@@ -194,7 +219,7 @@ async function retryWhileRunning(prefix, name, shape) {
 		(nodes) => (nodes.find((node) => node.name === 'Slow').parameters.amount = 1),
 	);
 	await stack.session.rest('POST', `/executions/${running.id}/retry`, { loadWorkflow: true });
-	const executions = await on.finishedExecutions(id, 2);
+	const executions = await on.finishedExecutions(id, warmUp ? 3 : 2);
 	await eachOnce(prefix, 100);
 	const original = executions.find((execution) => String(execution.id) === String(running.id));
 	const retried = executions.find((execution) => String(execution.retryOf) === String(running.id));
@@ -219,6 +244,7 @@ test('One Process on: Retry of an execution still running (in a 20 s Wait before
 		'runningone',
 		'retries: running, one process',
 		oneProcess,
+		{ warmUp: true },
 	);
 	assert.equal(retried.status, 'success');
 	assert.equal(original.status, 'error');
