@@ -48,6 +48,7 @@ import { MailDeliveryClientCredentialsOAuth2Api } from '../../credentials/MailDe
 import { MailDeliverySignatureApi } from '../../credentials/MailDeliverySignatureApi.credentials';
 import { type Authentication, credentialTypeOf } from '../../nodes/shared/transport/credentials';
 import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
+import * as processRecordLoaded from '../../nodes/MailDelivery/neverTwice/processRecord';
 
 export const PACKAGE = 'n8n-nodes-mail-delivery';
 export const ACTION_NODE_TYPE = `${PACKAGE}.mailDelivery`;
@@ -99,10 +100,16 @@ const NODE_CODE = path.resolve(__dirname, '../../nodes') + path.sep;
  * have done nothing more.
  */
 export function restartNodeCode() {
-	const load = () =>
+	const load = () => {
 		// eslint-disable-next-line @typescript-eslint/no-require-imports
-		(require('../../nodes/MailDelivery/MailDelivery.node') as { MailDelivery: new () => INodeType })
-			.MailDelivery;
+		const node = require('../../nodes/MailDelivery/MailDelivery.node') as {
+			MailDelivery: new () => INodeType;
+		};
+		// eslint-disable-next-line @typescript-eslint/no-require-imports
+		processRecordNow =
+			require('../../nodes/MailDelivery/neverTwice/processRecord') as ProcessRecord;
+		return node.MailDelivery;
+	};
 	let fresh: new () => INodeType;
 	if (typeof jest !== 'undefined') jest.isolateModules(() => (fresh = load()));
 	else {
@@ -112,6 +119,12 @@ export function restartNodeCode() {
 	}
 	registry[ACTION_NODE_TYPE] = new fresh!();
 }
+
+type ProcessRecord = typeof processRecordLoaded;
+let processRecordNow: ProcessRecord = processRecordLoaded;
+
+/** The record of runs of the node's code loaded now (restartNodeCode loads another): what "this process" saw. */
+export const processRecord = () => processRecordNow;
 
 /**
  * A node that sends `items` back into the node before it once (its output 0), then on (its output 1): a loop, or

@@ -345,12 +345,12 @@ const repeatOnRetryOption: INodeProperties = {
 };
 
 const oneN8nProcessOption: INodeProperties = {
-	displayName: 'One Process (Regular Mode)',
+	displayName: 'One n8n Process',
 	name: 'oneN8nProcess',
 	type: 'boolean',
 	default: false,
 	description:
-		"Whether this n8n runs as one process (regular mode, n8n's default), not in queue mode with workers. On: Retry of a failed execution sends what it did not, also after n8n restarted or when it failed before this node, and of two Retries pressed at once one sends. Off: Retry sends only when the execution failed in this node in the same n8n process since it started; otherwise it refuses, saying why. Never turn it on in queue mode: there a second Retry could send again.",
+		"Whether this n8n runs as one process (regular mode, n8n's default), not in queue mode with workers. On: Retry of an execution that began since n8n started sends what it did not, also when the execution failed before this node or still runs or waits (coming back, it then refuses), and of two Retries pressed at once one sends. Off: Retry sends only when the execution failed or was stopped in this node in the same n8n process since it started. Otherwise Retry refuses, saying why. Never turn it on in queue mode: there a second Retry could send again.",
 };
 
 /** What a retry of the execution may send (neverTwice/retries.ts): on every operation that changes something. */
