@@ -58,6 +58,9 @@ const N8N_WORDS = [
 	'Scope',
 	'Workflow',
 	'Clear Deduplication History',
+	// n8n's workflow settings dialog (docs/reliability.md: what lets n8n retry an execution it lost).
+	'Workflow Settings',
+	'Save Execution Progress',
 ];
 
 /** Italics that are not labels: emphasis, values the nodes output, and names of things. */
