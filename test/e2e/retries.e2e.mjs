@@ -48,7 +48,7 @@ function assertNotShownAlone(execution) {
 	assert.match(error.description, /^That execution did not fail in this node in this n8n process/);
 }
 
-/** The node's Options → One n8n Process turned on in the workflow. */
+/** The node's Options → One Process turned on in the workflow. */
 const oneProcess = (workflow) => {
 	const node = workflow.nodes.find((candidate) => candidate.name === 'Mail Delivery');
 	node.parameters.options = { ...node.parameters.options, oneN8nProcess: true };

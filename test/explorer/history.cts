@@ -40,7 +40,7 @@ export interface Setup {
 	startMinute: number;
 	/** The node ran an hour before the history starts (else it is new: the store has no trace of it). */
 	ranBefore: boolean;
-	/** Options → One n8n Process (the harness is one n8n process). */
+	/** Options → One Process (the harness is one n8n process). */
 	oneProcess?: boolean;
 }
 

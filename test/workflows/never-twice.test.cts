@@ -140,7 +140,7 @@ describe('who sends: the retry that can show it is alone (neverTwice/retries.ts)
 		]);
 	});
 
-	test('with One n8n Process, Retry of a waiting execution sends; the execution, resumed, does not, and says that its retry sends', async () => {
+	test('with One Process, Retry of a waiting execution sends; the execution, resumed, does not, and says that its retry sends', async () => {
 		const outcome = await neverTwice({ ...ranBefore, oneProcess: true }, [
 			{ do: 'start', gateWaits: true },
 			{ do: 'retry', of: 1, savedWorkflow: false },

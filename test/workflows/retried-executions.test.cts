@@ -121,11 +121,11 @@ test('a retry of an execution that never reached the node refuses by default: no
 		'Not sent: the execution this one retries may have sent it already',
 	);
 	expect(String((failed[0].json.details as IDataObject).description)).toMatch(
-		/did not fail in this node in this n8n process.*turn on Options → One n8n Process/,
+		/did not fail in this node in this n8n process.*turn on Options → One Process/,
 	);
 });
 
-test('with One n8n Process, a retry of an execution that began since n8n started and never reached the node sends as usual', async () => {
+test('with One Process, a retry of an execution that began since n8n started and never reached the node sends as usual', async () => {
 	const workflow = actionWorkflow(sendToEachItem({ options: { oneN8nProcess: true } }));
 	// The node ran here before the execution began: it is the node that execution would come back to.
 	await runAs(workflow, 'webhook', people(1), newExecution());
@@ -134,7 +134,7 @@ test('with One n8n Process, a retry of an execution that began since n8n started
 	expect(env.view().mails).toHaveLength(301);
 });
 
-test('with One n8n Process, a retry refuses when the node never ran here before its execution began (a node pasted again since has a new ID the execution would not look under)', async () => {
+test('with One Process, a retry refuses when the node never ran here before its execution began (a node pasted again since has a new ID the execution would not look under)', async () => {
 	const workflow = actionWorkflow(sendToEachItem({ options: { oneN8nProcess: true } }), {
 		onError: 'continueErrorOutput',
 	});
@@ -145,7 +145,7 @@ test('with One n8n Process, a retry refuses when the node never ran here before 
 	);
 });
 
-test('with One n8n Process, a retry of an execution that began before n8n started (it may have sent before a restart) refuses', async () => {
+test('with One Process, a retry of an execution that began before n8n started (it may have sent before a restart) refuses', async () => {
 	const workflow = actionWorkflow(sendToEachItem({ options: { oneN8nProcess: true } }), {
 		onError: 'continueErrorOutput',
 	});

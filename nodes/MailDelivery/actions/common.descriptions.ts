@@ -345,7 +345,7 @@ const repeatOnRetryOption: INodeProperties = {
 };
 
 const oneN8nProcessOption: INodeProperties = {
-	displayName: 'One n8n Process',
+	displayName: 'One Process',
 	name: 'oneN8nProcess',
 	type: 'boolean',
 	default: false,

@@ -22,7 +22,7 @@
  * Shown alone: the try whose run the retry's data goes on from ended its execution in this process (it threw, or
  * the execution was stopped): that execution runs the node no further, and any other retry that could send the same
  * items runs here, where the record orders them, or in another process, which has no such record and refuses. With
- * Options → One n8n Process (the user says no other process exists), also: everything the data goes on from
+ * Options → One Process (the user says no other process exists), also: everything the data goes on from
  * happened in this process since it started (its run was claimed here, or the execution began after it started),
  * and a retry that takes the run of an execution that may come back records so in n8n's store first
  * (storeClaims.ts), where that execution looks when it comes back after a restart.
@@ -83,7 +83,7 @@ interface RetryOptions {
 	recordFits: boolean;
 	/** Options → Redo After a Crash. */
 	repeatOnRetry: boolean;
-	/** Options → One n8n Process: the user says n8n runs as one process. */
+	/** Options → One Process: the user says n8n runs as one process. */
 	oneProcess: boolean;
 }
 
@@ -340,7 +340,7 @@ function remedy(refusal: Refusal) {
 	if (refusal === 'retrySends') return 'So that nothing goes out twice, nothing was sent.';
 	const oneProcess =
 		refusal === 'notShownAlone'
-			? " If this n8n runs as one process (regular mode, n8n's default, not queue mode), turn on Options → One n8n Process and retry with the saved workflow."
+			? " If this n8n runs as one process (regular mode, n8n's default, not queue mode), turn on Options → One Process and retry with the saved workflow."
 			: '';
 	return `So that nothing goes out twice, nothing was sent.${oneProcess} Check what the platform received (Get Stats, or the events of a Mail Delivery Trigger), then send what is missing, or ${REDO}.`;
 }

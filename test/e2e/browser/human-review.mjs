@@ -131,7 +131,7 @@ async function panel(j, page) {
 		'Retry Attempts',
 		'Max Wait (Seconds)',
 		'Timeout (Seconds)',
-		'One n8n Process',
+		'One Process',
 		'Redo After a Crash',
 	])
 		await j.check(groupText.includes(label), `Sending the Mail shows no "${label}"`);
