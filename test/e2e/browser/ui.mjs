@@ -344,9 +344,10 @@ export async function nodeError(page) {
 		.getByTestId('node-error-message')
 		.innerText({ timeout: 3_000 })
 		.catch(() => '');
+	// The description comes a moment after the title (over a second on a loaded machine); some errors have none.
 	const description = await panel
 		.getByTestId('node-error-description')
-		.innerText({ timeout: 1_000 })
+		.innerText({ timeout: title ? 8_000 : 1_000 })
 		.catch(() => '');
 	return { title: title.trim(), description: description.trim() };
 }
