@@ -77,20 +77,23 @@ function copyStaticFiles() {
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
-/** Resolves on Ctrl-C (SIGINT) or SIGTERM. */
-const interrupted = () =>
-	new Promise((resolve) => {
-		process.once('SIGINT', resolve);
-		process.once('SIGTERM', resolve);
-	});
-
 async function dev() {
 	const startedAt = Date.now();
 	const { ensureDependencies, run } = await import('./scripts/ensure-deps.mjs');
-	const { readyBanner, startLocalStack } = await import('./scripts/local-stack.mjs');
+	const { localStack, readyBanner, stopOnInterrupt } = await import('./scripts/local-stack.mjs');
 	ensureDependencies();
 	run('npm run -s build');
-	const stack = await startLocalStack();
+	const stack = localStack();
+	// Ctrl-C stops n8n and the emulator, also while they start.
+	const stopped = stopOnInterrupt(stack);
+	try {
+		await stack.start();
+	} catch (error) {
+		const interrupted = stack.stopRequested;
+		await stack.stop();
+		if (interrupted) return; // Ctrl-C during the start
+		throw error;
+	}
 	// One rebuild at a time; changes made meanwhile make one more.
 	const watcher = watch(
 		['nodes/**/*', 'credentials/**/*'],
@@ -131,10 +134,8 @@ async function dev() {
 			],
 		}),
 	);
-	await interrupted();
-	console.log('\nStopping n8n and the emulator...');
+	await stopped;
 	await watcher.close();
-	await stack.stop();
 }
 
 exports.dev = dev;

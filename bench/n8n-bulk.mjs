@@ -17,7 +17,6 @@ import {
 	createCredential,
 	credentialData,
 	eventually,
-	freePort,
 	startEmulatorProcess,
 } from '../test/e2e/env.mjs';
 import { LINES } from '../scripts/n8n-install.mjs';
@@ -530,8 +529,6 @@ async function withN8n(emulator, use) {
 	const n8n = await startN8n({
 		line: '2',
 		userFolder,
-		port: await freePort(),
-		brokerPort: await freePort(),
 		nodeArgs,
 		extraEnv: { N8N_LOG_LEVEL: 'warn' },
 		log: (text) => process.env.BENCH_N8N_LOG && appendFileSync(process.env.BENCH_N8N_LOG, text),

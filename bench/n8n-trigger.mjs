@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 
-import { activate, eventually, freePort, pushBody, TRIGGER } from '../test/e2e/env.mjs';
+import { activate, eventually, pushBody, TRIGGER } from '../test/e2e/env.mjs';
 import { LINES } from '../scripts/n8n-install.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 
@@ -41,8 +41,6 @@ async function measure(label, extraEnv) {
 	const n8n = await startN8n({
 		line: '2',
 		userFolder,
-		port: await freePort(),
-		brokerPort: await freePort(),
 		nodeArgs,
 		extraEnv: { N8N_LOG_LEVEL: 'warn', ...extraEnv },
 	});

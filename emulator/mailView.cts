@@ -54,7 +54,7 @@ function logPage(mails: MailRecord[]): string {
 		)
 		.reverse()
 		.join('');
-	return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><title>Mail log</title><style>body{font-family:Arial,sans-serif;margin:24px}td,th{padding:6px 10px;border-bottom:1px solid #ddd;text-align:left}</style></head><body><h1>Mail log</h1><p>${mails.length} message${mails.length === 1 ? '' : 's'} accepted, newest first.</p><table><tr><th>#</th><th>To</th><th>Subject</th><th>Content</th></tr>${rows}</table></body></html>`;
+	return `<!DOCTYPE html><html lang="en"><head><meta charset="UTF-8"><title>Mail log</title><style>body{font-family:Arial,sans-serif;margin:24px}td,th{padding:6px 10px;border-bottom:1px solid #ddd;text-align:left}</style></head><body><p><a href="/">Platform emulator</a> · <a href="/settings">Settings</a></p><h1>Mail log</h1><p>${mails.length} message${mails.length === 1 ? '' : 's'} accepted, newest first.</p><table><tr><th>#</th><th>To</th><th>Subject</th><th>Content</th></tr>${rows}</table></body></html>`;
 }
 
 /** The events the mail page fires, with their buttons' words: what a recipient does, and a late bounce. */

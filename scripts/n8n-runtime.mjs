@@ -1,11 +1,20 @@
 // Starts a real n8n with this package loaded, and sets it up headlessly through its own APIs.
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 
 import { root } from './ensure-deps.mjs';
 import { installN8n, LINES } from './n8n-install.mjs';
+import {
+	describeExit,
+	describeHolder,
+	freePort,
+	listensOn,
+	portHolder,
+	supervise,
+} from './processes.mjs';
+
+export { freePort };
 
 export const PACKAGE_NAME = 'n8n-nodes-mail-delivery';
 export const OWNER = {
@@ -14,17 +23,6 @@ export const OWNER = {
 	firstName: 'Demo',
 	lastName: 'Owner',
 };
-
-/** A free loopback port. */
-export async function freePort() {
-	return await new Promise((resolve) => {
-		const server = net.createServer();
-		server.listen(0, '127.0.0.1', () => {
-			const { port } = server.address();
-			server.close(() => resolve(port));
-		});
-	});
-}
 
 /**
  * Puts the built package where n8n looks for community packages, as an install does: package.json and
@@ -52,25 +50,57 @@ export function linkPackage(userFolder) {
 		);
 }
 
+/** n8n could not listen on one of its ports: another process holds it. */
+class PortTaken extends Error {
+	/** `which`: `port` or `brokerPort`. */
+	constructor(which, port, holder) {
+		super(
+			`n8n's ${which === 'port' ? 'port' : 'task broker port'} ${port} is held by ${holder ? describeHolder(holder) : 'another process (gone since)'}`,
+		);
+		this.which = which;
+	}
+}
+
 /**
- * Starts `n8n <command>` (start, worker or webhook) and waits until `port` answers /healthz/readiness (a
- * worker's health port, QUEUE_HEALTH_CHECK_PORT, in queue mode). `linkWorkingTree: false` leaves the user folder's nodes
- * as they are (the install suite puts the published package there itself).
+ * Starts `n8n <command>` (start, worker or webhook) and waits until `port` answers /healthz/readiness (a worker's
+ * health port in queue mode). `linkWorkingTree: false` leaves the user folder's nodes as they are (the install
+ * suite puts the published package there itself).
+ *
+ * `port` and `brokerPort` (its task broker's) are picked free when not given. A port picked free may be taken by
+ * another process before n8n listens on it (another test run on the machine): n8n then starts again on new ports.
+ * A port given that another process holds fails the start, naming that process. `pickPort` is where free ports come
+ * from (a test gives one that another process holds). `signal` (an AbortSignal) stops n8n while it starts.
  */
 export async function startN8n({
-	line,
-	userFolder,
-	port,
-	brokerPort,
-	log = () => {},
-	nodeArgs = [],
-	extraEnv = {},
-	linkWorkingTree = true,
-	command = 'start',
+	port: givenPort,
+	brokerPort: givenBrokerPort,
+	pickPort = freePort,
+	...options
 }) {
-	const p = installN8n(line);
-	mkdirSync(userFolder, { recursive: true });
-	if (linkWorkingTree) linkPackage(userFolder);
+	const p = installN8n(options.line);
+	mkdirSync(options.userFolder, { recursive: true });
+	if (options.linkWorkingTree ?? true) linkPackage(options.userFolder);
+	for (let attempt = 1; ; attempt++) {
+		const ports = {
+			port: givenPort ?? (await pickPort()),
+			brokerPort: givenBrokerPort ?? (await pickPort()),
+		};
+		try {
+			return await launchN8n(p, ports, options);
+		} catch (error) {
+			if (!(error instanceof PortTaken)) throw error;
+			const given = { port: givenPort, brokerPort: givenBrokerPort }[error.which];
+			if (given !== undefined || attempt >= 5) throw error;
+			console.log(`${error.message} (taken after it was picked): starting n8n again on new ports`);
+		}
+	}
+}
+
+async function launchN8n(
+	p,
+	{ port, brokerPort },
+	{ line, userFolder, log = () => {}, nodeArgs = [], extraEnv = {}, command = 'start', signal },
+) {
 	const baseUrl = `http://127.0.0.1:${port}`;
 	const env = {
 		...process.env,
@@ -102,12 +132,17 @@ export async function startN8n({
 		EXECUTIONS_DATA_SAVE_ON_SUCCESS: 'all',
 		EXECUTIONS_DATA_SAVE_ON_ERROR: 'all',
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
+		// A worker answers readiness on its health port.
+		...(command === 'worker'
+			? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) }
+			: {}),
 		...extraEnv,
 	};
 	const child = spawn(p.nodeBin, [...nodeArgs, p.n8nBin, command], {
 		env,
 		stdio: ['ignore', 'pipe', 'pipe'],
 	});
+	const supervised = supervise(child);
 	const output = [];
 	const collect = (chunk) => {
 		const text = chunk.toString();
@@ -117,22 +152,35 @@ export async function startN8n({
 	};
 	child.stdout.on('data', collect);
 	child.stderr.on('data', collect);
+	const tail = () => output.join('').slice(-4000);
+	/** The port of ours another process holds (or n8n said it found in use), if any. */
+	const portTaken = () => {
+		const said = /port (\d+) is already in use/i.exec(output.join(''))?.[1];
+		for (const [which, number] of Object.entries({ port, brokerPort })) {
+			const holder = portHolder(number);
+			if ((holder && holder.pid !== child.pid) || Number(said) === number)
+				return new PortTaken(which, number, holder);
+		}
+		return undefined;
+	};
 	const started = Date.now();
 	while (true) {
-		if (child.exitCode !== null)
-			throw new Error(
-				`n8n ${command} exited with code ${child.exitCode}:\n${output.join('').slice(-4000)}`,
-			);
-		try {
-			const response = await fetch(`${baseUrl}/healthz/readiness`);
-			if (response.ok) break;
-		} catch {
-			// not listening yet
+		if (!supervised.isRunning()) {
+			const exit = await supervised.exited;
+			throw portTaken() ?? new Error(`n8n ${command} ${describeExit(exit)}:\n${tail()}`);
 		}
+		const ready = await fetch(`${baseUrl}/healthz/readiness`).then(
+			(response) => response.ok,
+			() => false, // not listening yet
+		);
+		// Ready, and the answer was n8n's own, not another process's on a port taken meanwhile.
+		if (ready && (listensOn(child.pid, port) || !portHolder(port)?.pid)) break;
+		const taken = ready ? portTaken() : undefined;
 		// A machine busy with other work starts n8n in minutes (seen: more than 3 on two loaded cores).
-		if (Date.now() - started > 600_000) {
-			child.kill('SIGKILL');
-			throw new Error(`n8n did not become ready within 600 s:\n${output.join('').slice(-4000)}`);
+		if (taken || signal?.aborted || Date.now() - started > 600_000) {
+			await supervised.stop();
+			if (signal?.aborted) throw new Error(`n8n ${command} was stopped as it started`);
+			throw taken ?? new Error(`n8n did not become ready within 600 s:\n${tail()}`);
 		}
 		await new Promise((resolve) => setTimeout(resolve, 500));
 	}
@@ -140,23 +188,37 @@ export async function startN8n({
 		baseUrl,
 		child,
 		pid: child.pid,
+		ports: { port, brokerPort },
 		output,
 		startupMs: Date.now() - started,
-		async stop() {
-			if (child.exitCode !== null) return;
-			const exited = new Promise((resolve) => child.once('exit', resolve));
-			child.kill('SIGTERM');
-			const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-			await exited;
-			clearTimeout(timer);
+		/** Resolves with `{ code, signal }` when n8n exits, for whatever reason. */
+		exited: supervised.exited,
+		/** Stops n8n (SIGTERM, SIGKILL after 20 s); returns at once if it has exited already. */
+		stop: async () => {
+			await supervised.stop();
 		},
 	};
+}
+
+/**
+ * A request to n8n, sent again while n8n answers 503 "Database is not ready!": n8n 1.x answers so, before doing
+ * anything, whenever its periodic `SELECT 1` took more than 5 s (a loaded machine), until the next one succeeds.
+ */
+async function whileDatabaseNotReady(send) {
+	for (let attempt = 1; ; attempt++) {
+		const answer = await send();
+		const text = await answer.text();
+		if (answer.status !== 503 || !text.includes('Database is not ready') || attempt >= 60)
+			return { answer, text };
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+	}
 }
 
 /** Owner account (first run) or login, then an API key for the public API. */
 export async function setupOwner(baseUrl) {
 	// n8n 1.x reports ready a moment before its REST routes are mounted (and, after a restart on a busy machine,
-	// may mount /rest/login after /rest/owner/setup or drop a connection meanwhile): such answers are tried again.
+	// may mount /rest/login after /rest/owner/setup, drop a connection, or answer 503 "Database is not ready!"
+	// meanwhile): such answers are tried again.
 	const post = async (route, body) => {
 		for (let attempt = 0; ; attempt++) {
 			const answer = await fetch(`${baseUrl}/rest${route}`, {
@@ -164,7 +226,7 @@ export async function setupOwner(baseUrl) {
 				headers: { 'Content-Type': 'application/json' },
 				body: JSON.stringify(body),
 			}).catch((error) => (attempt < 120 ? undefined : Promise.reject(error)));
-			if ((answer && answer.status !== 404) || attempt >= 120) return answer;
+			if ((answer && ![404, 503].includes(answer.status)) || attempt >= 120) return answer;
 			await new Promise((resolve) => setTimeout(resolve, 500));
 		}
 	};
@@ -181,12 +243,17 @@ export async function setupOwner(baseUrl) {
 		.map((c) => String(c).split(';')[0])
 		.join('; ');
 	const rest = async (method, route, body) => {
-		const answer = await fetch(`${baseUrl}/rest${route}`, {
-			method,
-			headers: { 'Content-Type': 'application/json', cookie, 'browser-id': 'mail-delivery-setup' },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await answer.text();
+		const { answer, text } = await whileDatabaseNotReady(() =>
+			fetch(`${baseUrl}/rest${route}`, {
+				method,
+				headers: {
+					'Content-Type': 'application/json',
+					cookie,
+					'browser-id': 'mail-delivery-setup',
+				},
+				body: body === undefined ? undefined : JSON.stringify(body),
+			}),
+		);
 		if (!answer.ok)
 			throw new Error(`n8n ${method} /rest${route} failed: ${answer.status} ${text.slice(0, 500)}`);
 		const parsed = text ? JSON.parse(text) : {};
@@ -205,12 +272,13 @@ export async function setupOwner(baseUrl) {
 	});
 	const apiKey = key.rawApiKey ?? key.apiKey;
 	const api = async (method, route, body) => {
-		const answer = await fetch(`${baseUrl}/api/v1${route}`, {
-			method,
-			headers: { 'Content-Type': 'application/json', 'X-N8N-API-KEY': apiKey },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await answer.text();
+		const { answer, text } = await whileDatabaseNotReady(() =>
+			fetch(`${baseUrl}/api/v1${route}`, {
+				method,
+				headers: { 'Content-Type': 'application/json', 'X-N8N-API-KEY': apiKey },
+				body: body === undefined ? undefined : JSON.stringify(body),
+			}),
+		);
 		if (!answer.ok)
 			throw new Error(
 				`n8n ${method} /api/v1${route} failed: ${answer.status} ${text.slice(0, 500)}`,

@@ -219,15 +219,14 @@ export async function startQueueStack({
 			webhookUrl,
 			encryptionKey,
 		});
-		const n8n = async (name, command, port, extraEnv = {}) => {
+		const n8n = async (name, command, port) => {
 			const processStarted = Date.now();
 			const instance = await startN8n({
 				line: '2',
 				command,
 				userFolder: path.join(folder, name),
 				port,
-				brokerPort: await freePort(),
-				extraEnv: { ...env, ...extraEnv },
+				extraEnv: env,
 				log: (text) => log(name, text),
 			});
 			stoppers.push(() => instance.stop());
@@ -236,21 +235,31 @@ export async function startQueueStack({
 			timings[name] = Date.now() - processStarted;
 			return instance;
 		};
-		// Main first: it runs the database migrations.
-		stack.main = await n8n('main', 'start', mainPort ?? (await freePort()));
-		const healthPorts = await Promise.all(Array.from({ length: workers }, () => freePort()));
+		// Main first: it runs the database migrations. Ports not named here are picked by startN8n.
+		stack.main = await n8n('main', 'start', mainPort);
+		const worker = async (name) => await n8n(name, 'worker');
 		stack.workers = await Promise.all(
-			healthPorts.map((port, index) =>
-				n8n(`worker-${index + 1}`, 'worker', port, {
-					QUEUE_HEALTH_CHECK_ACTIVE: 'true',
-					QUEUE_HEALTH_CHECK_PORT: String(port),
-				}),
-			),
+			Array.from({ length: workers }, (_, index) => worker(`worker-${index + 1}`)),
 		);
+		/** Worker `index` killed as by a crash: kill -9, its task runner too (by pid). */
+		stack.killWorker = async (index) => {
+			const killed = stack.workers[index];
+			try {
+				execFileSync('pkill', ['-9', '-P', String(killed.pid)]);
+			} catch {
+				// no child process
+			}
+			process.kill(killed.pid, 'SIGKILL');
+			await killed.exited;
+			pids.splice(pids.indexOf(killed.pid), 1);
+		};
+		/** Worker `index` started again on its user folder: a new process, which saw nothing the old one saw. */
+		stack.startWorkerAgain = async (index) =>
+			(stack.workers[index] = await worker(stack.workers[index].name));
 		// Several webhook processors stand behind one public address (N8N_WEBHOOK_URL, the first one's).
 		stack.webhooks = [await n8n('webhook', 'webhook', webhookPort)];
 		for (let index = 2; index <= webhooks; index++)
-			stack.webhooks.push(await n8n(`webhook-${index}`, 'webhook', await freePort()));
+			stack.webhooks.push(await n8n(`webhook-${index}`, 'webhook'));
 		stack.webhook = stack.webhooks[0];
 		stack.webhookUrl = webhookUrl.replace(/\/$/, '');
 		timings.total = Date.now() - started;

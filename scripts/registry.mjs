@@ -1,42 +1,50 @@
 // A local npm registry (verdaccio, from the npm registry) for the install suite: started on a loopback port
 // with its storage in a temporary folder, proxying everything but this package to the machine's registry,
-// with one user for publishing. Installed once under .n8n-local/verdaccio.
+// with one user for publishing. Installed once in the install cache every checkout shares (installCache()).
 import { execSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-import { root } from './ensure-deps.mjs';
-import { cleanNpmEnv, ensureNodeBinary } from './n8n-install.mjs';
+import { cleanNpmEnv, ensureNodeBinary, installCache } from './n8n-install.mjs';
 
 const VERDACCIO = '6.10.4';
-const base = path.join(root, '.n8n-local', 'verdaccio');
+const base = path.join(installCache(), `verdaccio-${VERDACCIO}`);
 const bin = path.join(base, 'node_modules', 'verdaccio', 'bin', 'verdaccio');
 
 export function installRegistry() {
 	if (existsSync(path.join(base, '.installed'))) return;
 	console.log(`Installing verdaccio ${VERDACCIO} (once)...`);
-	mkdirSync(base, { recursive: true });
-	// Some registry mirrors lack node-fetch's "cjs" dist-tag, which verdaccio-audit asks for.
-	writeFileSync(
-		path.join(base, 'package.json'),
-		JSON.stringify(
-			{
-				name: 'local-registry',
-				private: true,
-				dependencies: { verdaccio: VERDACCIO },
-				overrides: { 'verdaccio-audit': { 'node-fetch': '2.7.0' } },
-			},
-			null,
-			2,
-		),
-	);
-	execSync('npm install --no-audit --no-fund --loglevel=error', {
-		cwd: base,
-		stdio: 'inherit',
-		env: cleanNpmEnv(),
-	});
-	writeFileSync(path.join(base, '.installed'), new Date().toISOString());
+	// In a folder of its own, renamed into place once whole: another checkout may install it at the same time.
+	mkdirSync(path.dirname(base), { recursive: true });
+	const staging = mkdtempSync(`${base}.installing-`);
+	try {
+		// Some registry mirrors lack node-fetch's "cjs" dist-tag, which verdaccio-audit asks for.
+		writeFileSync(
+			path.join(staging, 'package.json'),
+			JSON.stringify(
+				{
+					name: 'local-registry',
+					private: true,
+					dependencies: { verdaccio: VERDACCIO },
+					overrides: { 'verdaccio-audit': { 'node-fetch': '2.7.0' } },
+				},
+				null,
+				2,
+			),
+		);
+		execSync('npm install --no-audit --no-fund --loglevel=error', {
+			cwd: staging,
+			stdio: 'inherit',
+			env: cleanNpmEnv(),
+		});
+		writeFileSync(path.join(staging, '.installed'), new Date().toISOString());
+		if (existsSync(path.join(base, '.installed'))) return;
+		rmSync(base, { recursive: true, force: true });
+		renameSync(staging, base);
+	} finally {
+		rmSync(staging, { recursive: true, force: true });
+	}
 }
 
 function upstreamRegistry() {

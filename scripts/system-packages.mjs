@@ -27,8 +27,10 @@ export function aptInstall(packages) {
 		}
 	}
 	console.log(`Installing ${packages.join(', ')} from Debian's packages...`);
+	// Another run may be installing at the same time: wait for its lock rather than fail.
+	const wait = '-o DPkg::Lock::Timeout=600';
 	execSync(
-		`${prefix}apt-get update -qq && ${prefix}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ${packages.join(' ')}`,
+		`${prefix}apt-get ${wait} update -qq && ${prefix}env DEBIAN_FRONTEND=noninteractive apt-get ${wait} install -y -qq ${packages.join(' ')}`,
 		{ stdio: 'inherit', shell: '/bin/sh' },
 	);
 	return true;

@@ -143,7 +143,28 @@ export function liveCopies(probes: ReadonlyMap<string, Liveness>, own: Ownership
 /** What the address held before this trigger's URL came (null: nothing). */
 const previousOf = (url: string) => recordOf(url)?.previous ?? null;
 
-const sameSender = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+/**
+ * Another trigger's URLs that no longer answer (probe.ts), asked when a release would put them back: a test
+ * listener hands the address back to the trigger that gave it way, unless that one was unpublished meanwhile.
+ */
+type Gone = ReadonlySet<string>;
+
+/** What goes back when `url` leaves: its previous, past every trigger URL that no longer answers. */
+function putBackOf(url: string, gone: Gone): string | null {
+	let previous = previousOf(url);
+	for (let depth = 0; previous !== null && gone.has(previous) && depth < 8; depth++)
+		previous = previousOf(previous);
+	return previous;
+}
+
+/** The other triggers' URLs a release of `records` would put back: those to ask whether they still answer. */
+export function handedBack(records: string[]): string[] {
+	return records
+		.map((record) => previousOf(record))
+		.filter((previous): previous is string => triggerSecret(previous) !== undefined);
+}
+
+export const sameSender = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export function urlAt(config: Config, address: Address): string | null {
 	if (address.kind === 'default') return config.transCallbackUrl ?? null;
@@ -194,11 +215,16 @@ export type Releasing = (url: string, address: Address) => string | undefined;
  * The configuration with what was there before put back at every address `releasing` picks; a sender
  * entry that was not there before goes away, every other keeps its place.
  */
-function putBack(config: Config, releasing: Releasing, prior: Prior): Config {
+function putBack(
+	config: Config,
+	releasing: Releasing,
+	prior: Prior,
+	gone: Gone = new Set(),
+): Config {
 	const target = { ...config };
 	const defaultUrl = config.transCallbackUrl;
 	const record = typeof defaultUrl === 'string' && releasing(defaultUrl, { kind: 'default' });
-	if (record) target.transCallbackUrl = previousOf(record);
+	if (record) target.transCallbackUrl = putBackOf(record, gone);
 	const entries = senderEntries(config);
 	const recordOfEntry = (entry: SenderEntry) =>
 		releasing(entry.url, { kind: 'sender', sender: entry.sender });
@@ -206,7 +232,7 @@ function putBack(config: Config, releasing: Releasing, prior: Prior): Config {
 		const list = entries.flatMap((entry) => {
 			const released = recordOfEntry(entry);
 			if (!released) return [entry];
-			const previous = previousOf(released);
+			const previous = putBackOf(released, gone);
 			return previous === null ? [] : [{ sender: entry.sender, url: previous }];
 		});
 		target.transCallbackUrlExtra = list.length === 0 && prior.noSenderList ? null : list;
@@ -261,13 +287,19 @@ function withOwnUrls(
 	const urlReplacing = (holder: string | null) => {
 		const kind = holderOf(holder, id);
 		if (kind === 'current') return holder!;
-		// A trigger that gives way hands on what it replaced: what goes back is never another trigger's URL.
+		// A published trigger taking the address of one that gives way keeps what that one replaced, never a
+		// trigger's URL; a test listener keeps the one that gave way, which gets the address back when the
+		// test ends (if it still answers then: see Gone).
+		const handedOn = (url: string | null) =>
+			!id.test && recordOf(url)?.givesWay === true ? previousOf(url!) : url;
 		const previous =
 			kind === 'user'
 				? holder
-				: kind === 'leftover' || kind === 'givesWay'
-					? previousOf(holder!)
-					: null;
+				: kind === 'givesWay' && id.test
+					? holder
+					: kind === 'leftover' || kind === 'givesWay'
+						? handedOn(previousOf(holder!))
+						: null;
 		const record = { ...id, prior, previous };
 		return triggerUrl(id.webhookUrl, id.secret, record);
 	};
@@ -322,59 +354,34 @@ export function registrationPlan(
 	return { target };
 }
 
-/**
- * What the configuration becomes when this trigger lets go of the URLs `releasing` picks: what was there
- * before them, and the prior switches when no trigger is left. Undefined when it holds none of them.
- */
-export function releasePlan(
-	config: Config,
-	own: Ownership,
-	releasing: Releasing,
-): Config | undefined {
-	const records = [
+/** The records by which the URLs `releasing` picks are released. */
+export function releasedRecords(config: Config, releasing: Releasing): string[] {
+	return [
 		config.transCallbackUrl && releasing(config.transCallbackUrl, { kind: 'default' }),
 		...senderEntries(config).map((entry) =>
 			releasing(entry.url, { kind: 'sender', sender: entry.sender }),
 		),
 	].filter((record): record is string => typeof record === 'string');
+}
+
+/**
+ * What the configuration becomes when this trigger lets go of the URLs `releasing` picks: what was there
+ * before them (past the `gone` triggers' URLs), and the prior switches when no trigger is left. Undefined
+ * when it holds none of them.
+ */
+export function releasePlan(
+	config: Config,
+	own: Ownership,
+	releasing: Releasing,
+	gone: Gone = new Set(),
+): Config | undefined {
+	const records = releasedRecords(config, releasing);
 	if (records.length === 0) return undefined;
 	const prior = recordOf(records[0])?.prior ?? priorOf(config, own);
-	const target = putBack(config, releasing, prior);
+	const target = putBack(config, releasing, prior, gone);
 	if (urlsOf(target).every((url) => triggerSecret(url) === undefined))
 		Object.assign(target, restoredSwitches(config, prior));
 	return target;
-}
-
-/** The API's rule for a push address (4.7): it starts with http:// or https://. */
-const ACCEPTED_URL = /^https?:\/\//i;
-
-/**
- * The target with every URL the save would write that the API's rule refuses (a prior "" for a cleared
- * address, a leading space) left empty: the default address null, a sender entry removed. `notes` says
- * what, for n8n's log.
- */
-export function withoutRefusedUrls(config: Config, target: Config) {
-	const body = changes(config, target);
-	const refused = (url: unknown): url is string =>
-		typeof url === 'string' && !ACCEPTED_URL.test(url);
-	const notes: string[] = [];
-	const note = (url: string, address: Address) =>
-		notes.push(
-			`the platform refused to take back ${JSON.stringify(url)} at ${addressName(address)} (code 400); saved nothing there instead`,
-		);
-	const accepted = { ...target };
-	if (refused(body.transCallbackUrl)) {
-		note(body.transCallbackUrl, { kind: 'default' });
-		accepted.transCallbackUrl = null;
-	}
-	const written = (body.transCallbackUrlExtra as SenderEntry[] | null | undefined) ?? [];
-	const dropped = written.filter((entry) => refused(entry.url));
-	for (const entry of dropped) note(entry.url, { kind: 'sender', sender: entry.sender });
-	if (dropped.length > 0)
-		accepted.transCallbackUrlExtra = senderEntries(target).filter(
-			(entry) => !dropped.some((gone) => sameSender(gone.sender, entry.sender)),
-		);
-	return { target: accepted, notes };
 }
 
 /**

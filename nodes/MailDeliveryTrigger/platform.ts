@@ -9,8 +9,44 @@ import { transEventFor } from '../shared/eventKinds';
 import { RELEASED_TOKEN, SECRET_PARAMETER } from '../shared/triggerAddresses';
 import { apiRequest } from '../shared/transport';
 import { asNodeApiError } from '../shared/transport/failures';
-import { type WebhookConfig as Config } from '../shared/webhookConfig';
-import { changes, withoutRefusedUrls } from './plans';
+import {
+	type SenderEntry,
+	senderEntries,
+	type WebhookConfig as Config,
+} from '../shared/webhookConfig';
+import { type Address, addressName, changes, sameSender } from './plans';
+
+/** The API's rule for a push address (4.7): it starts with http:// or https://. */
+const ACCEPTED_URL = /^https?:\/\//i;
+
+/**
+ * The target with every URL the save would write that the API's rule refuses (a prior "" for a cleared
+ * address, a leading space) left empty: the default address null, a sender entry removed. `notes` says
+ * what, for n8n's log.
+ */
+function withoutRefusedUrls(config: Config, target: Config) {
+	const body = changes(config, target);
+	const refused = (url: unknown): url is string =>
+		typeof url === 'string' && !ACCEPTED_URL.test(url);
+	const notes: string[] = [];
+	const note = (url: string, address: Address) =>
+		notes.push(
+			`the platform refused to take back ${JSON.stringify(url)} at ${addressName(address)} (code 400); saved nothing there instead`,
+		);
+	const accepted = { ...target };
+	if (refused(body.transCallbackUrl)) {
+		note(body.transCallbackUrl, { kind: 'default' });
+		accepted.transCallbackUrl = null;
+	}
+	const written = (body.transCallbackUrlExtra as SenderEntry[] | null | undefined) ?? [];
+	const dropped = written.filter((entry) => refused(entry.url));
+	for (const entry of dropped) note(entry.url, { kind: 'sender', sender: entry.sender });
+	if (dropped.length > 0)
+		accepted.transCallbackUrlExtra = senderEntries(target).filter(
+			(entry) => !dropped.some((gone) => sameSender(gone.sender, entry.sender)),
+		);
+	return { target: accepted, notes };
+}
 
 export async function readConfig(context: IHookFunctions): Promise<Config> {
 	return (await apiRequest.call(context, '/v5/webhook/get', {})) as Config;

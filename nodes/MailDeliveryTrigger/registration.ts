@@ -18,6 +18,7 @@ import {
 	type Address,
 	changes,
 	type Copies,
+	handedBack,
 	holderOf,
 	type Identity,
 	isOwn,
@@ -31,6 +32,7 @@ import {
 	type RegistrationSettings,
 	registrationPlan,
 	type Releasing,
+	releasedRecords,
 	releasePlan,
 	urlAt,
 } from './plans';
@@ -76,7 +78,11 @@ async function release(
 	own: Ownership,
 	releasing: Releasing,
 ) {
-	const target = releasePlan(config, own, releasing);
+	// A trigger that gave way to a test listener gets its address back, if it still answers (probe.ts).
+	const handed = handedBack(releasedRecords(config, releasing));
+	const probes = await probeAll(context, handed);
+	const gone = new Set(handed.filter((url) => !probes.get(url)!.answered));
+	const target = releasePlan(config, own, releasing, gone);
 	if (!target) return;
 	const saved = await saveNearest(context, config, target, own.webhookUrl);
 	if (saved) await correctIgnoredNulls(context, config, saved, own.webhookUrl);

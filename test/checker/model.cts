@@ -194,9 +194,9 @@ export class World {
 	private lifeCount = 0;
 
 	constructor(readonly config: Config) {
-		// The code under test reads this world's clock (also as a process loads it, a second before the history).
+		// The code under test reads this world's clock (also as a process loads it, before the node's earlier run).
 		Date.now = () => this.now;
-		this.now = START - 1000;
+		this.now = START - 60 * MINUTE - 1000;
 		this.lives = Array.from({ length: config.processes }, () => ++this.lifeCount);
 		this.protocols = this.lives.map(() => loadProtocol());
 		this.now = START;

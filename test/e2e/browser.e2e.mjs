@@ -12,6 +12,7 @@ import { o, p, q, r } from './browser/newcomer.mjs';
 import { s } from './browser/repeated-events.mjs';
 import { v, w, x, y, z } from './browser/second-hour.mjs';
 import { launchBrowser } from './browser/ui.mjs';
+import { ab, u } from './browser/bad-day.mjs';
 
 const JOURNEY_TIMEOUT = 180_000;
 const env = { state: {} };
@@ -167,7 +168,7 @@ test(
 );
 
 test(
-	'w. the mail before it goes out: Send with Sandbox Mode shows each mail with its tags filled; the canvas subtitle reads Send (sandbox)',
+	'w. the mail before it goes out: Send with Sandbox Mode shows each mail with its tags filled, the output opening on it (not on Binary); the canvas subtitle reads Send (sandbox)',
 	{ timeout: JOURNEY_TIMEOUT },
 	() => w(env),
 );
@@ -188,4 +189,16 @@ test(
 	"z. canvas subtitles in the panel's words: Send, Send and Wait for Response, Create or Update: Contact",
 	{ timeout: JOURNEY_TIMEOUT },
 	() => z(env),
+);
+
+test(
+	"u. the emulator's address as npm start prints it: a page leading to the mail log and the settings (latency and the rest), which a person changes",
+	{ timeout: JOURNEY_TIMEOUT },
+	() => u(env),
+);
+
+test(
+	'ab. time runs out on Send and Wait: the waiting node says "after 1 minute", Approve opened after the limit says when the time to answer ended, the next node reads timedOut',
+	{ timeout: JOURNEY_TIMEOUT },
+	() => ab(env),
 );

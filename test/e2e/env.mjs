@@ -9,6 +9,7 @@ import readline from 'node:readline';
 
 import { root } from '../../scripts/ensure-deps.mjs';
 import { freePort, PACKAGE_NAME, setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
+import { describeExit, supervise } from '../../scripts/processes.mjs';
 
 export { freePort };
 
@@ -43,9 +44,10 @@ export async function startEmulatorProcess(port = 0) {
 			stdio: ['ignore', 'pipe', 'inherit'],
 		},
 	);
+	const supervised = supervise(child, { graceMs: 5_000 });
 	const first = await new Promise((resolve, reject) => {
 		readline.createInterface({ input: child.stdout }).once('line', resolve);
-		child.once('exit', (code) => reject(new Error(`emulator exited with ${code}`)));
+		supervised.exited.then((exit) => reject(new Error(`the emulator ${describeExit(exit)}`)));
 	});
 	const info = JSON.parse(first);
 	const control = async (method, route, body) => {
@@ -60,9 +62,7 @@ export async function startEmulatorProcess(port = 0) {
 		...info,
 		control,
 		stop: async () => {
-			const exited = new Promise((resolve) => child.once('exit', resolve));
-			child.kill('SIGTERM');
-			await exited;
+			await supervised.stop();
 		},
 	};
 }
@@ -202,18 +202,23 @@ export function triggerWorkflow({ name, credential, parameters = {} }) {
  */
 export async function startStack(line, { faults, extraEnv } = {}) {
 	const emulator = await startEmulatorProcess();
-	const n8nPort = await freePort();
 	const userFolder = mkdtempSync(path.join(tmpdir(), `mail-delivery-e2e-${line}-`));
-	const n8n = await startN8n({
-		line,
-		userFolder,
-		port: n8nPort,
-		brokerPort: await freePort(),
-		...(faults ? n8nFaults(faults) : {}),
-		...(extraEnv ? { extraEnv } : {}),
-	});
-	const session = await setupOwner(n8n.baseUrl);
-	return { emulator, n8n, session, userFolder };
+	let n8n;
+	try {
+		n8n = await startN8n({
+			line,
+			userFolder,
+			...(faults ? n8nFaults(faults) : {}),
+			...(extraEnv ? { extraEnv } : {}),
+		});
+		const session = await setupOwner(n8n.baseUrl);
+		return { emulator, n8n, session, userFolder };
+	} catch (error) {
+		// Nothing of a set-up that failed stays behind: a live emulator would keep the suite's process alive.
+		await n8n?.stop();
+		await emulator.stop();
+		throw error;
+	}
 }
 
 /** What startN8n needs for the faults of `file` (see n8n-faults.cjs). */

@@ -11,7 +11,6 @@ import {
 	createCredential,
 	credentialData,
 	eventually,
-	freePort,
 	startStack,
 } from './env.mjs';
 
@@ -60,13 +59,15 @@ export function executionsOf(stack, line) {
 				line,
 				userFolder: stack.userFolder,
 				port: Number(new URL(stack.n8n.baseUrl).port),
-				brokerPort: await freePort(),
 				...startOptions,
 			});
 			stack.session = await setupOwner(stack.n8n.baseUrl);
 		},
-		/** The execution of workflow `id` that `which` picks, once it has finished (or crashed). */
-		async finishedExecution(id, which, what) {
+		/**
+		 * The execution of workflow `id` that `which` picks, once it has finished (or crashed); `timeoutMs` for one
+		 * that runs long (a loop of a thousand runs of the node takes minutes on a busy machine).
+		 */
+		async finishedExecution(id, which, what, timeoutMs = 120_000) {
 			return await eventually(
 				async () => {
 					const found = (
@@ -75,7 +76,7 @@ export function executionsOf(stack, line) {
 					return found?.stoppedAt ? found : false;
 				},
 				what,
-				120_000,
+				timeoutMs,
 			);
 		},
 		/** At least `count` executions of workflow `id` ended (none running or waiting): all of them. */
@@ -165,12 +166,17 @@ export function executionsOf(stack, line) {
 /** A real n8n of the line and the emulator, with a signature credential and the executions helper over them. */
 export async function startSendStack(line) {
 	const stack = await startStack(line);
-	const credential = await createCredential(
-		stack.session,
-		'mailDeliverySignatureApi',
-		credentialData(stack.emulator, 'mailDeliverySignatureApi'),
-	);
-	return { stack, credential, on: executionsOf(stack, line) };
+	try {
+		const credential = await createCredential(
+			stack.session,
+			'mailDeliverySignatureApi',
+			credentialData(stack.emulator, 'mailDeliverySignatureApi'),
+		);
+		return { stack, credential, on: executionsOf(stack, line) };
+	} catch (error) {
+		await stopStack(stack);
+		throw error;
+	}
 }
 
 export async function stopStack(stack) {

@@ -2,9 +2,10 @@
 // (line N8N_LINE) against the emulator: executions posted to a webhook, n8n killed (kill -9) or the execution stopped
 // once the platform has received the node's n-th request, executions waiting in a Wait node and resumed by its URL,
 // Retry through n8n's REST API with the original or the saved workflow, the node pasted again or renamed, Redo After
-// a Crash turned on or off, platform faults. Steps the real n8n cannot be held for (a pause at a store write, later
-// runs up to the store's bound, the clock) are left to the in-process explorer. After each history: no recipient
-// accepted twice unless Redo After a Crash was on in a retry of its execution, and every error says why.
+// a Crash turned on or off, Options → One Process (Regular Mode) as the history's setup says, platform faults. Steps
+// the real n8n cannot be held for (a pause at a store write, later runs up to the store's bound, the clock) are left
+// to the in-process explorer. After each history: no recipient accepted twice unless Redo After a Crash was on in a
+// retry of its execution, and every error says why.
 // E2E_HISTORIES (default 2) and E2E_SEED (default: the day of the year) choose the sample.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -41,7 +42,12 @@ const upsertParameters = (options) => ({
  * Delivery, set as the history's setup says.
  */
 async function publish(name, setup) {
-	const options = { parallelRequests: setup.parallel, timeoutSeconds: 5 };
+	const options = {
+		parallelRequests: setup.parallel,
+		timeoutSeconds: 5,
+		// Options → One Process (Regular Mode), as the history's setup says: the suite runs one n8n process.
+		oneN8nProcess: setup.oneProcess === true,
+	};
 	const parameters =
 		setup.operation === 'upsert' ? upsertParameters(options) : sendParameters({ options });
 	return await on.publishAnswering(name, parameters, credential, {

@@ -105,7 +105,6 @@ async function startInstance(way) {
 		line,
 		userFolder: instance.userFolder,
 		port: instance.port,
-		brokerPort: instance.brokerPort,
 		linkWorkingTree: false,
 		extraEnv,
 	});
@@ -194,7 +193,6 @@ for (const [way, { label, install, restarts }] of Object.entries(WAYS)) {
 			way,
 			userFolder: mkdtempSync(path.join(tmpdir(), `mail-delivery-${way}-`)),
 			port: await freePort(),
-			brokerPort: await freePort(),
 		});
 		// npm installs with n8n stopped, then n8n starts; n8n's own installer runs inside a running n8n.
 		if (!restarts) await startInstance(way);

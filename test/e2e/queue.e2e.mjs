@@ -1,6 +1,7 @@
-// End-to-end in n8n's queue mode (n8n 2.41.1): PostgreSQL, Redis, one main, two workers and one webhook
-// processor, with the emulator. Pushes land on the webhook processor, the trigger's secret was stored by main,
-// executions run on workers, and OAuth tokens are refreshed by whichever worker runs.
+// End-to-end in n8n's queue mode (n8n 2.41): PostgreSQL, Redis, one main, two workers and two webhook
+// processors, with the emulator. Pushes land on the webhook processor, the trigger's secret was stored by main,
+// executions run on workers, and OAuth tokens are refreshed by whichever worker runs. Never twice with two workers
+// (issue 51): sends at once, a double click on Retry, Retry of running executions, kill -9 of a worker mid-send.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
@@ -16,6 +17,7 @@ import {
 	startEmulatorProcess,
 	triggerWorkflow,
 } from './env.mjs';
+import { executionsOf as executionHelpers, people, sendParameters, TX } from './executions.mjs';
 import {
 	askParameters,
 	executionOf,
@@ -344,6 +346,362 @@ test('the client-credentials token is fetched once across both workers, and refr
 		await emulator.control('POST', 'clock', { advanceSeconds: -(2 * 3600 + 60) });
 		await session.api('POST', `/workflows/${id}/deactivate`);
 	}
+});
+
+// Never twice with two workers (issue 51). A retry sends only where it can show it is alone: on the worker whose
+// run of the node ended the execution it retries (the node threw, or the execution was stopped); everywhere else it
+// refuses, saying why. An execution that is not a retry always sends. What the platform accepted is read from the
+// emulator's mail log; which worker ran what, from the workers' own log lines.
+
+/** test/e2e/executions.mjs's helpers over this stack: production webhooks are served by the webhook processor. */
+const sends = () => executionHelpers({ n8n: stack.webhook, session, emulator }, '2');
+
+/** The workflow's executions once at least `count` of them have ended (none running or waiting), with data. */
+async function endedExecutions(workflowId, count, what) {
+	return await eventually(
+		async () => {
+			const found = await executionsOf(workflowId);
+			return found.length >= count && found.every((execution) => execution.stoppedAt)
+				? found
+				: false;
+		},
+		what,
+		600_000,
+	);
+}
+
+/** The worker that ran each execution (waits until the workers have logged them all). */
+async function workersOf(executions) {
+	await eventually(
+		async () => executions.every((execution) => ranOn.has(String(execution.id))),
+		'the workers to log the executions',
+	);
+	return new Map(
+		executions.map((execution) => [String(execution.id), ranOn.get(String(execution.id))]),
+	);
+}
+
+/** The address prefix of an execution's recipients (people(count, prefix)), from its Split Out output. */
+const prefixOf = (execution) =>
+	execution.data.resultData.runData['Split Out'][0].data.main[0][0].json.email.replace(
+		/\d+@example\.org$/,
+		'',
+	);
+
+/**
+ * Why an execution's node did not send, from its error (neverTwice/retries.ts: each verdict's message, and the
+ * reason its description begins with); undefined when nothing was refused.
+ */
+function refusalOf(execution) {
+	const error = execution.data?.resultData?.error;
+	if (!/^Not sent: /.test(error?.message ?? '')) return undefined;
+	const { message, description = '' } = error;
+	if (message === 'Not sent: a retry of this execution sends it') return 'retryWentFirst';
+	if (message === 'Not sent: another retry of the same execution sends it') return 'retrySends';
+	if (/^That execution did not fail in this node in this n8n process/.test(description))
+		return 'notShownAlone';
+	if (/^Another try of that execution started sending from this node/.test(description))
+		return 'taken';
+	if (/^An earlier retry of it refused/.test(description)) return 'inDoubt';
+	if (/^That execution's saved data shows nothing of this node/.test(description))
+		return 'noRecord';
+	return `unknown (${message}: ${description})`;
+}
+
+/** What an execution came to, for the test's report: its refusal, or its status and error. */
+const outcomeOf = (execution) =>
+	refusalOf(execution) ??
+	[execution.status, execution.data?.resultData?.error?.message].filter(Boolean).join(': ');
+
+/** Every recipient with this prefix accepted exactly `count` recipients, none twice. */
+async function acceptedOnce(prefix, count) {
+	const counts = await sends().acceptedCounts(prefix);
+	const twice = [...counts].filter(([, times]) => times > 1);
+	assert.deepEqual(twice, [], 'recipients accepted more than once');
+	assert.equal(counts.size, count, `recipients of ${prefix} accepted`);
+}
+
+test('never twice, ordinary sends on two workers: 24 executions of a new Send node at once, then 24 more: every execution succeeds, every recipient is accepted once, nothing is refused', async (t) => {
+	if (unavailable) return t.skip(unavailable);
+	const on = sends();
+	await emulator.control('POST', 'settings', { latencyMs: 0 });
+	const AT_ONCE = 24;
+	const EACH = 20;
+	const { id, hookPath } = await on.publishAnswering(
+		'queue: sends at once',
+		sendParameters(),
+		credentials.signature,
+	);
+	for (const round of [1, 2])
+		await timed(`never twice: ${AT_ONCE} sends at once, round ${round}`, async () => {
+			await Promise.all(
+				Array.from({ length: AT_ONCE }, (_, index) =>
+					on.post(hookPath, { people: people(EACH, `qsend${round}x${index}-`) }),
+				),
+			);
+			await endedExecutions(id, round * AT_ONCE, `round ${round}'s executions to end`);
+		});
+	const executions = await executionsOf(id);
+	assert.equal(executions.length, 2 * AT_ONCE);
+	assert.deepEqual(
+		executions
+			.filter((execution) => execution.status !== 'success')
+			.map(
+				(execution) =>
+					`${execution.id} ${execution.status}: ${execution.data?.resultData?.error?.message}`,
+			),
+		[],
+		'executions that did not succeed',
+	);
+	await acceptedOnce('qsend', 2 * AT_ONCE * EACH);
+	const perWorker = {};
+	for (const name of (await workersOf(executions)).values())
+		perWorker[name] = (perWorker[name] ?? 0) + 1;
+	console.log(`  ${2 * AT_ONCE} sends, executions per worker: ${JSON.stringify(perWorker)}`);
+	assert.deepEqual(Object.keys(perWorker).sort(), workerNames().sort());
+	await session.api('POST', `/workflows/${id}/deactivate`);
+});
+
+test('never twice, a double click on Retry: 8 executions failed in the node (request 1 answered 500), each retried twice at once: nobody twice, a retry on the worker where its execution failed sends the rest, every refusal true', async (t) => {
+	if (unavailable) return t.skip(unavailable);
+	const on = sends();
+	await emulator.control('POST', 'settings', { latencyMs: 0 });
+	const PAIRS = 8;
+	const EACH = 300;
+	const { id, hookPath } = await on.publishAnswering(
+		'queue: double click on Retry',
+		sendParameters({ options: { parallelRequests: 1 } }),
+		credentials.signature,
+	);
+	// One fault per execution: an execution whose request is answered 500 stops (Stop Workflow) after it, so each
+	// of the eight takes one, at its first request (processed, then answered 500: 100 recipients have the mail).
+	for (let pair = 0; pair < PAIRS; pair++)
+		await emulator.control('POST', 'fault', { path: TX, fault: 'internalError', skip: 0 });
+	await Promise.all(
+		Array.from({ length: PAIRS }, (_, pair) =>
+			on.post(hookPath, { people: people(EACH, `qdc${pair}-`) }),
+		),
+	);
+	const failed = await endedExecutions(id, PAIRS, 'the executions to fail');
+	for (const execution of failed) {
+		assert.equal(execution.status, 'error');
+		assert.match(
+			execution.data.resultData.error.message,
+			/not confirmed as sent: the platform failed to process the request \(code 500\)$/,
+		);
+	}
+	// What each first try sent: its first request, processed before it was answered 500.
+	const acceptedBefore = new Map();
+	for (const execution of failed) {
+		const counts = await on.acceptedCounts(prefixOf(execution));
+		acceptedBefore.set(String(execution.id), counts.size);
+		assert.ok(counts.size > 0 && counts.size < EACH, `${counts.size} accepted before the retries`);
+	}
+	const answers = await timed('never twice: 8 double clicks on Retry', async () => {
+		const answers = await Promise.all(
+			failed.flatMap((execution, pair) =>
+				[1, 2].map(() =>
+					session
+						.rest('POST', `/executions/${execution.id}/retry`, { loadWorkflow: pair % 2 === 1 })
+						.catch((error) => ({ refusedByN8n: error.message })),
+				),
+			),
+		);
+		await endedExecutions(id, 3 * PAIRS, 'the retries to end');
+		return answers;
+	});
+	assert.deepEqual(
+		answers.filter((answer) => answer.refusedByN8n),
+		[],
+		'Retry calls n8n refused',
+	);
+	const executions = await executionsOf(id);
+	const worker = await workersOf(executions);
+	const seen = [];
+	for (const original of failed) {
+		const failedOn = worker.get(String(original.id));
+		const retries = executions.filter(
+			(execution) => String(execution.retryOf) === String(original.id),
+		);
+		assert.equal(retries.length, 2, `retries of ${original.id}`);
+		const verdicts = retries.map((retry) => ({
+			id: String(retry.id),
+			on: worker.get(String(retry.id)),
+			refusal: refusalOf(retry),
+			outcome: outcomeOf(retry),
+		}));
+		seen.push(
+			`${original.id} failed on ${failedOn}; ${verdicts.map((v) => `${v.id} on ${v.on}: ${v.outcome}`).join(', ')}`,
+		);
+		const sent = verdicts.filter((verdict) => verdict.refusal === undefined);
+		assert.ok(sent.length <= 1, `both retries of ${original.id} sent`);
+		// A retry shows it is alone only on the worker where its execution failed, and there one of the two sends.
+		assert.equal(
+			sent.length,
+			verdicts.some((verdict) => verdict.on === failedOn) ? 1 : 0,
+			seen.at(-1),
+		);
+		// The one that sent ran where the execution failed (what it sent is counted below: the rest, once).
+		for (const verdict of sent) assert.equal(verdict.on, failedOn, seen.at(-1));
+		// Every refusal's reason is true.
+		for (const verdict of verdicts.filter((v) => v.refusal !== undefined)) {
+			const other = verdicts.find((v) => v !== verdict);
+			if (verdict.refusal === 'retrySends')
+				assert.ok(other.refusal === undefined && other.on === verdict.on, seen.at(-1));
+			else if (verdict.refusal === 'notShownAlone')
+				assert.notEqual(verdict.on, failedOn, seen.at(-1));
+			else assert.fail(`a refusal this double click does not call for: ${seen.at(-1)}`);
+		}
+		await acceptedOnce(
+			prefixOf(original),
+			sent.length === 1 ? EACH : acceptedBefore.get(String(original.id)),
+		);
+	}
+	console.log(`  double clicks:\n    ${seen.join('\n    ')}`);
+	await session.api('POST', `/workflows/${id}/deactivate`);
+});
+
+test('never twice, Retry of running executions: 4 sends slowed by the platform, each retried while it sends: every retry refuses saying why, every original goes on and sends, nobody twice', async (t) => {
+	if (unavailable) return t.skip(unavailable);
+	const on = sends();
+	const AT_ONCE = 4;
+	const EACH = 800;
+	const { id, hookPath } = await on.publishAnswering(
+		'queue: Retry of a running execution',
+		sendParameters({ options: { parallelRequests: 1 } }),
+		credentials.signature,
+	);
+	// Each request answered 2 s after it came: eight requests each, sixteen seconds at least.
+	await emulator.control('POST', 'settings', { latencyMs: 2000 });
+	try {
+		await Promise.all(
+			Array.from({ length: AT_ONCE }, (_, index) =>
+				on.post(hookPath, { people: people(EACH, `qrun${index}-`) }),
+			),
+		);
+		// Every execution has had a request accepted: each is in the node, sending.
+		await eventually(
+			async () => {
+				const counts = await on.acceptedCounts('qrun');
+				const started = new Set([...counts.keys()].map((email) => email.split('-')[0]));
+				return started.size === AT_ONCE;
+			},
+			'each execution to send its first request',
+			300_000,
+		);
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: id, status: ['running'] }));
+		const { results: running = [] } = await session.rest('GET', `/executions?filter=${filter}`);
+		assert.equal(running.length, AT_ONCE, 'running executions');
+		await timed('never twice: Retry of 4 running executions', async () => {
+			await Promise.all(
+				running.map((execution) =>
+					session.rest('POST', `/executions/${execution.id}/retry`, { loadWorkflow: false }),
+				),
+			);
+			await endedExecutions(id, 2 * AT_ONCE, 'the executions and their retries to end');
+		});
+	} finally {
+		await emulator.control('POST', 'settings', { latencyMs: 0 });
+	}
+	const executions = await executionsOf(id);
+	const worker = await workersOf(executions);
+	const seen = [];
+	for (const original of executions.filter((execution) => !execution.retryOf)) {
+		const [retry, ...more] = executions.filter(
+			(execution) => String(execution.retryOf) === String(original.id),
+		);
+		assert.deepEqual(more, []);
+		const verdict = { on: worker.get(String(retry.id)), refusal: refusalOf(retry) };
+		seen.push(
+			`${original.id} on ${worker.get(String(original.id))}: ${original.status}; its retry ${retry.id} on ${verdict.on}: ${outcomeOf(retry)}`,
+		);
+		assert.equal(original.status, 'success', seen.at(-1));
+		assert.equal(retry.status, 'error', seen.at(-1));
+		// On the original's worker, the retry finds the run taken; elsewhere nothing shows it is alone.
+		if (verdict.refusal === 'taken')
+			assert.equal(verdict.on, worker.get(String(original.id)), seen.at(-1));
+		else assert.equal(verdict.refusal, 'notShownAlone', seen.at(-1));
+		await acceptedOnce(prefixOf(original), EACH);
+	}
+	console.log(`  retries of running executions:\n    ${seen.join('\n    ')}`);
+	await session.api('POST', `/workflows/${id}/deactivate`);
+});
+
+test('never twice, kill -9 of a worker mid-send, then a double click on Retry: both retries refuse saying why, nothing goes out again', async (t) => {
+	if (unavailable) return t.skip(unavailable);
+	const on = sends();
+	const EACH = 600;
+	const { id, hookPath } = await on.publishAnswering(
+		'queue: worker killed mid-send',
+		sendParameters({ options: { parallelRequests: 1 } }),
+		credentials.signature,
+	);
+	await emulator.control('POST', 'settings', { latencyMs: 2000 });
+	let killed;
+	let index;
+	let retries;
+	try {
+		await on.post(hookPath, { people: people(EACH, 'qkill-') });
+		await eventually(
+			async () => (await on.acceptedCounts('qkill-')).size >= 100,
+			'the first request to be accepted',
+			300_000,
+		);
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: id, status: ['running'] }));
+		[killed] = (await session.rest('GET', `/executions?filter=${filter}`)).results;
+		assert.ok(killed, 'the execution ended before the kill');
+		const name = (await workersOf([killed])).get(String(killed.id));
+		index = stack.workers.findIndex((candidate) => candidate.name === name);
+		await stack.killWorker(index);
+		await emulator.control('POST', 'settings', { latencyMs: 0 });
+		// Retry at once, while n8n still lists the execution as running: once the queue finds the killed worker's job
+		// stalled, n8n fails the execution with its own error, and a retry of it then ends without running a node.
+		await Promise.all(
+			[false, true].map((loadWorkflow) =>
+				session.rest('POST', `/executions/${killed.id}/retry`, { loadWorkflow }),
+			),
+		);
+		retries = await eventually(
+			async () => {
+				const found = (await executionsOf(id)).filter(
+					(execution) => String(execution.retryOf) === String(killed.id),
+				);
+				return found.length === 2 && found.every((execution) => execution.stoppedAt)
+					? found
+					: false;
+			},
+			'the retries to end',
+			300_000,
+		);
+	} finally {
+		await emulator.control('POST', 'settings', { latencyMs: 0 });
+		if (index !== undefined)
+			await timed('never twice: the killed worker started again', () =>
+				stack.startWorkerAgain(index),
+			);
+	}
+	const worker = await workersOf(retries);
+	const verdicts = retries.map(
+		(retry) => `${retry.id} on ${worker.get(String(retry.id))}: ${outcomeOf(retry)}`,
+	);
+	console.log(
+		`  execution ${killed.id} killed with ${ranOn.get(String(killed.id))}; its retries: ${verdicts.join(', ')}`,
+	);
+	// The retries ran on the other worker, which never saw the execution: nothing shows that no try sends.
+	assert.deepEqual(
+		retries.map((retry) => [retry.status, refusalOf(retry)]),
+		[
+			['error', 'notShownAlone'],
+			['error', 'notShownAlone'],
+		],
+		verdicts.join(', '),
+	);
+	// A retry that sent would have gone on from the saved data, which knows nothing of the node: from item 0 again.
+	const accepted = await on.acceptedCounts('qkill-');
+	assert.ok(accepted.size < EACH, `all ${EACH} were sent`);
+	await acceptedOnce('qkill-', accepted.size);
+	console.log(`  accepted: ${accepted.size} of ${EACH}, each once`);
+	await session.api('POST', `/workflows/${id}/deactivate`);
 });
 
 /** Fires 20 pushes of 1,000 events at once and checks every event became exactly one item. */

@@ -14,14 +14,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
-import {
-	activate,
-	createCredential,
-	credentialData,
-	eventually,
-	freePort,
-	startStack,
-} from './env.mjs';
+import { activate, createCredential, credentialData, eventually, startStack } from './env.mjs';
 import {
 	askParameters,
 	executionOf,
@@ -199,11 +192,71 @@ test('Custom Form: the form’s answers come back typed, under their labels', as
 	assert.deepEqual([data.Amount, data.Reasons], [120, ['Late']]);
 });
 
-test('after the time limit the run goes on by itself with the input items, as n8n’s own nodes', async () => {
+test('after the time limit the run goes on by itself with the input items, saying it timed out', async () => {
 	const done = await executionOf(stack.session, limited.id, 'success', 120_000);
 	const [output] = outputOf(done, 'After');
 	assert.equal(output.data, undefined);
 	assert.equal(output.body.order, 1042);
+	// The next node can branch on it (issue 54.4), and read when the time to answer ended.
+	assert.equal(output.timedOut, true);
+	assert.equal(output.timeLimit, outputOf(limited.waiting, 'Mail Delivery')[0].waitTill);
+});
+
+/** The time of day of `at` in Berlin, as a page in a workflow of that time zone says it. */
+const berlinTime = (at) =>
+	new Intl.DateTimeFormat('en-GB', {
+		timeZone: 'Europe/Berlin',
+		hour: '2-digit',
+		minute: '2-digit',
+		second: '2-digit',
+		hourCycle: 'h23',
+	}).format(at);
+
+test('answers racing a 1 minute limit, from 20 ms before to 2 s after it: "Got it" only when the run goes on with the answer, otherwise a page saying when the time to answer ended (issue 54.4)', async () => {
+	const offsets = [-20, 0, 40, 100, 2000];
+	const runs = [];
+	for (const [i, offset] of offsets.entries()) {
+		const email = `race${i}@example.org`;
+		const { id, waiting } = await ask(
+			`race ${offset} ms`,
+			{
+				sendTo: email,
+				options: { limitWaitTime: { values: { resumeAmount: 1, resumeUnit: 'minutes' } } },
+			},
+			{},
+			{ workflowSettings: { timezone: 'Europe/Berlin' } },
+		);
+		const { links } = await mailLinks(stack.emulator, email);
+		const limit = Date.parse(outputOf(waiting, 'Mail Delivery')[0].waitTill);
+		runs.push({ id, offset, approve: links[0], limit });
+	}
+	// Each person clicks the confirmation page's Approve at the limit plus the offset (n8n's wait tracker sets
+	// its timer to the limit for a wait under 70 s away).
+	const clicked = await Promise.all(
+		runs.map(async (run) => {
+			await new Promise((resolve) =>
+				setTimeout(resolve, Math.max(0, run.limit + run.offset - Date.now())),
+			);
+			return { ...run, answer: await openLink(run.approve, { method: 'POST' }) };
+		}),
+	);
+	for (const run of clicked) {
+		const done = await executionOf(stack.session, run.id, 'success', 180_000);
+		const [output] = outputOf(done, 'After');
+		const told = `${run.offset} ms: HTTP ${run.answer.status} ${run.answer.text.slice(0, 300)}`;
+		assert.match(run.answer.headers.get('content-type') ?? '', /text\/html/, told);
+		if (/Got it/.test(run.answer.text)) {
+			assert.equal(run.answer.status, 200, told);
+			assert.equal(output.data?.approved, true, told);
+		} else {
+			assert.match(run.answer.text, /The time to answer has ended/, told);
+			assert.match(run.answer.text, new RegExp(berlinTime(run.limit)), told);
+			assert.equal(output.data, undefined, told);
+			assert.equal(output.timedOut, true, told);
+		}
+	}
+	// 2 s late is never in time.
+	assert.match(clicked.at(-1).answer.text, /The time to answer has ended/);
 });
 
 const DOUBLE = { approvalOptions: { values: { approvalType: 'double' } } };
@@ -471,7 +524,6 @@ test('n8n restarts while runs wait (n8n 2.x with its quickjs expression engine):
 		line,
 		userFolder: stack.userFolder,
 		port: Number(port),
-		brokerPort: await freePort(),
 		// On n8n 2.x, back with its other isolated expression engine: the answer is read under vm and quickjs.
 		extraEnv: line === '2' ? { N8N_EXPRESSION_ENGINE: 'quickjs' } : {},
 	});

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
+import { exampleWorkflows } from '../../scripts/examples.mjs';
 import { freePort, setupOwner, startN8n } from '../../scripts/n8n-runtime.mjs';
 import {
 	activate,
@@ -20,6 +21,7 @@ import {
 	runAction,
 	startEmulatorProcess,
 	startStack,
+	TRIGGER,
 	triggerWorkflow,
 } from './env.mjs';
 
@@ -286,6 +288,61 @@ test('test listening stopped while the platform fails: n8n keeps listening to te
 	await unpublishRestores(id, before);
 });
 
+test('a test listen beside the published example: when it ends (an event came, or Stop), the example holds the address again (issue 54.3)', async (t) => {
+	if (line !== '2') return t.skip('the test-listening REST calls used here are n8n 2.x');
+	const before = await userConfiguration();
+	// The example as npm start publishes it: Options → Give Way to Others on.
+	const { active: _active, ...example } = exampleWorkflows(credential).find((workflow) =>
+		workflow.nodes.some((node) => node.type === TRIGGER),
+	);
+	const exampleId = (await stack.session.api('POST', '/workflows', example)).id;
+	await stack.session.api('POST', `/workflows/${exampleId}/activate`);
+	await eventually(
+		async () =>
+			(await stack.session.rest('GET', `/workflows/${exampleId}/publication-status`)).status ===
+			'published',
+		'the example to be published',
+		60_000,
+	);
+	const published = await platform();
+	const exampleHook = example.nodes.find((node) => node.type === TRIGGER).webhookId;
+	assert.ok(published.transCallbackUrl.includes(`/webhook/${exampleHook}/events`));
+
+	const workflow = triggerWorkflow({ name: 'faults: my own trigger', credential });
+	const { id } = await stack.session.api('POST', '/workflows', workflow);
+	const testPath = `/webhook-test/${workflow.nodes[0].webhookId}/events`;
+	const listen = async () =>
+		await stack.session.rest('POST', `/workflows/${id}/run`, {
+			triggerToStartFrom: { name: 'Mail Delivery Trigger' },
+		});
+	const exampleHoldsIt = async (what) =>
+		await eventually(
+			async () => JSON.stringify(await platform()) === JSON.stringify(published),
+			`the example to hold the address again after ${what}`,
+			60_000,
+		).catch(async (error) => assert.deepEqual(await platform(), published, error.message));
+
+	// Ended by an event: n8n ends the test listen once the test URL took a push.
+	assert.equal((await listen()).waitingForWebhook, true);
+	const held = (await platform()).transCallbackUrl;
+	assert.ok(held.includes(testPath), 'the test listen holds the address');
+	await receives(held);
+	await exampleHoldsIt('the test event');
+	// Ended by Stop listening.
+	assert.equal((await listen()).waitingForWebhook, true);
+	assert.ok((await platform()).transCallbackUrl.includes(testPath));
+	await stack.session.rest('DELETE', `/test-webhook/${id}`);
+	await exampleHoldsIt('Stop listening');
+	// The example receives the account's pushes again, and unpublished gives back the user's receiver.
+	await receives(published.transCallbackUrl);
+	await eventually(
+		async () =>
+			(await stack.session.api('GET', `/executions?workflowId=${exampleId}`)).data.length > 0,
+		'an execution of the example',
+	);
+	await unpublishRestores(exampleId, before);
+});
+
 test("the workflow's static data saved over while it stays published: the next push reads its secret back from the platform", async () => {
 	const before = await userConfiguration();
 	const trigger = await publish('faults: static data lost');
@@ -466,7 +523,6 @@ test('each pushed event once across a restart: a push that comes again after n8n
 		line,
 		userFolder: stack.userFolder,
 		port,
-		brokerPort: await freePort(),
 		...n8nFaults(faultsFile),
 	});
 	stack.session = await setupOwner(stack.n8n.baseUrl);
@@ -507,7 +563,6 @@ test("n8n started while the platform cannot be reached: the trigger stays publis
 		line,
 		userFolder: stack.userFolder,
 		port,
-		brokerPort: await freePort(),
 		...n8nFaults(faultsFile),
 		log: (text) => log.push(text),
 	});
@@ -544,7 +599,6 @@ test('n8n restarted with another public address: the trigger takes over its own 
 		line,
 		userFolder: stack.userFolder,
 		port,
-		brokerPort: await freePort(),
 		extraEnv: webhookUrlEnv(moved),
 		log: (text) => log.push(text),
 	});
@@ -583,7 +637,6 @@ test('a published trigger that comes back takes its address back: production sto
 			line,
 			userFolder: copyFolder,
 			port: copyPort,
-			brokerPort: await freePort(),
 			log: (text) => copyLog.push(text),
 		});
 	const heldBy = async (origin, what) =>
@@ -610,7 +663,6 @@ test('a published trigger that comes back takes its address back: production sto
 			line,
 			userFolder: stack.userFolder,
 			port,
-			brokerPort: await freePort(),
 			extraEnv: webhookUrlEnv(production),
 			log: (text) => productionLog.push(text),
 		});
@@ -670,7 +722,6 @@ test("a copy of this n8n made from its user folder neither takes nor gives back 
 		line,
 		userFolder: stack.userFolder,
 		port,
-		brokerPort: await freePort(),
 		extraEnv: webhookUrlEnv(production),
 	});
 	stack.session = await setupOwner(stack.n8n.baseUrl);
@@ -684,8 +735,6 @@ test("a copy of this n8n made from its user folder neither takes nor gives back 
 	const copy = await startN8n({
 		line,
 		userFolder: copyFolder,
-		port: await freePort(),
-		brokerPort: await freePort(),
 		log: (text) => copyLog.push(text),
 	});
 	try {

@@ -1,7 +1,7 @@
 /**
  * n8n as an instance that keeps its executions, in process, for histories of what n8n and its users do around the
  * node (test/explorer). Each run goes through n8n-core's own WorkflowExecute; what n8n 2.41's database keeps of an
- * execution is kept as it keeps it (read in .n8n-local, and tried in a real n8n):
+ * execution is kept as it keeps it (read in the installed n8n's source, and tried in a real n8n):
  * - at creation, the data it starts from, with its execution context (a Retry of a running execution gets that);
  * - after each node with Save Execution Progress (save-execution-progress.js), at a wait, at the end and at a Stop;
  * - a Retry (execution.service.js retry) starts a new execution in mode "retry" from the saved data: its error

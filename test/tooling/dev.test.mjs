@@ -1,38 +1,18 @@
 // `npm run dev` (gulp dev, issue 40 item 6), as a contributor uses it, on a copy of the project: it starts n8n and
 // the emulator, a change to a node's description is served by n8n a moment later, and Ctrl-C (SIGINT to the whole
-// process group, as a terminal sends it) stops every process it started. The copy shares node_modules and the
-// installed n8n (.n8n-local) with this checkout; n8n's data goes to a temporary folder (N8N_USER_FOLDER).
+// process group, as a terminal sends it) stops every process it started. The copy shares node_modules with this
+// checkout and the installed n8n with every checkout (the install cache); n8n's data goes to a temporary folder
+// (N8N_USER_FOLDER).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import {
-	cpSync,
-	mkdtempSync,
-	readFileSync,
-	realpathSync,
-	rmSync,
-	symlinkSync,
-	writeFileSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 
-import { root } from '../../scripts/ensure-deps.mjs';
-import { installN8n } from '../../scripts/n8n-install.mjs';
 import { freePort, setupOwner } from '../../scripts/n8n-runtime.mjs';
+import { copyOfProject, eventually, groupAlive } from '../harness/projectCopy.mjs';
 
-const COPIED = [
-	'package.json',
-	'package-lock.json',
-	'tsconfig.json',
-	'gulpfile.js',
-	'.npmrc',
-	'nodes',
-	'credentials',
-	'scripts',
-	'emulator',
-	'examples',
-];
 const NODE_FILE = path.join('nodes', 'MailDelivery', 'MailDelivery.node.ts');
 const CHANGED = 'Changed while npm run dev was watching';
 
@@ -41,46 +21,13 @@ after(async () => {
 	for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-/** A copy of the project that npm run dev can run in and a test may change. */
-function copyOfProject() {
-	const copy = mkdtempSync(path.join(os.tmpdir(), 'dev-copy-'));
-	cleanups.push(() => rmSync(copy, { recursive: true, force: true }));
-	for (const name of COPIED)
-		cpSync(path.join(root, name), path.join(copy, name), { recursive: true });
-	symlinkSync(realpathSync(path.join(root, 'node_modules')), path.join(copy, 'node_modules'));
-	installN8n('2');
-	symlinkSync(realpathSync(path.join(root, '.n8n-local')), path.join(copy, '.n8n-local'));
-	return copy;
-}
-
-/** Waits until `check()` gives something other than undefined, or fails saying what it waited for. */
-async function eventually(check, what, timeoutMs) {
-	const started = Date.now();
-	for (;;) {
-		const value = await check().catch(() => undefined);
-		if (value !== undefined) return value;
-		if (Date.now() - started > timeoutMs)
-			throw new Error(`gave up after ${timeoutMs / 1000} s waiting for ${what}`);
-		await new Promise((resolve) => setTimeout(resolve, 500));
-	}
-}
-
-const groupAlive = (pid) => {
-	try {
-		process.kill(-pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
-};
-
 test(
 	'npm run dev: n8n serves a changed node description without a new start, and Ctrl-C stops everything',
 	{
 		timeout: 900_000,
 	},
 	async () => {
-		const copy = copyOfProject();
+		const copy = copyOfProject(cleanups);
 		const userFolder = mkdtempSync(path.join(os.tmpdir(), 'dev-user-'));
 		cleanups.push(() => rmSync(userFolder, { recursive: true, force: true }));
 		const n8nPort = await freePort();

@@ -94,16 +94,50 @@ test("the user's own receiver is never lost: the trigger that took over puts bac
 	expect(await config()).toEqual(before);
 });
 
-test('listening for test events takes the address from the example too, and gives back the user’s receiver', async () => {
+test('listening for test events takes the address from the example too; when it ends the example holds it again (issue 54.3)', async () => {
+	await expectCode(env.emulator, '/v5/webhook/save', userReceiver, 200);
+	const before = await config();
+	const demo = await example();
+	await activate(demo);
+	const published = await config();
+	const mine = await workflow('mine');
+	await activate(mine, 'manual');
+	await sendAndFlush('test@example.org');
+	expect(emails(mine)).toEqual(['test@example.org']);
+	await mine.remove('manual');
+	expect(await config()).toEqual(published);
+	await sendAndFlush('after@example.org');
+	expect(emails(demo)).toEqual(['after@example.org']);
+	// The example unpublished later still gives back the user's receiver.
+	await demo.remove();
+	expect(await config()).toEqual(before);
+});
+
+test('the example unpublished while a test listen holds its address: the test ends giving back the user’s receiver', async () => {
 	await expectCode(env.emulator, '/v5/webhook/save', userReceiver, 200);
 	const before = await config();
 	const demo = await example();
 	await activate(demo);
 	const mine = await workflow('mine');
 	await activate(mine, 'manual');
-	await sendAndFlush('test@example.org');
-	expect(emails(mine)).toEqual(['test@example.org']);
+	// Unpublished: its delete hook finds nothing of its own to put back, and its URL stops answering.
+	await demo.remove();
+	await demo.close();
 	await mine.remove('manual');
+	expect(await config()).toEqual(before);
+});
+
+test('a test URL left behind that had taken the example’s address: publishing it keeps the user’s receiver, not the example', async () => {
+	await expectCode(env.emulator, '/v5/webhook/save', userReceiver, 200);
+	const before = await config();
+	const demo = await example();
+	await activate(demo);
+	const mine = await workflow('mine');
+	await activate(mine, 'manual');
+	await env.control('POST', 'fault', { path: '/v5/webhook/get', fault: 'internalError' });
+	await mine.remove('manual');
+	await activate(mine);
+	await mine.remove();
 	expect(await config()).toEqual(before);
 });
 

@@ -43,6 +43,7 @@ const N8N_WORDS = [
 	'Execute workflow',
 	'Listen for test event',
 	'Listening for test events',
+	'Stop Listening',
 	'Credential',
 	'Test',
 	'Save',
@@ -51,6 +52,8 @@ const N8N_WORDS = [
 	'Human review',
 	'Custom API Call',
 	'Binary',
+	// n8n's Convert to File node, which makes a file of the Sandbox preview's HTML (docs/sending.md).
+	'Convert to File',
 	// n8n's Remove Duplicates node, whose store the retry claims share (docs/reliability.md).
 	'Scope',
 	'Workflow',

@@ -50,3 +50,14 @@ test('every picture and local link of the README and docs/ leads to a file', () 
 		'docs/images/trigger-outputs.jpg',
 	]);
 });
+
+test('the quick start comes first: its two commands, then the emulator, its mail log and its settings (issue 54.5)', () => {
+	const readme = read('README.md');
+	const sections = [...readme.matchAll(/^## (.+)$/gm)].map((match) => match[1]);
+	expect(sections[0]).toBe('Quick start');
+	expect(sections).not.toContain('Development');
+	const section = /^## Quick start\n([^]*?)(?=^## )/m.exec(readme)?.[1] ?? '';
+	expect(section).toMatch(/^npm start {3}# .+\nnpm test {4}# .+$/m);
+	for (const words of ['/mails', '/settings', 'Latency (ms)', 'Rate limit', 'Messages'])
+		expect(section).toContain(words);
+});

@@ -192,6 +192,12 @@ test('the waiting node says who it waits for and until when, as n8n’s editor e
 	expect(tooltip(limit({ resumeAmount: 45, resumeUnit: 'minutes' }))).toBe(
 		'Execution will continue once the person answers the mail, or without an answer after 45 minutes.',
 	);
+	// One of a unit is said in the singular (issue 54.4: "after 1 minutes").
+	expect(tooltip(limit({ resumeAmount: 1, resumeUnit: 'minutes' }))).toMatch(
+		/, or without an answer after 1 minute\.$/,
+	);
+	expect(tooltip(limit({ resumeAmount: 1, resumeUnit: 'days' }))).toMatch(/after 1 day\.$/);
+	expect(tooltip(limit({ resumeAmount: 1 }))).toMatch(/after 1 hour\.$/);
 	expect(
 		tooltip(limit({ limitType: 'atSpecifiedTime', maxDateAndTime: '2026-12-01T10:00:00' })),
 	).toMatch(/, or without an answer at 2026-12-01T10:00:00\.$/);

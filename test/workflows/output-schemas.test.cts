@@ -327,6 +327,11 @@ async function runEveryOperation() {
 		{ ...ask, options: { limitWaitTime: { values: { resumeAmount: 1, resumeUnit: 'days' } } } },
 		async (waiting, link) => await waiting.open(link, { method: 'POST' }),
 	);
+	// Without an answer until the limit: the input items, each saying it timed out.
+	await runWaiting(
+		{ ...ask, options: { limitWaitTime: { values: { resumeAmount: 1, resumeUnit: 'days' } } } },
+		async (waiting) => await waiting.timeOut(),
+	);
 	await runWaiting(
 		{ ...ask, responseType: 'freeText' },
 		async (waiting, link) =>

@@ -127,9 +127,22 @@ test('a retry of an execution that never reached the node refuses by default: no
 
 test('with One Process (Regular Mode), a retry of an execution that began since n8n started and never reached the node sends as usual', async () => {
 	const workflow = actionWorkflow(sendToEachItem({ options: { oneN8nProcess: true } }));
+	// The node ran here before the execution began: it is the node that execution would come back to.
+	await runAs(workflow, 'webhook', people(1), newExecution());
 	const retried = await runAs(workflow, 'retry', people(300), executionBeginningIn(20));
 	expect(retried.error()).toBeUndefined();
-	expect(env.view().mails).toHaveLength(300);
+	expect(env.view().mails).toHaveLength(301);
+});
+
+test('with One Process (Regular Mode), a retry refuses when the node never ran here before its execution began (a node pasted again since has a new ID the execution would not look under)', async () => {
+	const workflow = actionWorkflow(sendToEachItem({ options: { oneN8nProcess: true } }), {
+		onError: 'continueErrorOutput',
+	});
+	const retried = await runAs(workflow, 'retry', people(3), executionBeginningIn(20));
+	expect(txRequests()).toBe(0);
+	expect(retried.output('Mail Delivery', 1)[0].json.error).toBe(
+		'Not sent: the execution this one retries may have sent it already',
+	);
 });
 
 test('with One Process (Regular Mode), a retry of an execution that began before n8n started (it may have sent before a restart) refuses', async () => {
@@ -333,4 +346,30 @@ test('a send of several requests says, before any crash, that a retry after one 
 	expect(hintsOf(saved).join(' ')).not.toMatch(/Save Execution Progress/);
 	const one = await runAs(workflow, 'webhook', people(50), newExecution());
 	expect(hintsOf(one).join(' ')).not.toMatch(/Save Execution Progress/);
+});
+
+test("n8n dies mid-send: each item the retry refuses names the UniqueMsgID its request carried in the try that died, which the platform's events about it carry (issue 54)", async () => {
+	const workflow = actionWorkflow(sendToEachItem({ options: { parallelRequests: 1 } }), {
+		onError: 'continueErrorOutput',
+	});
+	const execution = newExecution();
+	await interruptedSend(workflow, execution);
+	const accepted = new Map(env.view().mails.map((mail) => [mail.email, mail.uniqueMsgID]));
+	expect(accepted.size).toBeGreaterThanOrEqual(300);
+	// The retry has nothing of the try that died (n8n saved nothing of it): as after a crash.
+	const retried = await runAs(workflow, 'retry', people(1000), execution);
+	const failed = retried.output('Mail Delivery', 1);
+	expect(failed).toHaveLength(1000);
+	const named = failed.map((item) =>
+		/carry UniqueMsgID ([0-9a-f]{32})/.exec(String((item.json.details as IDataObject).description)),
+	);
+	expect(named.every(Boolean)).toBe(true);
+	// Every item the platform accepted is named by the ID its mail carries; the others by their request's too.
+	for (const [index, item] of people(1000).entries()) {
+		const id = accepted.get(String(item.json.email));
+		if (id !== undefined) expect(named[index]![1]).toBe(id);
+	}
+	expect(String((failed[0].json.details as IDataObject).description)).toMatch(
+		/Redo After a Crash would send the 1000 items refused here again/,
+	);
 });

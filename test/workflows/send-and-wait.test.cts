@@ -315,7 +315,7 @@ describe('Free Text and Custom Form', () => {
 });
 
 describe('the time limit, Sandbox Mode, bad input', () => {
-	test('after the time limit the run goes on with the input items as they came, as n8n’s own nodes', async () => {
+	test('after the time limit the run goes on with the input items as they came, each saying it timed out', async () => {
 		const items: INodeExecutionData[] = [{ json: { id: 1 } }, { json: { id: 2 } }];
 		const started = Date.now();
 		const run = await runToWait(
@@ -325,20 +325,43 @@ describe('the time limit, Sandbox Mode, bad input', () => {
 		);
 		// One mail for the run, not one per item, as n8n's own send-and-wait nodes.
 		expect(sends()).toHaveLength(1);
-		const waitTill = new Date(run.first.run.waitTill!).getTime();
-		expect(waitTill - started).toBeGreaterThanOrEqual(2 * 3600_000 - 1000);
-		expect(waitTill - started).toBeLessThan(2 * 3600_000 + 60_000);
-		expect(run.first.output('Mail Delivery')[0].json.waitTill).toBe(
-			new Date(waitTill).toISOString(),
-		);
+		const limit = run.first.output('Mail Delivery')[0].json.waitTill as string;
+		expect(Date.parse(limit) - started).toBeGreaterThanOrEqual(2 * 3600_000 - 1000);
+		expect(Date.parse(limit) - started).toBeLessThan(2 * 3600_000 + 60_000);
+		// n8n resumes the run a few seconds after the limit: an answer taken just before it resumes it first.
+		expect(new Date(run.first.run.waitTill!).getTime() - Date.parse(limit)).toBe(10_000);
 		expect(run.first.run.data.resultData.runData['Mail Delivery'][0].hints?.[0].message).toMatch(
-			`Without an answer the run goes on at ${new Date(waitTill).toISOString()}.`,
+			`Answers count until ${limit}; without one the run goes on a few seconds later, its items saying timedOut.`,
 		);
 		await run.timeOut();
-		expect(after(run)).toEqual([{ id: 1 }, { id: 2 }]);
+		expect(after(run)).toEqual([
+			{ id: 1, timedOut: true, timeLimit: limit },
+			{ id: 2, timedOut: true, timeLimit: limit },
+		]);
 		// A late answer: nothing more happens.
 		const late = await run.open(links()[0]);
 		expect(late.resumed).toBeUndefined();
+	});
+
+	test('an answer after the limit, while the run still waits: a page saying when the time to answer ended, nothing recorded', async () => {
+		const run = await runToWait(
+			ask({ options: { limitWaitTime: { values: { resumeAmount: 2, resumeUnit: 'hours' } } } }),
+			env.credentials(),
+		);
+		const limit = Date.parse(run.first.output('Mail Delivery')[0].json.waitTill as string);
+		jest.useFakeTimers({ now: limit + 1, doNotFake: ['nextTick', 'setImmediate', 'setTimeout'] });
+		try {
+			for (const method of ['GET', 'POST'] as const) {
+				const late = await run.open(links()[0], { method });
+				expect(late.status).toBe(410);
+				expect(String(late.body)).toMatch(/The time to answer has ended/);
+				expect(String(late.body)).toMatch(/could be answered until \d\d:\d\d:\d\d on /);
+				expect(late.resumed).toBeUndefined();
+			}
+		} finally {
+			jest.useRealTimers();
+		}
+		expect(run.waiting).toBe(true);
 	});
 
 	test('Sandbox Mode: the platform checks the request, nothing is sent, and the node does not wait', async () => {

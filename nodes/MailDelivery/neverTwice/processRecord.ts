@@ -37,12 +37,19 @@ export const SEEN_SINCE = Date.now();
 
 const keyOf = (row: string, lineage: string, run: number) => `${row}|${lineage}|${run}`;
 
+/** When this process first saw a run of each node (by workflow and node ID) claimed. */
+const firstRuns = new Map<string, number>();
+
+/** When this process first saw a run of the node claimed; undefined if never. */
+export const firstRunHere = (row: string) => firstRuns.get(row);
+
 export function seenHere(row: string, lineage: string, run: number): RunSeenHere | undefined {
 	return runsSeen.get(keyOf(row, lineage, run));
 }
 
 /** Records the claim of a run; the caller has checked that no other try holds it. */
 export function claimHere(row: string, lineage: string, run: number, claim: RunSeenHere) {
+	if (!firstRuns.has(row)) firstRuns.set(row, Date.now());
 	runsSeen.set(keyOf(row, lineage, run), claim);
 	if (runsSeen.size > MAX_RUNS_SEEN) runsSeen.delete(runsSeen.keys().next().value!);
 }

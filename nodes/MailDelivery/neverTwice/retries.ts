@@ -39,14 +39,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { claimHere, endedHere, SEEN_SINCE, seenHere } from './processRecord';
+import { claimHere, endedHere, firstRunHere, SEEN_SINCE, seenHere } from './processRecord';
 import {
 	claimRedo,
 	MAX_ENTRIES,
 	recordTakeOver,
 	type RunName,
 	type StoreRow,
-	type StoreRows,
 	takenOver,
 } from './storeClaims';
 
@@ -68,9 +67,16 @@ const HISTORY_KEY = 'runHistory';
 /** Why a run does not send. */
 type Refusal = 'noRecord' | 'inDoubt' | 'taken' | 'notShownAlone' | 'retrySends' | 'retryWentFirst';
 
-/** Whether this run may send: `refusal` makes the error of each item an earlier try may have sent. */
+/**
+ * Whether this run may send: `refusal` makes the error of each item an earlier try may have sent, with what the
+ * platform's events call the request it would have been in (`eventsName`) and how many items are refused.
+ */
 export type RetryCheck =
-	{ send: true } | { send: false; refusal: (itemIndex: number) => NodeOperationError };
+	| { send: true }
+	| {
+			send: false;
+			refusal: (itemIndex: number, eventsName?: string, refused?: number) => NodeOperationError;
+	  };
 
 interface RetryOptions {
 	/** The run's ledger record, if an earlier try left one, belongs to this operation and input. */
@@ -127,7 +133,20 @@ export async function checkRetry(
 	}
 	if (!refusal) return { send: true };
 	const why = refusal;
-	return { send: false, refusal: (itemIndex) => notSent(node, itemIndex, why) };
+	return {
+		send: false,
+		refusal: (itemIndex, eventsName, refused) =>
+			notSent(node, itemIndex, why, { eventsName, refused }),
+	};
+}
+
+/**
+ * The run's name in its execution: its lineage and number, the same in every try of the run (after checkRetry).
+ * A run with no claim (nothing it does is kept for a retry) has a name of its own.
+ */
+export function runName(context: IExecuteFunctions) {
+	const saved = historyOf(nodeContext(context));
+	return saved ? `${saved.lineage}:${saved.runs}` : `unclaimed:${randomUUID()}`;
 }
 
 /**
@@ -150,8 +169,7 @@ async function ownVerdict(context: IExecuteFunctions, run: Try): Promise<Refusal
 	const seen = seenHere(rowKey(context), run.lineage, run.run);
 	if (run.saved?.lostToRetry || (seen?.byRetry && seen.sends)) return 'retryWentFirst';
 	// After a restart this process has no record of a retry that took the run before it: n8n's store has.
-	if (await takenOver(storeRows(context), runName(context, run)).catch(() => false))
-		return 'retryWentFirst';
+	if (await takenOver(nodeRow(context), storeName(run)).catch(() => false)) return 'retryWentFirst';
 	claim(context, run);
 	return undefined;
 }
@@ -166,7 +184,7 @@ async function retryVerdict(
 	if (seen?.byRetry && seen.sends) return 'retrySends';
 	if (run.redo) {
 		// What a redo sent is kept where a restart does not lose it (in queue mode n8n's store may still lose it).
-		const free = await claimRedo(storeRows(context), runName(context, run)).catch(() => true);
+		const free = await claimRedo(nodeRow(context), storeName(run)).catch(() => true);
 		if (!free) return 'retrySends';
 		claim(context, run);
 		return undefined;
@@ -178,15 +196,26 @@ async function retryVerdict(
 		before?.ended === true || (oneProcess && (before !== undefined || begunHere(context, run)));
 	if (!alone) return 'notShownAlone';
 	// An execution that did not end here may come back to the node: it finds this in the store.
-	if (oneProcess && !before?.ended) await recordTakeOver(storeRows(context), runName(context, run));
+	if (oneProcess && !before?.ended) await recordTakeOver(nodeRow(context), storeName(run));
 	claim(context, run);
 	return undefined;
 }
 
-/** The execution began after this process started, and its data knows no run of the node: all of it was seen here. */
+/**
+ * The execution began after this process started, and its data knows no run of the node: all of it was seen here.
+ * And this node (by its ID) ran here before the execution began: it is the node the execution runs, not one pasted
+ * again since (a new ID, which the execution, coming back, would not look under).
+ */
 function begunHere(context: IExecuteFunctions, run: Try) {
 	const established = n8nLineage(context);
-	return run.saved === undefined && established !== undefined && established > SEEN_SINCE;
+	const firstRun = firstRunHere(rowKey(context));
+	return (
+		run.saved === undefined &&
+		established !== undefined &&
+		established > SEEN_SINCE &&
+		firstRun !== undefined &&
+		firstRun < established
+	);
 }
 
 function claim(context: IExecuteFunctions, run: Try) {
@@ -198,11 +227,7 @@ function claim(context: IExecuteFunctions, run: Try) {
 		});
 }
 
-const runName = (context: IExecuteFunctions, run: Try): RunName => ({
-	node: context.getNode().id,
-	lineage: run.lineage,
-	run: run.run,
-});
+const storeName = (run: Try): RunName => ({ lineage: run.lineage, run: run.run });
 
 /**
  * The lineage the run claims in: its data's; else one its execution and any retry of it name alike before either ran
@@ -262,32 +287,31 @@ function nodeContext(context: IExecuteFunctions): IContextObject {
 const rowKey = (context: IExecuteFunctions) =>
 	`${String(context.getWorkflow().id)}:${context.getNode().id}`;
 
-/** The node's row of n8n's deduplication store, and the workflow's. */
-function storeRows(context: IExecuteFunctions): StoreRows {
-	const rowOf = (scope: 'node' | 'workflow'): StoreRow => ({
+/** The node's row of n8n's deduplication store. */
+function nodeRow(context: IExecuteFunctions): StoreRow {
+	return {
 		record: async (entries) => {
-			const { processed } = await context.helpers.checkProcessedAndRecord(entries, scope, STORE);
+			const { processed } = await context.helpers.checkProcessedAndRecord(entries, 'node', STORE);
 			const there = new Set(processed.map(String));
 			return entries.map((entry) => there.has(entry));
 		},
-		remove: async (entries) => await context.helpers.removeProcessed(entries, scope, STORE),
-		count: async () => await context.helpers.getProcessedDataCount(scope, STORE),
-	});
-	return { node: rowOf('node'), workflow: rowOf('workflow') };
+		remove: async (entries) => await context.helpers.removeProcessed(entries, 'node', STORE),
+		count: async () => await context.helpers.getProcessedDataCount('node', STORE),
+	};
 }
 
-/** The node's calls on a workflow's rows, one at a time in this process (n8n reads and writes a row whole). */
-const workflowQueues = new Map<string, Promise<unknown>>();
+/** The node's verdicts, one at a time per node in this process (n8n reads and writes its row whole). */
+const nodeQueues = new Map<string, Promise<unknown>>();
 
 async function serialized<T>(context: IExecuteFunctions, work: () => Promise<T>): Promise<T> {
-	const key = String(context.getWorkflow().id);
-	const queued = (workflowQueues.get(key) ?? Promise.resolve()).then(work, work);
+	const key = rowKey(context);
+	const queued = (nodeQueues.get(key) ?? Promise.resolve()).then(work, work);
 	const settled = queued.catch(() => undefined);
-	workflowQueues.set(key, settled);
+	nodeQueues.set(key, settled);
 	try {
 		return await queued;
 	} finally {
-		if (workflowQueues.get(key) === settled) workflowQueues.delete(key);
+		if (nodeQueues.get(key) === settled) nodeQueues.delete(key);
 	}
 }
 
@@ -321,7 +345,23 @@ function remedy(refusal: Refusal) {
 	return `So that nothing goes out twice, nothing was sent.${oneProcess} Check what the platform received (Get Stats, or the events of a Mail Delivery Trigger), then send what is missing, or ${REDO}.`;
 }
 
-function notSent(node: INode, itemIndex: number, refusal: Refusal) {
+/** Where to look for what an earlier try of the request did: the platform's events about it. */
+function eventsHint(eventsName: string | undefined) {
+	return eventsName === undefined
+		? ''
+		: ` If the platform accepted it, its events carry UniqueMsgID ${eventsName}: a Delivered, Bounced or Dropped event (the Mail Delivery Trigger's) with that UniqueMsgID and this item's address says it was sent; without one, it was not.`;
+}
+
+function notSent(
+	node: INode,
+	itemIndex: number,
+	refusal: Refusal,
+	{ eventsName, refused }: { eventsName?: string; refused?: number },
+) {
+	const cost =
+		refused === undefined || refusal === 'retryWentFirst' || refusal === 'retrySends'
+			? ''
+			: ` Redo After a Crash would send the ${refused} item${refused === 1 ? '' : 's'} refused here again.`;
 	return new NodeOperationError(
 		node,
 		refusal === 'retryWentFirst'
@@ -329,6 +369,9 @@ function notSent(node: INode, itemIndex: number, refusal: Refusal) {
 			: refusal === 'retrySends'
 				? 'Not sent: another retry of the same execution sends it'
 				: 'Not sent: the execution this one retries may have sent it already',
-		{ itemIndex, description: `${WHY[refusal]} ${remedy(refusal)}` },
+		{
+			itemIndex,
+			description: `${WHY[refusal]} ${remedy(refusal)}${cost}${eventsHint(eventsName)}`,
+		},
 	);
 }

@@ -5,11 +5,14 @@
  * what never happened). Each fact is therefore recorded by the one that makes it true, and read either by recording
  * it (a claim: first to record it holds it) or by taking it out (a read that leaves nothing behind):
  *
- * - In the workflow's row, `took:<node>:<lineage>:<n>`: a retry took run n of an execution that may come back to the
- *   node (it waited, or still ran), and sends it. That execution, coming back, takes the entry out and finds it
- *   there (after n8n restarted too: the process's record, processRecord.ts, is gone then).
- * - In the node's row, `redo:<lineage>:<n>`: a retry with Redo After a Crash sends run n; another such retry of the
- *   same execution finds it and sends nothing (also after a restart).
+ * - `took:<lineage>:<n>`: a retry took run n of an execution that may come back to the node (it waited, or still
+ *   ran), and sends it. That execution, coming back, takes the entry out and finds it there (after n8n restarted
+ *   too: the process's record, processRecord.ts, is gone then).
+ * - `redo:<lineage>:<n>`: a retry with Redo After a Crash sends run n; another such retry of the same execution
+ *   finds it and sends nothing (also after a restart).
+ * Both in the node's row (by its ID), which only this node writes: nothing of the user's is in it (n8n's Remove
+ * Duplicates node keeps its own rows), and nothing else pushes them out. An ordinary run reads the row's count only;
+ * the row holds entries only after a retry took or redid a run.
  *
  * Across n8n processes (queue mode) n8n's store may lose a write (it reads a row, changes it in memory and writes it
  * back whole): there these facts may be lost, which docs/reliability.md says.
@@ -27,39 +30,33 @@ export interface StoreRow {
 	count(): Promise<number>;
 }
 
-export interface StoreRows {
-	node: StoreRow;
-	workflow: StoreRow;
-}
-
 /** A run of the node in an execution's lineage. */
 export interface RunName {
-	node: string;
 	lineage: string;
 	run: number;
 }
 
-const tookOf = ({ node, lineage, run }: RunName) => `took:${node}:${lineage}:${run}`;
+const tookOf = ({ lineage, run }: RunName) => `took:${lineage}:${run}`;
 const redoOf = ({ lineage, run }: RunName) => `redo:${lineage}:${run}`;
 
 /** A retry takes the run of an execution that may come back: recorded before its first request. */
-export async function recordTakeOver(rows: StoreRows, run: RunName) {
-	await rows.workflow.record([tookOf(run)]);
+export async function recordTakeOver(row: StoreRow, run: RunName) {
+	await row.record([tookOf(run)]);
 }
 
 /**
  * Whether a retry took this run (its execution comes back to the node): read by taking the entry out, and only when
- * the row holds anything at all (one count, the usual case: no retry ever took a run of this workflow).
+ * the row holds anything at all (one count, the usual case: no retry ever took or redid a run of this node).
  */
-export async function takenOver(rows: StoreRows, run: RunName): Promise<boolean> {
-	const before = await rows.workflow.count();
+export async function takenOver(row: StoreRow, run: RunName): Promise<boolean> {
+	const before = await row.count();
 	if (before === 0) return false;
-	await rows.workflow.remove([tookOf(run)]);
-	return (await rows.workflow.count()) < before;
+	await row.remove([tookOf(run)]);
+	return (await row.count()) < before;
 }
 
 /** Claims the run for a redo: false when another redo of the lineage holds it. */
-export async function claimRedo(rows: StoreRows, run: RunName): Promise<boolean> {
-	const [there] = await rows.node.record([redoOf(run)]);
+export async function claimRedo(row: StoreRow, run: RunName): Promise<boolean> {
+	const [there] = await row.record([redoOf(run)]);
 	return !there;
 }

@@ -39,7 +39,7 @@ import {
 	type RunWords,
 	stoppedError,
 } from './report';
-import { checkRetry, type RetryCheck, runEnded } from '../neverTwice/retries';
+import { checkRetry, type RetryCheck, runEnded, runName } from '../neverTwice/retries';
 import { type DefaultParallel, type Throughput, throughputOf } from './throughput';
 
 export type { Accepted } from '../neverTwice/ledger';
@@ -179,7 +179,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 
 	/** Packs the entries into requests, in input order. */
 	pack(entries: E[], packing: Packing<E, Fixed>) {
-		this.queue = new RequestQueue(entries, packing);
+		this.queue = new RequestQueue(entries, packing, () => runName(this.context));
 	}
 
 	/**
@@ -252,9 +252,16 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		this.startRetryCheck();
 		const retry = await this.retryCheck!.check;
 		if (retry.send) return true;
-		const items = [...new Set(this.queue!.takeAll().map((entry) => entry.itemIndex))];
-		if (!this.continueOnFail) throw retry.refusal(items[0]);
-		for (const itemIndex of items) this.outcomes.refuse(itemIndex, retry.refusal(itemIndex));
+		const requests = this.queue!.takeAllRequests();
+		const items = new Map<number, string | undefined>();
+		for (const { entries, eventsName } of requests)
+			for (const { itemIndex } of entries)
+				if (!items.has(itemIndex)) items.set(itemIndex, eventsName);
+		const refused = [...items.keys()];
+		if (!this.continueOnFail)
+			throw retry.refusal(refused[0], items.get(refused[0]), refused.length);
+		for (const [itemIndex, eventsName] of items)
+			this.outcomes.refuse(itemIndex, retry.refusal(itemIndex, eventsName, refused.length));
 		return false;
 	}
 

@@ -18,8 +18,14 @@ export interface Packing<E extends Entry, Fixed> {
 	/** Entries with the same key may share a request of at most `maxPerRequest`; without a key, one each. */
 	keyOf?: (entry: E) => string;
 	maxPerRequest: number;
-	/** Request-level choices made once per request and kept when a refused request is split. */
-	fix?: (entries: E[]) => Fixed;
+	/**
+	 * Request-level choices made once per request and kept when a refused request is split. `name`: the request's
+	 * name in its execution, the same in every try that packs the same entries (its run in the execution's lineage
+	 * and its place in the run), so that a retry can say what an earlier try's request was called.
+	 */
+	fix?: (entries: E[], name: string) => Fixed;
+	/** What the platform's events call a request of these choices (Send: its UniqueMsgID). */
+	eventsName?: (fixed: Fixed) => string | undefined;
 	/** The record a request acts on (a contact's address): requests on the same record go in input order. */
 	recordOf?: (entry: E) => string | undefined;
 	/**
@@ -102,6 +108,8 @@ export class RequestQueue<E extends Entry, Fixed> {
 	constructor(
 		entries: E[],
 		private readonly packing: Packing<E, Fixed>,
+		/** The run's name in its execution (neverTwice/retries.ts), known once the run has claimed it. */
+		private readonly runName: () => string,
 	) {
 		// A request's fixed choices are made as it is handed out (next()): before the first request only the
 		// grouping is done, the rest beside the requests.
@@ -122,9 +130,23 @@ export class RequestQueue<E extends Entry, Fixed> {
 
 	/** The entries not handed out yet, and none will be: the run was stopped or refused. */
 	takeAll(): E[] {
-		const left = this.waiting.slice(this.head).flatMap((unit) => unit.entries);
+		return this.takeAllRequests().flatMap((unit) => unit.entries);
+	}
+
+	/** The requests not handed out yet, with what the platform's events would have called each. */
+	takeAllRequests(): Array<{ entries: E[]; eventsName?: string }> {
+		const left = this.waiting.slice(this.head).map((unit) => ({
+			entries: unit.entries,
+			eventsName: this.packing.eventsName?.(this.fixed(unit)),
+		}));
 		this.head = this.waiting.length;
 		return left;
+	}
+
+	private fixed(unit: Unit<E, Fixed>): Fixed {
+		return this.packing.fix
+			? this.packing.fix(unit.entries, `${this.runName()}:${unit.origin}`)
+			: (undefined as Fixed);
 	}
 
 	/** The next request to send; after the run was stopped, only the halves of the request that stopped it. */
@@ -132,8 +154,7 @@ export class RequestQueue<E extends Entry, Fixed> {
 		while (this.head < this.waiting.length) {
 			const unit = this.waiting[this.head++];
 			if (!this.goesOn(unit)) continue;
-			if (unit.fixed === UNFIXED)
-				unit.fixed = this.packing.fix ? this.packing.fix(unit.entries) : (undefined as Fixed);
+			if (unit.fixed === UNFIXED) unit.fixed = this.fixed(unit);
 			return unit;
 		}
 		return undefined;

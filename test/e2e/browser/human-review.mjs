@@ -131,6 +131,7 @@ async function panel(j, page) {
 		'Retry Attempts',
 		'Max Wait (Seconds)',
 		'Timeout (Seconds)',
+		'One Process (Regular Mode)',
 		'Redo After a Crash',
 	])
 		await j.check(groupText.includes(label), `Sending the Mail shows no "${label}"`);

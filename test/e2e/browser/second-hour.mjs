@@ -156,6 +156,20 @@ export async function w(env) {
 		await j.check(subtitle === 'Send (sandbox)', `the canvas subtitle reads "${subtitle}"`);
 		await executeWorkflow(page, ['Mail Delivery']);
 		await openNode(page, 'Mail Delivery');
+		// What the output panel opens on, before any tab is chosen: the mail, not a file (issue 54.5).
+		await page
+			.getByTestId('output-panel')
+			.getByTestId('ndv-items-count')
+			.waitFor({ timeout: 60_000 });
+		await page.waitForTimeout(1000);
+		const opened = (await page.getByTestId('output-panel').innerText()).replace(/\s+/g, ' ');
+		await keep(j, 'sandbox-output-opened', 'sandbox-output-opened');
+		j.saw('the output as it opens', opened.slice(0, 400));
+		await j.check(
+			!/mail-preview-item-\d+\.html/.test(opened) &&
+				opened.includes(`Your order ${order} has shipped`),
+			`the output opens on something else than the mail's preview: ${opened.slice(0, 400)}`,
+		);
 		const output = await readOutput(page);
 		j.saw('output', output.text.slice(0, 400));
 		await page.getByTestId('output-panel').getByText('JSON', { exact: true }).click();

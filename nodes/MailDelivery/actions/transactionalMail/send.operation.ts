@@ -33,7 +33,7 @@ import {
 } from '../common.descriptions';
 import type { OperationOption } from '../../run/operation';
 import { MISSING_TAG_VALUES, MissingTagCheck, missingTagsField } from './send/missingTags';
-import { addPreviewFiles } from './send/preview';
+import { previewHint } from './send/preview';
 
 // Inside a collection a root parameter is named with a leading slash.
 const showInCollection = (messageSource: string) => ({
@@ -380,6 +380,6 @@ export async function execute(
 	if (!tags.failMessages) await checkTags(run, tags, messages);
 	const outputs = run.outputs(shape);
 	tags.addHint();
-	if (shape.sandboxed() > 0) await addPreviewFiles.call(this, outputs, shape.sandboxed());
+	previewHint.call(this, shape.sandboxed());
 	return outputs;
 }

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, WAIT_INDEFINITELY } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
 import { tagsIn } from '../../helpers/tags';
@@ -34,6 +34,7 @@ import {
 	waitLimitOf,
 	WaitLimitError,
 } from './sendAndWait/settings';
+import { keepTimedOutItems, resumeAt } from './sendAndWait/timeLimit';
 
 export { properties } from './sendAndWait/description';
 
@@ -130,7 +131,7 @@ async function keyOf(context: IExecuteFunctions, item: ItemParameters) {
 export async function execute(this: IExecuteFunctions, item: ItemRun) {
 	const { read, body, asked, waitTill } = readRequest(item);
 	const key = await keyOf(this, item);
-	const wait = newWait(this, key.credential, asked);
+	const wait = newWait(this, key.credential, asked, { until: waitTill, zone: item.timezone });
 	body.content = approvalMailHtml({
 		subject: asked.subject,
 		message: asked.message,
@@ -172,11 +173,12 @@ export async function wait(this: IExecuteFunctions, item: ItemParameters, sent: 
 			},
 		);
 	requireSignatures(this);
-	const until = typeof sent.waitTill === 'string' ? new Date(sent.waitTill) : WAIT_INDEFINITELY;
+	const limit = typeof sent.waitTill === 'string' ? sent.waitTill : null;
+	if (limit !== null) keepTimedOutItems(this, limit);
 	// The editor shows a waiting node's hints, not its output: what was sent, and until when the run waits.
 	this.addExecutionHints?.({
-		message: `Sent to ${(sent.recipients as string[]).join(', ')} (uniqueMsgID ${String(sent.uniqueMsgID)}). ${typeof sent.waitTill === 'string' ? `Without an answer the run goes on at ${sent.waitTill}.` : 'The run waits without a time limit.'}`,
+		message: `Sent to ${(sent.recipients as string[]).join(', ')} (uniqueMsgID ${String(sent.uniqueMsgID)}). ${limit !== null ? `Answers count until ${limit}; without one the run goes on a few seconds later, its items saying timedOut.` : 'The run waits without a time limit.'}`,
 		location: 'outputPane',
 	});
-	await this.putExecutionToWait(until);
+	await this.putExecutionToWait(resumeAt(limit));
 }

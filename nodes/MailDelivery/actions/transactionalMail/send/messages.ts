@@ -3,7 +3,7 @@
  * their missing tags checked, messages packed into requests, each request made and its failure explained, and
  * each item's output.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
@@ -118,13 +118,15 @@ export const messagePacking: Packing<Message, IDataObject> = {
 		return key;
 	},
 	maxPerRequest: LIMITS.messageVersionsPerRequest,
-	fix: (chunk) => {
+	fix: (chunk, name) => {
 		const level = requestLevel(chunk[0].shared, versionsOf(chunk));
-		// Events carry the request's UniqueMsgID: one per request when the user gives none, so every
-		// output item can be matched with the trigger's events. Halves of a refused request keep it.
-		level.uniqueMsgID ??= randomUUID();
+		// Events carry the request's UniqueMsgID: one per request when the user gives none, so every output item
+		// can be matched with the trigger's events. Made from the request's name in its execution, so that a
+		// retry that refuses an item can say what the earlier try's request was called. Halves keep it.
+		level.uniqueMsgID ??= createHash('sha256').update(name).digest('hex').slice(0, 32);
 		return level;
 	},
+	eventsName: (level) => level.uniqueMsgID as string | undefined,
 	sharedCause: (chunk, level, error) => sharedRefusalCause(versionsOf(chunk), level, error),
 };
 

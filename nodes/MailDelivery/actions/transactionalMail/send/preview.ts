@@ -3,10 +3,10 @@
  * would read them, the subject and the HTML with the tags filled from the message's values (its own over the
  * shared ones, as the platform merges them) in the template the missing-tag check read, or in the node's own
  * content. n8n's expression preview cannot: it shows a platform tag as nothing. JSON for the table and the next
- * node, and an HTML file to open from the output panel. Bounded (the first PREVIEWED_ITEMS items of a run), and
- * made only for requests the platform took in Sandbox Mode: nothing of it runs otherwise.
+ * node. Bounded (the first PREVIEWED_ITEMS items of a run), and made only for requests the platform took in
+ * Sandbox Mode: nothing of it runs otherwise.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { fillTags } from '../../../helpers/tags';
 import type { MissingTagCheck } from './missingTags';
@@ -93,53 +93,15 @@ export function itemPreview(messages: MessageParts[], tags: MissingTagCheck): ID
 	return { preview: previews.length === 1 ? previews[0] : { messages: previews } };
 }
 
-const escaped = (text: string) =>
-	text.replace(
-		/[&<>"]/g,
-		(c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c] as string,
-	);
-
 /**
- * A page with the item's mails, to open from the output panel. Its policy comes first and lets no script run:
- * tag values come from input items, and a mail client would not run one either.
+ * Says in one hint when the run had more sandboxed items than it previews. The preview stays in the JSON, not
+ * in an HTML file as well: n8n's output panel opens on its Binary view whenever an item holds a file, so the
+ * person would see a file to download before the mail itself (issue 54.5).
  */
-function previewPage(previews: IDataObject[]): string {
-	const mails = previews.map((preview) => {
-		const to = [preview.to, preview.cc, preview.bcc]
-			.filter(Boolean)
-			.map((list) => (list as string[]).join(', '))
-			.join('; ');
-		const header = `<div style="font:13px Arial,sans-serif;padding:8px 12px;background:#eef0f3;border-bottom:1px solid #ccc">To: <b>${escaped(to)}</b> · Subject: <b>${escaped(String(preview.subject ?? ''))}</b></div>`;
-		return `${header}${preview.note ? `<p>${escaped(String(preview.note))}</p>` : String(preview.html ?? '')}`;
-	});
-	return `<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src * data:; style-src 'unsafe-inline'"><meta charset="utf-8"><title>${escaped(String(previews[0]?.subject ?? 'Mail'))}</title></head><body style="margin:0">${mails.join('<hr>')}</body></html>`;
-}
-
-/**
- * Each output that shows a preview gets it as an HTML file too (binary property `preview`); the output panel
- * opens it. Says in one hint when the run had more sandboxed items than it previews.
- */
-export async function addPreviewFiles(
-	this: IExecuteFunctions,
-	outputs: INodeExecutionData[],
-	sandboxedItems: number,
-) {
-	for (const output of outputs) {
-		const preview = output.json.preview as IDataObject | undefined;
-		if (!preview) continue;
-		const index = (output.pairedItem as { item: number }).item;
-		const page = previewPage((preview.messages as IDataObject[] | undefined) ?? [preview]);
-		output.binary = {
-			preview: await this.helpers.prepareBinaryData(
-				Buffer.from(page, 'utf8'),
-				`mail-preview-item-${index}.html`,
-				'text/html',
-			),
-		};
-	}
+export function previewHint(this: IExecuteFunctions, sandboxedItems: number) {
 	if (sandboxedItems > PREVIEWED_ITEMS)
 		this.addExecutionHints({
-			message: `Sandbox Mode: the first ${PREVIEWED_ITEMS} items show their mail (preview, and an HTML file under Binary); the other ${sandboxedItems - PREVIEWED_ITEMS} were checked by the platform without one.`,
+			message: `Sandbox Mode: the first ${PREVIEWED_ITEMS} items show their mail (preview); the other ${sandboxedItems - PREVIEWED_ITEMS} were checked by the platform without one.`,
 			location: 'outputPane',
 		});
 }

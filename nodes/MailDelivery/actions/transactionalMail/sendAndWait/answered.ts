@@ -2,13 +2,14 @@
  * Answers this n8n process took, for a moment. Between an answer and n8n marking its execution running, a second
  * request (a double click on the page's button, a second recipient) still finds the execution waiting and reaches
  * the node; n8n would then refuse its resume with HTTP 500 and a stack trace. The node answers it first, with a
- * page. Kept in memory: per process (in queue mode another webhook processor does not see it), bounded, and for a
- * minute only, so that an answer whose resume failed does not stand in the way of the next.
+ * page. Kept in memory: per process (in queue mode another webhook processor does not see it), bounded, and for
+ * a few seconds only, so that an answer whose resume failed is never taken for recorded later.
  */
 import type { IBinaryData, IWebhookResponseData } from 'n8n-workflow';
 
 import type { Wait } from './links';
 import { RECORDED_PAGE } from './pages';
+import { ANSWER_MARGIN_MS } from './timeLimit';
 import type { Answer } from './settings';
 
 export interface EarlierAnswer {
@@ -16,7 +17,8 @@ export interface EarlierAnswer {
 	at: number;
 }
 
-const KEPT_MS = 60_000;
+/** An answer's resume takes moments: a run still waiting this long after an answer lost that answer's resume. */
+const KEPT_MS = ANSWER_MARGIN_MS;
 const MAX_KEPT = 1000;
 const answers = new Map<string, EarlierAnswer>();
 

@@ -32,6 +32,9 @@ export interface Wait {
 	/** The credential type whose secret keys the links (read again by the webhook). */
 	credential: string;
 	asked: Asked;
+	/** When the time to answer ends (ISO), and the workflow's time zone, in which a page says it. */
+	until?: string;
+	zone?: string;
 }
 
 /**
@@ -72,12 +75,18 @@ const token = (key: Buffer, node: string, wait: Wait, answer: Answer) =>
 		.digest('base64url');
 
 /** A new wait of this run of the node, kept in its context (one at a time: a new one replaces the last). */
-export function newWait(context: IExecuteFunctions, credential: string, asked: Asked): Wait {
+export function newWait(
+	context: IExecuteFunctions,
+	credential: string,
+	asked: Asked,
+	limit: { until: string | null; zone: string },
+): Wait {
 	const wait: Wait = {
 		id: randomBytes(12).toString('base64url'),
 		execution: context.getExecutionId(),
 		credential,
 		asked,
+		...(limit.until === null ? {} : { until: limit.until, zone: limit.zone }),
 	};
 	context.getContext('node')[WAIT_KEY] = wait as unknown as IDataObject;
 	return wait;

@@ -18,7 +18,7 @@ const limitWaitTime: INodeProperties = {
 	name: 'limitWaitTime',
 	type: 'fixedCollection',
 	description:
-		'Whether to limit the time this node waits for an answer; after it the run goes on with the input items as they came',
+		'Whether to limit the time this node waits for an answer; after it the run goes on with the input items, each with timedOut: true',
 	default: { values: { limitType: 'afterTimeInterval', resumeAmount: 45, resumeUnit: 'minutes' } },
 	options: [
 		{

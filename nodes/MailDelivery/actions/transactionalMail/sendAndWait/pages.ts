@@ -72,5 +72,12 @@ export const INCOMPLETE_FORM_PAGE = notice(
 	'The form was sent without its answers, so nothing was recorded. Open the link from the mail again.',
 );
 
+/** An answer after the time limit: the run goes on (or went on) without it. */
+export const timeEndedPage = (limit: string) =>
+	notice(
+		'The time to answer has ended',
+		`This request could be answered until ${limit}. Your answer came later and was not recorded: the workflow goes on without it.`,
+	);
+
 /** What a link scanner or preview service gets: nothing to record, nothing to follow. */
 export const EMPTY_PAGE = page('Mail Delivery', '');

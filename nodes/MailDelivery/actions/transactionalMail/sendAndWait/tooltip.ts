@@ -10,8 +10,9 @@ export const WAITING_TOOLTIP = `={{ (function (p) {
 	if (!limit) return text + ". It waits without a time limit (Options → Limit Wait Time).";
 	var interval = (limit.limitType || "afterTimeInterval") === "afterTimeInterval";
 	var amount = limit.resumeAmount === undefined ? 1 : limit.resumeAmount;
+	var unit = limit.resumeUnit || "hours";
 	var when = interval
-		? (typeof amount === "number" ? "after " + amount + " " + (limit.resumeUnit || "hours") : "")
+		? (typeof amount === "number" ? "after " + amount + " " + (amount === 1 ? unit.slice(0, -1) : unit) : "")
 		: (typeof limit.maxDateAndTime === "string" && limit.maxDateAndTime.charAt(0) !== "=" ? "at " + limit.maxDateAndTime : "");
 	return text + ", or without an answer " + (when || "at its time limit") + ".";
 })($rawParameter) }}`;

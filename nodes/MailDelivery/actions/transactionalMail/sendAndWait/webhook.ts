@@ -25,9 +25,11 @@ import {
 	OTHER_WAIT_PAGE,
 	RECORDED_PAGE,
 	SANDBOX_CSP,
+	timeEndedPage,
 	UNCHECKED_PAGE,
 } from './pages';
 import type { Answer } from './settings';
+import { limitInWords, timeEnded } from './timeLimit';
 import { isAutomated } from './userAgents';
 
 /** What the node uses of n8n's (express) request and response. */
@@ -88,6 +90,10 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	const wait = link.wait as Wait;
 	const earlier = answeredHere(wait);
 	if (earlier) return page(...afterAnswer(earlier, link.answer));
+	// Past the limit nothing is recorded: the run goes on without an answer (timeLimit.ts), also for a form or a
+	// confirmation page opened before the limit and sent after it.
+	const late = () => page(410, timeEndedPage(limitInWords(wait.until!, wait.zone)));
+	if (timeEnded(wait)) return late();
 
 	const { asked } = wait;
 	if (asked.responseType === 'approval') {
@@ -106,8 +112,9 @@ export async function sendAndWaitWebhook(this: IWebhookFunctions): Promise<IWebh
 	}
 	const posted = await readAnswer(this, fields);
 	if (!posted) return page(400, INCOMPLETE_FORM_PAGE);
-	// Read again after the form's files were copied: another answer may have come meanwhile.
+	// Read again after the form's files were copied: another answer, or the limit, may have come meanwhile.
 	if (answeredHere(wait)) return page(409, ANSWERED_PAGE);
+	if (timeEnded(wait)) return late();
 	keepAnswered(wait, 'form');
 	if (asked.responseType === 'freeText')
 		return answerOf({ text: posted.json.Response, respondedAt: respondedAt() });
