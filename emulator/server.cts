@@ -3,9 +3,11 @@
  * network's behaviour (network.cts), schema checks and the operation handlers (operations/); the OAuth
  * endpoints; and the control interface under /__control (control.cts) for tests and the demo.
  */
+import { rmSync } from 'node:fs';
 import http from 'node:http';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 
 import { Auth, callbackPage, type Account, type AuthCodeEntry, type TokenEntry } from './auth.cts';
 import { control, type AnswerSettings, type Controlled } from './control.cts';
@@ -244,6 +246,9 @@ export class Emulator implements Controlled {
 		await this.proxy?.close();
 		this.tlsServer?.closeAllConnections();
 		this.tlsServer?.close();
+		// The certificate was made for this start only.
+		if (this.certificateFile)
+			rmSync(path.dirname(this.certificateFile), { recursive: true, force: true });
 		for (const socket of this.network.held) socket.destroy();
 		await this.pushes.flush();
 		await new Promise<void>((resolve) =>
