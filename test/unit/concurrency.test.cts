@@ -112,3 +112,23 @@ test('never more under way than allowed; waiting requests start in the order the
 	await Promise.all(requests);
 	expect(started).toEqual([0, 1, 2, 3, 4]);
 });
+
+test('the execution hint gives the figures of a number that followed the platform, and nothing for a fixed one or one that never moved', async () => {
+	const { concurrencyHint } = await import('../../nodes/MailDelivery/run/report');
+	const limit = new ConcurrencyLimit(16, 64, true);
+	await round(limit, 100);
+	await round(limit, 100);
+	expect(await round(limit, 300)).toBe(42);
+	await round(limit, 'refused');
+	expect(concurrencyHint(limit.summary)).toBe(
+		'Requests in parallel followed the platform: 16 at first, up to 64 (the ceiling: Options → Max in Parallel), down to 21, 21 at the end. Answers took 100 ms at first and 300 ms at the end (medians). Lowered 1 time on "too many requests", "unavailable" or no answer (42 such answers), 1 time on slower answers. Options → Requests in Parallel sets a fixed number instead.',
+	);
+	// Fixed: no hint, whatever happened.
+	const fixed = new ConcurrencyLimit(8, 8, false);
+	await round(fixed, 'refused');
+	expect(concurrencyHint(fixed.summary)).toBeUndefined();
+	// A run of no more requests than it started with, never lowered: nothing to say.
+	const short = new ConcurrencyLimit(16, 64, true);
+	await round(short, 100, 10);
+	expect(concurrencyHint(short.summary)).toBeUndefined();
+});

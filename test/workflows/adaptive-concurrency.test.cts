@@ -165,3 +165,37 @@ test('a fixed Requests in Parallel stays fixed, whatever the platform answers, a
 	expect(Math.max(...slow.map((a) => a.underWay))).toBe(8);
 	expect(hintsOf(result).filter((hint) => hint.includes('followed the platform'))).toEqual([]);
 });
+
+test('items that save the same contact run in input order while the number at once changes (refusals included): the last one stays', async () => {
+	// The platform refuses above 10 at once, so the number is lowered while it rises elsewhere in the run.
+	await env.control('POST', 'settings', { latencyMs: 60, maxUnderWay: 10 });
+	// Items 0, 7, 14, … save one address with different names; the others their own addresses.
+	const items = contacts(300).map((item, i) =>
+		i % 7 === 0 ? { json: { email: 'same@example.org', name: `Name ${i}` } } : item,
+	);
+	const result = await runWorkflow({
+		...actionWorkflow(upsert()),
+		credentials: env.credentials(),
+		items,
+	});
+	expect(result.error()).toBeUndefined();
+	const output = result.output('Mail Delivery');
+	expect(output.map((item) => (item.pairedItem as { item: number }).item)).toEqual([
+		...Array(300).keys(),
+	]);
+	const saved = env
+		.view()
+		.requests.filter((request) => request.path === UPSERT && request.code === 200)
+		.map((request) => request.body as IDataObject);
+	const same = [...Array(300).keys()].filter((i) => i % 7 === 0);
+	expect(
+		saved.filter((body) => body.email === 'same@example.org').map((body) => body.name),
+	).toEqual(same.map((i) => `Name ${i}`));
+	// Every other address saved once.
+	const others = saved.filter((body) => body.email !== 'same@example.org').map((b) => b.email);
+	expect(new Set(others).size).toBe(others.length);
+	expect(others).toHaveLength(300 - same.length);
+	expect(env.view().state.contacts.find((c) => c.email === 'same@example.org')?.name).toBe(
+		`Name ${same.at(-1)}`,
+	);
+});
