@@ -4,10 +4,11 @@
  * Send, rows for Import), send them (`send`), and give each item its result or error (`outputs`).
  *
  * The engine alone owns how the requests go: how many at once (Options → Requests in Parallel, read once for the
- * run; when it is not set, a number that follows the platform's answers: transport/concurrency.ts), pacing after a 429, the execution's stop, On Error = Stop Workflow (no request starts after a failure,
- * but the halves of a refused request that find the entry at fault), requests on the same record in input order,
- * what a retry of the run may send (neverTwice/retries.ts) and what each request did (neverTwice/ledger.ts), and the words for what was
- * done and not run (report.ts). A request the platform refused whole is split in halves until the entries at
+ * run; when not set, a number that follows the platform's answers: transport/concurrency.ts), pacing after a 429,
+ * the execution's stop, On Error = Stop Workflow (no request starts after a failure, but the halves of a refused
+ * request that find the entry at fault), requests on the same record in input order, what a retry of the run may
+ * send (neverTwice/retries.ts) and what each request did (neverTwice/ledger.ts), and the words for what was done
+ * and not run (report.ts). A request the platform refused whole is split in halves until the entries at
  * fault are alone, so every good entry is sent exactly once; any other failure fails exactly the entries of that
  * request and is never resent.
  */
@@ -21,7 +22,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import type { RequestOptions } from '../../shared/transport';
-import { ConcurrencyLimit } from '../../shared/transport/concurrency';
+import type { ConcurrencyLimit } from '../../shared/transport/concurrency';
 import { restated } from '../../shared/transport/failures';
 import { RequestPacer } from '../../shared/transport/pacing';
 import { type Accepted, SentLedger } from '../neverTwice/ledger';
@@ -40,7 +41,7 @@ import {
 	stoppedError,
 } from './report';
 import { checkRetry, type RetryCheck, runEnded, runName } from '../neverTwice/retries';
-import { type DefaultParallel, type Throughput, throughputOf } from './throughput';
+import { concurrencyOf, type DefaultParallel, type Throughput, throughputOf } from './throughput';
 
 export type { Accepted } from '../neverTwice/ledger';
 export type { ItemOutcome } from './outcomes';
@@ -124,11 +125,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		const sending = (options.sending as { values?: IDataObject } | undefined)?.values;
 		this.options = { ...options, ...sending };
 		this.throughput = throughputOf(this.node, this.options, words.defaultParallel);
-		this.concurrency = new ConcurrencyLimit(
-			this.throughput.start,
-			this.throughput.parallel,
-			this.throughput.adaptive,
-		);
+		this.concurrency = concurrencyOf(this.throughput);
 		this.ledger = words.effect
 			? SentLedger.open<Fixed>(context, words.scope, this.itemCount)
 			: undefined;
@@ -265,10 +262,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		return false;
 	}
 
-	/**
-	 * Takes the next request when the run's number at once allows one more, until none is left. A request on a
-	 * record waits for the one before it on that record, holding its place among those at once.
-	 */
+	/** Sends requests while any is left, each when the number at once allows (on a record: after the last). */
 	private async worker(requests: Requests<E, Fixed>) {
 		const queue = this.queue!;
 		const cancelled = this.context.getExecutionCancelSignal?.();

@@ -2,7 +2,11 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, type RetryPolicy } from '../../shared/transport';
-import { ADAPTIVE_START, DEFAULT_CEILING } from '../../shared/transport/concurrency';
+import {
+	ADAPTIVE_START,
+	ConcurrencyLimit,
+	DEFAULT_CEILING,
+} from '../../shared/transport/concurrency';
 import { inputError } from './itemErrors';
 
 /** The most requests under way at once, fixed or as the ceiling of a number that follows the platform. */
@@ -114,3 +118,7 @@ export function throughputOf(
 			) * 1000,
 	};
 }
+
+/** The run's number of requests at once: fixed, or following the platform from `start` up to `parallel`. */
+export const concurrencyOf = (throughput: Throughput) =>
+	new ConcurrencyLimit(throughput.start, throughput.parallel, throughput.adaptive);
