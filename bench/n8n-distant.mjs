@@ -7,7 +7,9 @@
 // the same cases on loopback (plain HTTP, every answer 150 ms late, as bench/n8n-bulk.mjs measures them).
 //
 // node bench/n8n-distant.mjs [--sends 10000,100000] [--upserts 1000] [--distances 50,150] [--loopback|--no-loopback]
-//                            [--rate-limit|--no-rate-limit] [--http-node|--no-http-node] [--rounds 1]
+//                            [--rate-limit|--no-rate-limit] [--http-node|--no-http-node] [--rounds 1] [--also-fixed 4]
+// --also-fixed 4 runs each send and Create or Update also with Options → Requests in Parallel set to 4 (the default
+// before issue 52), right after the same case at the defaults: before and after in one run.
 // `npm run bench` runs it last with its defaults.
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -47,6 +49,7 @@ const LOOPBACK = flag('loopback', true) !== false;
 const RATE_LIMIT = flag('rate-limit', true) !== false;
 const HTTP_NODE = flag('http-node', true) !== false;
 const ROUNDS = Number(flag('rounds', '1'));
+const ALSO_FIXED = flag('also-fixed', false) ? Number(flag('also-fixed', false)) : undefined;
 /** Loopback as bench/n8n-bulk.mjs measures it: plain HTTP, every answer this late. */
 const LOOPBACK_LATENCY_MS = 150;
 const RECIPIENTS_PER_REQUEST = 100;
@@ -60,7 +63,7 @@ const ratio = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '�
 const SENDER = { __rl: true, mode: 'list', value: 'sender@example.com' };
 const TEMPLATE = { __rl: true, mode: 'list', value: 'welcome' };
 /** The send as a person builds it by dragging input fields, every option at its default. */
-const sendByDragging = () => ({
+const sendByDragging = (options = {}) => ({
 	authentication: 'signature',
 	resource: 'transactionalMail',
 	operation: 'send',
@@ -75,14 +78,16 @@ const sendByDragging = () => ({
 			{ name: { __rl: true, mode: 'name', value: 'orderNo' }, value: '={{ $json.order }}' },
 		],
 	},
+	options,
 });
 /** Contact → Create or Update, item by item, every option at its default. */
-const upsertContacts = () => ({
+const upsertContacts = (options = {}) => ({
 	authentication: 'signature',
 	resource: 'contact',
 	operation: 'upsert',
 	email: '={{ $json.email }}',
 	additionalFields: { name: '={{ $json.name }}' },
+	options,
 });
 
 const CODE = [
@@ -112,7 +117,7 @@ const httpRequestNode = (credential, baseUrl) => ({
 	credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 });
 
-function workflowOf(kind, credential, baseUrl) {
+function workflowOf(kind, credential, baseUrl, fixed) {
 	const hookPath = `bench-distant-${randomUUID()}`;
 	const measured =
 		kind === 'http'
@@ -123,7 +128,9 @@ function workflowOf(kind, credential, baseUrl) {
 					type: ACTION,
 					typeVersion: 1,
 					position: [400, 0],
-					parameters: kind === 'send' ? sendByDragging() : upsertContacts(),
+					parameters: (kind === 'send' ? sendByDragging : upsertContacts)(
+						fixed ? { parallelRequests: fixed } : {},
+					),
 					credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 				};
 	return {
@@ -175,8 +182,8 @@ const placeSettings = (place, rateLimit) =>
 			};
 
 /** A workflow for `kind` against `emulator`, activated and warmed up; `run(n)` measures one execution. */
-async function prepare(kind, { session, n8n }, { emulator, credential, place }) {
-	const { workflow, hookPath } = workflowOf(kind, credential, emulator.url);
+async function prepare(kind, { session, n8n }, { emulator, credential, place, fixed }) {
+	const { workflow, hookPath } = workflowOf(kind, credential, emulator.url, fixed);
 	const workflowId = await activate(session, workflow);
 	const url = `${n8n.baseUrl}/webhook/${hookPath}`;
 	const executions = async () =>
@@ -351,8 +358,11 @@ function cases() {
 	];
 	const all = [];
 	for (const place of places) {
-		for (const n of SENDS) all.push({ place, kind: 'send', n });
-		for (const n of UPSERTS) all.push({ place, kind: 'upsert', n });
+		for (const kind of ['send', 'upsert'])
+			for (const n of kind === 'send' ? SENDS : UPSERTS) {
+				all.push({ place, kind, n });
+				if (ALSO_FIXED) all.push({ place, kind, n, fixed: ALSO_FIXED });
+			}
 		if (HTTP_NODE && UPSERTS.length)
 			all.push({ place, kind: 'http', n: UPSERTS[0], clientOf: 'upsert' });
 	}
@@ -367,8 +377,8 @@ function cases() {
 	return all;
 }
 
-const describe = ({ kind, n, rateLimit }) =>
-	`${kind === 'send' ? 'Send (dragged fields)' : kind === 'upsert' ? 'Create or Update' : 'HTTP Request node, Batching 16 / 150 ms: upserts'} ${n.toLocaleString('en')}${rateLimit ? ` under ${rateLimit} requests/s` : ''}`;
+const describe = ({ kind, n, rateLimit, fixed }) =>
+	`${kind === 'send' ? 'Send (dragged fields)' : kind === 'upsert' ? 'Create or Update' : 'HTTP Request node, Batching 16 / 150 ms: upserts'} ${n.toLocaleString('en')}${rateLimit ? ` under ${rateLimit} requests/s` : ''}${fixed ? `, Requests in Parallel ${fixed}` : ''}`;
 
 async function main() {
 	const load = os
@@ -401,6 +411,7 @@ async function main() {
 						emulator,
 						credential: credentials.get(emulator),
 						place: benchCase.place,
+						fixed: benchCase.fixed,
 					});
 					benchCase.runs = [];
 					for (let round = 0; round < ROUNDS; round++)
@@ -415,7 +426,7 @@ async function main() {
 			}
 		});
 		// The plain client, once n8n has stopped: the same requests, kept connections and a new one each.
-		for (const benchCase of all.filter((c) => !c.rateLimit && !c.clientOf)) {
+		for (const benchCase of all.filter((c) => !c.rateLimit && !c.clientOf && !c.fixed)) {
 			const emulator = benchCase.place.distanceMs ? distant : loopback;
 			benchCase.kept = [];
 			benchCase.fresh = [];
@@ -429,13 +440,14 @@ async function main() {
 			}
 		}
 		// The HTTP Request node and the rate-limited send are read against the plain client's same requests.
-		for (const benchCase of all.filter((c) => c.rateLimit || c.clientOf)) {
+		for (const benchCase of all.filter((c) => c.rateLimit || c.clientOf || c.fixed)) {
 			const same = all.find(
 				(other) =>
 					other.place === benchCase.place &&
 					other.kind === (benchCase.clientOf ?? benchCase.kind) &&
 					other.n === benchCase.n &&
-					!other.rateLimit,
+					!other.rateLimit &&
+					!other.fixed,
 			);
 			benchCase.kept = same?.kept;
 			benchCase.fresh = same?.fresh;
@@ -456,7 +468,12 @@ and on loopback over plain HTTP with every answer ${LOOPBACK_LATENCY_MS} ms late
 executionTime in n8n's record; connections = TCP connections the platform saw (HTTPS only); plain client = Node's
 http(s) with no n8n making the same requests ${CLIENT_AT_ONCE} at once, over ${CLIENT_AT_ONCE} kept connections / with a new connection per
 request. ${os.cpus().length} cores, load average ${load} at the start (the machine may be shared); ${ROUNDS === 1 ? 'one run per case' : `medians of ${ROUNDS} runs`}, after a
-100-item warm-up per case; ${seconds(tookMs)} in all.
+100-item warm-up per case; ${seconds(tookMs)} in all, load average ${os
+		.loadavg()
+		.map((value) => value.toFixed(2))
+		.join(
+			' ',
+		)} at the end.${ALSO_FIXED ? ` Rows with "Requests in Parallel ${ALSO_FIXED}" set that option (a fixed number: the default before issue 52 was 4), each run right after the same case at the defaults.` : ''}
 `);
 	const rows = all.map((c) => {
 		if (c.error) return [c.place.label, describe(c), `failed: ${c.error}`];
