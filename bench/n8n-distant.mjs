@@ -414,31 +414,30 @@ async function main() {
 						fixed: benchCase.fixed,
 					});
 					benchCase.runs = [];
-					for (let round = 0; round < ROUNDS; round++)
+					const ownClient = !benchCase.rateLimit && !benchCase.clientOf && !benchCase.fixed;
+					if (ownClient) [benchCase.kept, benchCase.fresh] = [[], []];
+					// Each round: n8n's run, then the plain client's runs of the same requests (n8n idle), so that
+					// both are measured on the machine as it is then (it may be shared and its load drift).
+					for (let round = 0; round < ROUNDS; round++) {
 						benchCase.runs.push(await bench.run(benchCase.n, benchCase.rateLimit));
+						if (!ownClient) continue;
+						for (const [kept, times] of [
+							[true, benchCase.kept],
+							[false, benchCase.fresh],
+						])
+							times.push(
+								await plainClient(emulator, benchCase.place, benchCase.kind, benchCase.n, kept),
+							);
+					}
 				} catch (error) {
 					benchCase.error = error.message;
 				}
 				const last = benchCase.runs?.at(-1);
 				console.log(
-					`  ${benchCase.place.label}, ${describe(benchCase)}: ${benchCase.error ?? `${seconds(last.nodeMs)}, ${last.requests} requests (${last.refused} refused), ${last.connections || '—'} connections`}`,
+					`  ${benchCase.place.label}, ${describe(benchCase)}: ${benchCase.error ?? `${seconds(last.nodeMs)}, ${last.requests} requests (${last.refused} refused), ${last.connections || '—'} connections${benchCase.kept?.length && !benchCase.fixed && !benchCase.clientOf ? `; plain client ${seconds(benchCase.kept.at(-1))} kept, ${seconds(benchCase.fresh.at(-1))} new connections` : ''}`}`,
 				);
 			}
 		});
-		// The plain client, once n8n has stopped: the same requests, kept connections and a new one each.
-		for (const benchCase of all.filter((c) => !c.rateLimit && !c.clientOf && !c.fixed)) {
-			const emulator = benchCase.place.distanceMs ? distant : loopback;
-			benchCase.kept = [];
-			benchCase.fresh = [];
-			for (let round = 0; round < ROUNDS; round++) {
-				benchCase.kept.push(
-					await plainClient(emulator, benchCase.place, benchCase.kind, benchCase.n, true),
-				);
-				benchCase.fresh.push(
-					await plainClient(emulator, benchCase.place, benchCase.kind, benchCase.n, false),
-				);
-			}
-		}
 		// The HTTP Request node and the rate-limited send are read against the plain client's same requests.
 		for (const benchCase of all.filter((c) => c.rateLimit || c.clientOf || c.fixed)) {
 			const same = all.find(
@@ -467,7 +466,7 @@ ${DISTANCES.join(' and ')} ms away (TCP and TLS handshakes, each request and ans
 and on loopback over plain HTTP with every answer ${LOOPBACK_LATENCY_MS} ms late (bench/n8n-bulk.mjs's stand-in). node = the node's
 executionTime in n8n's record; connections = TCP connections the platform saw (HTTPS only); plain client = Node's
 http(s) with no n8n making the same requests ${CLIENT_AT_ONCE} at once, over ${CLIENT_AT_ONCE} kept connections / with a new connection per
-request. ${os.cpus().length} cores, load average ${load} at the start (the machine may be shared); ${ROUNDS === 1 ? 'one run per case' : `medians of ${ROUNDS} runs`}, after a
+request, run right after the case in n8n (n8n idle). ${os.cpus().length} cores, load average ${load} at the start (the machine may be shared); ${ROUNDS === 1 ? 'one run per case' : `medians of ${ROUNDS} runs`}, after a
 100-item warm-up per case; ${seconds(tookMs)} in all, load average ${os
 		.loadavg()
 		.map((value) => value.toFixed(2))
