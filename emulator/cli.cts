@@ -1,6 +1,8 @@
 /**
  * `npm run emulator`: the emulator on its own, printing its address and seeded credentials, then each mail it
- * accepts (as `npm start` shows them).
+ * accepts (as `npm start` shows them). `EMULATOR_DISTANCE_MS=150` serves the platform over HTTPS as if it were
+ * 150 ms away (a round trip; `EMULATOR_HTTPS=1` alone: HTTPS on this machine); the control interface and the mail
+ * log stay plain HTTP on `EMULATOR_CONTROL_PORT` (any free port by default).
  */
 import { type Emulator, startEmulator } from './server.cts';
 import type { MailRecord } from './types.cts';
@@ -30,9 +32,11 @@ function watchMails(emulator: Emulator) {
 		printed = mails.length;
 		const lines = fresh
 			.slice(0, MAILS_SHOWN)
-			.map((mail, i) => mailLine(mail, first + i, emulator.url));
+			.map((mail, i) => mailLine(mail, first + i, emulator.controlUrl));
 		if (fresh.length > MAILS_SHOWN)
-			lines.push(`  … and ${fresh.length - MAILS_SHOWN} more: ${emulator.url}/__control/mails`);
+			lines.push(
+				`  … and ${fresh.length - MAILS_SHOWN} more: ${emulator.controlUrl}/__control/mails`,
+			);
 		console.log(
 			`Emulator accepted ${fresh.length} mail${fresh.length === 1 ? '' : 's'}:\n${lines.join('\n')}`,
 		);
@@ -42,15 +46,27 @@ function watchMails(emulator: Emulator) {
 
 async function main() {
 	const port = Number(process.env.EMULATOR_PORT ?? 3789);
+	const distanceMs = Number(process.env.EMULATOR_DISTANCE_MS ?? 0);
 	const emulator = await startEmulator({
 		port,
 		messages: process.env.EMULATOR_MESSAGES === 'en' ? 'en' : 'zh',
+		https: distanceMs > 0 || process.env.EMULATOR_HTTPS === '1',
+		distanceMs,
+		controlPort: Number(process.env.EMULATOR_CONTROL_PORT ?? 0),
 	});
+	const control = emulator.controlUrl;
 	const a = emulator.account;
 	if (process.env.EMULATOR_JSON === '1') {
 		// One machine-readable line for scripts that start the emulator as a child process.
 		console.log(
-			JSON.stringify({ url: emulator.url, account: a, redirectUri: emulator.redirectUri }),
+			JSON.stringify({
+				url: emulator.url,
+				controlUrl: control,
+				certificateFile: emulator.certificateFile,
+				distanceMs,
+				account: a,
+				redirectUri: emulator.redirectUri,
+			}),
 		);
 	} else {
 		console.log(`Mail delivery platform emulator listening on ${emulator.url}
@@ -59,7 +75,12 @@ async function main() {
   OAuth2 authorization code:     Base URL ${emulator.url}  Client ID ${a.clientId}  Client Secret ${a.clientSecret}
                                  Redirect URI ${emulator.redirectUri}
   Get a code: ${emulator.url}/v5/auth/oauth/authorize?client_id=${a.clientId}&response_type=code&redirect_uri=${encodeURIComponent(emulator.redirectUri)}&scope=All
-  Control interface: ${emulator.url}/__control/state, mail log ${emulator.url}/mails (JSON: ${emulator.url}/__control/mails; see CONTRIBUTING.md, "The emulator")
+  Control interface: ${control}/__control/state, mail log ${control}/mails (JSON: ${control}/__control/mails; see CONTRIBUTING.md, "The emulator")${
+		emulator.certificateFile
+			? `
+  HTTPS with a certificate made now (trust it: NODE_EXTRA_CA_CERTS=${emulator.certificateFile}), the platform ${distanceMs} ms away (a round trip, handshakes included)`
+			: ''
+	}
 Press Ctrl-C to stop.`);
 	}
 	if (process.env.EMULATOR_JSON !== '1' || process.env.EMULATOR_MAIL_LOG === '1')

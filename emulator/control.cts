@@ -88,6 +88,8 @@ export async function control(
 					throttled: network.throttled,
 					peakUnderWay: network.peakUnderWay,
 					lateAnswers: network.lateAnswers,
+					arrivals: network.arrivals,
+					connections: network.connections,
 				},
 			];
 		case 'GET /__control/mails':

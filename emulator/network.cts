@@ -16,12 +16,22 @@ export interface NetworkSettings {
 	/** Every Nth /v5 request is answered HTTP 503 with Retry-After: 1, unprocessed (0: never). */
 	unavailableEvery: number;
 	/**
+	 * More /v5 requests under way at once than this (the one arriving included) are answered HTTP 503 with
+	 * Retry-After: 1, unprocessed, as a platform that serves so many at once per account (0: no limit).
+	 */
+	maxUnderWay: number;
+	/**
 	 * 1: the platform works on a request within its latency, as a platform whose servers work on requests side by
 	 * side: the request is processed as it arrives, and its answer leaves latencyMs after it arrived (or when the
 	 * work is done, if later). 0 (the default): the latency is waited first, then the request is processed, one at
 	 * a time in this process, so that under many requests at once the emulator's own work adds to every answer.
 	 */
 	workWithinLatency: number;
+	/**
+	 * With HTTPS on (EmulatorOptions.https), the round trip to the platform in ms: each connection's TCP
+	 * handshake, its TLS handshake, and each request and answer pay it (distance.cts). 0: on this machine.
+	 */
+	distanceMs: number;
 }
 
 /**
@@ -53,7 +63,9 @@ export class Network {
 		latencyJitterMs: 0,
 		rateLimitPerSecond: 0,
 		unavailableEvery: 0,
+		maxUnderWay: 0,
 		workWithinLatency: 0,
+		distanceMs: 0,
 	};
 	/** Answers refused by the settings: 429 (rate limit) and 503 (unavailable). */
 	throttled = { 429: 0, 503: 0 };
@@ -66,25 +78,48 @@ export class Network {
 	peakUnderWay = 0;
 	/** /v5 requests received in all. */
 	received = 0;
+	/** With HTTPS on, the connections opened to the platform's address (each one a TCP and a TLS handshake). */
+	connections = 0;
+	/**
+	 * Each /v5 request as it arrived, in order: when (ms since the epoch) and how many were then under way, itself
+	 * included: the client's concurrency as the platform sees it. At most MAX_LATE_ANSWERS are kept.
+	 */
+	arrivals: Array<{ at: number; underWay: number }> = [];
 	/** With workWithinLatency, how late each answer left after its latency, in ms (the stand-in's own delay). */
 	lateAnswers: number[] = [];
 	private recentRequests: number[] = [];
 	private v5Requests = 0;
 
-	constructor(private readonly text: Text) {}
+	constructor(
+		private readonly text: Text,
+		/** The distance the emulator was started with: a reset comes back to it. */
+		distanceMs = 0,
+	) {
+		this.settings.distanceMs = distanceMs;
+	}
 
 	/** Counts a /v5 request as under way until its answer is sent or its connection closed. */
 	track(res: http.ServerResponse) {
 		this.received++;
 		this.underWay++;
 		this.peakUnderWay = Math.max(this.peakUnderWay, this.underWay);
+		if (this.arrivals.length < MAX_LATE_ANSWERS)
+			this.arrivals.push({ at: Date.now(), underWay: this.underWay });
 		res.once('close', () => this.underWay--);
 	}
 
 	/** Plays distance and limits: the latency, then may refuse the request unprocessed (true). */
 	async throttle(res: http.ServerResponse): Promise<boolean> {
-		const { latencyMs, latencyJitterMs, rateLimitPerSecond, unavailableEvery, workWithinLatency } =
-			this.settings;
+		const {
+			latencyMs,
+			latencyJitterMs,
+			rateLimitPerSecond,
+			unavailableEvery,
+			maxUnderWay,
+			workWithinLatency,
+		} = this.settings;
+		// Counted as it arrives, answered after the latency as any other answer.
+		const crowded = maxUnderWay > 0 && this.underWay > maxUnderWay;
 		const delay = latencyMs + Math.random() * latencyJitterMs;
 		if (delay > 0 && workWithinLatency)
 			answerAt(res, Date.now() + delay, (late) => {
@@ -92,7 +127,7 @@ export class Network {
 			});
 		else if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
 		this.v5Requests++;
-		if (unavailableEvery > 0 && this.v5Requests % unavailableEvery === 0) {
+		if (crowded || (unavailableEvery > 0 && this.v5Requests % unavailableEvery === 0)) {
 			this.throttled[503]++;
 			send(
 				res,

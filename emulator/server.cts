@@ -3,12 +3,16 @@
  * network's behaviour (network.cts), schema checks and the operation handlers (operations/); the OAuth
  * endpoints; and the control interface under /__control (control.cts) for tests and the demo.
  */
+import { rmSync } from 'node:fs';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 
 import { Auth, callbackPage, type Account, type AuthCodeEntry, type TokenEntry } from './auth.cts';
 import { control, type AnswerSettings, type Controlled } from './control.cts';
 import { Delivery } from './delivery.cts';
+import { type Certificate, makeCertificate, startDistantProxy } from './distance.cts';
 import { homeView } from './homeView.cts';
 import { mailEvent, mailView } from './mailView.cts';
 import { Network } from './network.cts';
@@ -47,6 +51,16 @@ export interface EmulatorOptions {
 	redirectUris?: string[];
 	/** Keep request bodies in the request log (default true); a memory benchmark turns it off. */
 	recordBodies?: boolean;
+	/**
+	 * Serve the platform over HTTPS with a certificate made at start (`certificateFile`: what a client must
+	 * trust), behind a proxy that plays `distanceMs` (distance.cts). The address `url` is then HTTPS on `port`;
+	 * the control interface and the mail log stay plain HTTP on `controlUrl` (`controlPort`, any by default).
+	 * Off by default.
+	 */
+	https?: boolean;
+	/** With `https`, the round trip to the platform in ms (changed later by the control interface's distanceMs). */
+	distanceMs?: number;
+	controlPort?: number;
 }
 
 /** A copy of everything a test may check, detached from the emulator (changing it changes nothing). */
@@ -65,6 +79,8 @@ export interface EmulatorView {
 	authCodes: AuthCodeEntry[];
 	/** The most /v5 requests that were under way at once (received, not yet answered). */
 	peakRequestsUnderWay: number;
+	/** Each /v5 request as it arrived: when, and how many were then under way, itself included. */
+	arrivals: Array<{ at: number; underWay: number }>;
 }
 
 /** The parts a reset replaces: the account's data, its simulation, its tokens and the network's state. */
@@ -82,8 +98,15 @@ export class Emulator implements Controlled {
 	private log: RequestRecord[] = [];
 	private parts: Parts;
 	private server?: http.Server;
+	private tlsServer?: https.Server;
+	private proxy?: { close: () => Promise<void> };
 	private timer?: NodeJS.Timeout;
+	/** The platform's address: what a credential's Base URL holds. */
 	url = '';
+	/** The control interface's and mail log's address: `url`, or with HTTPS a plain HTTP one of its own. */
+	controlUrl = '';
+	/** With HTTPS, the certificate's file, which a client must trust (NODE_EXTRA_CA_CERTS for n8n). */
+	certificateFile?: string;
 
 	constructor(private readonly options: EmulatorOptions = {}) {
 		this.settings = {
@@ -144,7 +167,7 @@ export class Emulator implements Controlled {
 			state,
 			delivery: new Delivery(state, (event, sender) => this.pushes.enqueue(event, sender)),
 			auth: new Auth(this.account, () => state.now(), text),
-			network: new Network(text),
+			network: new Network(text, this.options.distanceMs ?? 0),
 		};
 	}
 
@@ -173,25 +196,59 @@ export class Emulator implements Controlled {
 			tokens: [...this.auth.tokens.values()],
 			authCodes: [...this.auth.authCodes.values()],
 			peakRequestsUnderWay: this.network.peakUnderWay,
+			arrivals: this.network.arrivals,
 		});
 	}
 
 	async start(): Promise<string> {
-		this.server = http.createServer((req, res) => void this.route(req, res));
+		const host = this.options.host ?? '127.0.0.1';
+		const handler = (req: http.IncomingMessage, res: http.ServerResponse) =>
+			void this.route(req, res);
+		this.server = http.createServer(handler);
 		this.server.keepAliveTimeout = 5000;
-		await new Promise<void>((resolve) =>
-			this.server!.listen(this.options.port ?? 0, this.options.host ?? '127.0.0.1', resolve),
-		);
-		const { port } = this.server.address() as AddressInfo;
-		this.url = `http://${this.options.host ?? '127.0.0.1'}:${port}`;
+		const plainPort = this.options.https
+			? (this.options.controlPort ?? 0)
+			: (this.options.port ?? 0);
+		await new Promise<void>((resolve) => this.server!.listen(plainPort, host, resolve));
+		this.controlUrl = `http://${host}:${(this.server.address() as AddressInfo).port}`;
+		this.url = this.controlUrl;
+		if (this.options.https) await this.startDistant(host, makeCertificate(), handler);
 		// Scheduled sends become due by the emulated clock without anyone asking.
 		this.timer = setInterval(() => this.delivery.processDue(), 250);
 		this.timer.unref();
 		return this.url;
 	}
 
+	/** The platform over HTTPS, behind the proxy that plays its distance, on the port asked for. */
+	private async startDistant(
+		host: string,
+		certificate: Certificate,
+		handler: http.RequestListener,
+	) {
+		this.certificateFile = certificate.file;
+		this.tlsServer = https.createServer({ key: certificate.key, cert: certificate.cert }, handler);
+		this.tlsServer.keepAliveTimeout = 5000;
+		await new Promise<void>((resolve) => this.tlsServer!.listen(0, host, resolve));
+		const tlsPort = (this.tlsServer.address() as AddressInfo).port;
+		const proxy = await startDistantProxy(
+			host,
+			this.options.port ?? 0,
+			() => tlsPort,
+			() => this.network.settings.distanceMs,
+			() => this.network,
+		);
+		this.proxy = proxy;
+		this.url = `https://${host}:${proxy.port}`;
+	}
+
 	async stop() {
 		if (this.timer) clearInterval(this.timer);
+		await this.proxy?.close();
+		this.tlsServer?.closeAllConnections();
+		this.tlsServer?.close();
+		// The certificate was made for this start only.
+		if (this.certificateFile)
+			rmSync(path.dirname(this.certificateFile), { recursive: true, force: true });
 		for (const socket of this.network.held) socket.destroy();
 		await this.pushes.flush();
 		await new Promise<void>((resolve) =>

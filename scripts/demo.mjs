@@ -83,7 +83,9 @@ export async function setupDemo(session, emulator) {
 		{ baseUrl: emulator.url, apiKey: account.apiKey, apiSecret: account.apiSecret },
 	);
 	// The emulator forgets its tokens when it stops, so this credential gets a fresh code every start.
-	const authorize = new URL(`${emulator.url}/v5/auth/oauth/authorize`);
+	// Asked on the control interface's plain address when the platform is served over HTTPS: this process does not
+	// trust the emulator's certificate (n8n does), and the answer is the same.
+	const authorize = new URL(`${emulator.controlUrl ?? emulator.url}/v5/auth/oauth/authorize`);
 	authorize.search = new URLSearchParams({
 		client_id: account.clientId,
 		response_type: 'code',

@@ -120,7 +120,7 @@ export function localStack() {
 								...tail.map((row) => `  ${row}`),
 							]
 						: []),
-					`The emulator still runs (its mail log, ${emulator.url}/mails, shows what was sent).`,
+					`The emulator still runs (its mail log, ${controlUrlOf(emulator)}/mails, shows what was sent).`,
 					'Ctrl-C stops it; npm start then starts both again.',
 				].join('\n'),
 			);
@@ -133,6 +133,10 @@ export function localStack() {
 			port: n8nPort,
 			log: (text) => logStream.write(text),
 			signal: cancelStart.signal,
+			// The emulator over HTTPS (EMULATOR_DISTANCE_MS, EMULATOR_HTTPS) has a certificate of its own: n8n trusts it.
+			...(emulator?.certificateFile
+				? { extraEnv: { NODE_EXTRA_CA_CERTS: emulator.certificateFile } }
+				: {}),
 		});
 		watch(instance);
 		return instance;
@@ -219,17 +223,26 @@ export function stopOnInterrupt(stack) {
 	});
 }
 
+/** The emulator's control interface and mail log: its address, or with HTTPS a plain HTTP one of their own. */
+const controlUrlOf = (emulator) => emulator.controlUrl ?? emulator.url;
+
+/** With EMULATOR_DISTANCE_MS or EMULATOR_HTTPS: the platform over HTTPS, how far, and the certificate n8n trusts. */
+const distantLine = (emulator) =>
+	emulator.certificateFile
+		? `\n                 over HTTPS, ${emulator.distanceMs} ms away (a round trip; n8n trusts\n                 ${emulator.certificateFile})`
+		: '';
+
 /** Where everything is, and what to try first. */
 export function readyBanner(stack, { startedAt, extra = [] }) {
 	return `
 ────────────────────────────────────────────────────────────────────────────
  n8n is ready:   ${stack.n8n.baseUrl}   (started in ${Math.round((Date.now() - startedAt) / 1000)} s)
  Log in with:    ${OWNER.email}  /  ${OWNER.password}
- Emulator:       ${stack.emulator.url}   (state: ${stack.emulator.url}/__control/state)
- Mail log:       ${stack.emulator.url}/mails: each mail as its recipient reads it (an
+ Emulator:       ${stack.emulator.url}   (state: ${controlUrlOf(stack.emulator)}/__control/state)${distantLine(stack.emulator)}
+ Mail log:       ${controlUrlOf(stack.emulator)}/mails: each mail as its recipient reads it (an
                  approval mail's buttons work there), with buttons that push its events at
                  once: Opened, Clicked a link, Unsubscribed, Marked as spam, Bounced.
-                 JSON: ${stack.emulator.url}/__control/mails. New mails print below.
+                 JSON: ${controlUrlOf(stack.emulator)}/__control/mails. New mails print below.
  n8n's log:      ${path.relative(root, stack.logFile)}
 
  Try first:

@@ -30,7 +30,11 @@ export function pushBody(count, offset = 0) {
 	return `[${events.join(',')}]`;
 }
 
-export async function startEmulatorProcess(port = 0) {
+/**
+ * The emulator as its own process; `env` adds its settings (EMULATOR_DISTANCE_MS=150: over HTTPS as if 150 ms away,
+ * `certificateFile` then being what n8n must trust: NODE_EXTRA_CA_CERTS).
+ */
+export async function startEmulatorProcess(port = 0, env = {}) {
 	const child = spawn(
 		process.execPath,
 		[
@@ -40,7 +44,7 @@ export async function startEmulatorProcess(port = 0) {
 		],
 		{
 			cwd: root,
-			env: { ...process.env, EMULATOR_PORT: String(port), EMULATOR_JSON: '1' },
+			env: { ...process.env, ...env, EMULATOR_PORT: String(port), EMULATOR_JSON: '1' },
 			stdio: ['ignore', 'pipe', 'inherit'],
 		},
 	);
@@ -51,7 +55,7 @@ export async function startEmulatorProcess(port = 0) {
 	});
 	const info = JSON.parse(first);
 	const control = async (method, route, body) => {
-		const answer = await fetch(`${info.url}/__control/${route}`, {
+		const answer = await fetch(`${info.controlUrl ?? info.url}/__control/${route}`, {
 			method,
 			headers: { 'Content-Type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),

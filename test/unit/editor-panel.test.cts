@@ -149,6 +149,7 @@ test("Additional Fields hold what goes to the platform; Options hold only how th
 		'includeInputFields',
 		'missingTagValues',
 		'parallelRequests',
+		'maxParallelRequests',
 		'repeatOnRetry',
 		'oneN8nProcess',
 		'retryAttempts',

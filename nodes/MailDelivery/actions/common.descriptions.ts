@@ -1,8 +1,8 @@
 /** Field descriptions that several operations share. The helpers that read them are in helpers/parameters.ts. */
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { ADAPTIVE_START, DEFAULT_CEILING } from '../../shared/transport/concurrency';
 import {
-	DEFAULT_PARALLEL_REQUESTS,
 	MAX_PARALLEL_REQUESTS,
 	MAX_RETRY_WAIT_SECONDS,
 	MAX_TIMEOUT_SECONDS,
@@ -261,18 +261,40 @@ export const dayRangeFields: INodeProperties[] = [
 
 /**
  * How a run sends its requests (run/throughput.ts reads them): how many at once, how "try later" is waited
- * out, how long an answer may take. In the Options of every operation; `parallel` is Requests in Parallel's
- * default.
+ * out, how long an answer may take. In the Options of every operation. Without `parallel`, the number of requests
+ * at once follows the platform (transport/concurrency.ts) unless Requests in Parallel is set; with it, that is
+ * Requests in Parallel's default.
  */
-export const throughputOptions = (parallel = DEFAULT_PARALLEL_REQUESTS): INodeProperties[] => [
-	{
-		displayName: 'Requests in Parallel',
-		name: 'parallelRequests',
-		type: 'number',
-		typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-		default: parallel,
-		description: `How many requests to send at once (1 to ${MAX_PARALLEL_REQUESTS}). Output order and pairing stay the same; each time the platform answers "too many requests" the node sends one fewer at once for the rest of the run.`,
-	},
+export const throughputOptions = (parallel?: number): INodeProperties[] => [
+	...(parallel === undefined
+		? [
+				{
+					displayName: 'Requests in Parallel',
+					name: 'parallelRequests',
+					type: 'number' as const,
+					typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+					default: ADAPTIVE_START,
+					description: `A fixed number of requests to send at once (1 to ${MAX_PARALLEL_REQUESTS}), instead of the number the node finds from the platform's answers (see Max in Parallel). Output order and pairing stay the same; after a "too many requests" answer the run is paced to the rate the platform accepts.`,
+				},
+				{
+					displayName: 'Max in Parallel',
+					name: 'maxParallelRequests',
+					type: 'number' as const,
+					typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+					default: DEFAULT_CEILING,
+					description: `Unless Requests in Parallel is set, the node finds how many requests to send at once from the platform's answers: it starts with ${ADAPTIVE_START}, sends more at once while answers come back as fast as the first ones and none is refused, and fewer on "too many requests" (429), "unavailable" (503), no answer in time or slower answers. This is the most it sends at once (1 to ${MAX_PARALLEL_REQUESTS}); the output panel says what it chose. Output order and pairing stay the same.`,
+				},
+			]
+		: [
+				{
+					displayName: 'Requests in Parallel',
+					name: 'parallelRequests',
+					type: 'number' as const,
+					typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
+					default: parallel,
+					description: `How many requests to send at once (1 to ${MAX_PARALLEL_REQUESTS}). Output order and pairing stay the same; after a "too many requests" answer the run is paced to the rate the platform accepts.`,
+				},
+			]),
 	{
 		displayName: 'Retry Attempts',
 		name: 'retryAttempts',
@@ -306,10 +328,8 @@ export const throughputOptions = (parallel = DEFAULT_PARALLEL_REQUESTS): INodePr
  * The Options of an operation run item by item: its own options, then how its requests are sent. Items that
  * act on the same record (run/operation.ts, recordOf) run one after another whatever the parallelism.
  */
-export const itemOptions = (
-	own: INodeProperties[] = [],
-	parallel = DEFAULT_PARALLEL_REQUESTS,
-): INodeProperties => optionsCollection([...own, ...throughputOptions(parallel)]);
+export const itemOptions = (own: INodeProperties[] = [], parallel?: number): INodeProperties =>
+	optionsCollection([...own, ...throughputOptions(parallel)]);
 
 /** Options: how the node itself behaves (nothing here goes to the platform as such). */
 export const optionsCollection = (options: INodeProperties[]): INodeProperties => ({

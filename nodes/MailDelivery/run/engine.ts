@@ -4,10 +4,11 @@
  * Send, rows for Import), send them (`send`), and give each item its result or error (`outputs`).
  *
  * The engine alone owns how the requests go: how many at once (Options → Requests in Parallel, read once for the
- * run), pacing after a 429, the execution's stop, On Error = Stop Workflow (no request starts after a failure,
- * but the halves of a refused request that find the entry at fault), requests on the same record in input order,
- * what a retry of the run may send (neverTwice/retries.ts) and what each request did (neverTwice/ledger.ts), and the words for what was
- * done and not run (report.ts). A request the platform refused whole is split in halves until the entries at
+ * run; when not set, a number that follows the platform's answers: transport/concurrency.ts), pacing after a 429,
+ * the execution's stop, On Error = Stop Workflow (no request starts after a failure, but the halves of a refused
+ * request that find the entry at fault), requests on the same record in input order, what a retry of the run may
+ * send (neverTwice/retries.ts) and what each request did (neverTwice/ledger.ts), and the words for what was done
+ * and not run (report.ts). A request the platform refused whole is split in halves until the entries at
  * fault are alone, so every good entry is sent exactly once; any other failure fails exactly the entries of that
  * request and is never resent.
  */
@@ -21,6 +22,7 @@ import type {
 import { sleep } from 'n8n-workflow';
 
 import type { RequestOptions } from '../../shared/transport';
+import type { ConcurrencyLimit } from '../../shared/transport/concurrency';
 import { restated } from '../../shared/transport/failures';
 import { RequestPacer } from '../../shared/transport/pacing';
 import { type Accepted, SentLedger } from '../neverTwice/ledger';
@@ -28,6 +30,7 @@ import { type ItemOutcome, Outcomes } from './outcomes';
 import type { ItemParameters, ParameterReader } from './parameters';
 import { type Entry, type Packing, RequestQueue, type Unit } from './queue';
 import {
+	concurrencyHint,
 	earlierSummary,
 	outputOf,
 	type OutputOf,
@@ -38,7 +41,7 @@ import {
 	stoppedError,
 } from './report';
 import { checkRetry, type RetryCheck, runEnded, runName } from '../neverTwice/retries';
-import { type Throughput, throughputOf } from './throughput';
+import { concurrencyOf, type DefaultParallel, type Throughput, throughputOf } from './throughput';
 
 export type { Accepted } from '../neverTwice/ledger';
 export type { ItemOutcome } from './outcomes';
@@ -84,6 +87,9 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 
 	private readonly pacer = new RequestPacer();
 
+	/** How many requests are under way at once: fixed, or following the platform's answers. */
+	private readonly concurrency: ConcurrencyLimit;
+
 	private queue: RequestQueue<E, Fixed> | undefined;
 
 	private requestNumber: number;
@@ -104,8 +110,8 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		private readonly words: RunWords & {
 			/** The operation and its input, which the run's ledger belongs to. */
 			scope: string;
-			/** Requests in Parallel when the Options collection holds none. */
-			defaultParallel: number;
+			/** Requests in Parallel when the Options collection holds none: a number, or following the platform. */
+			defaultParallel: DefaultParallel;
 			/** Only item 0 is run (an operation that asks a person once per execution: operation.ts, wait). */
 			firstItemOnly?: boolean;
 		},
@@ -119,6 +125,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		const sending = (options.sending as { values?: IDataObject } | undefined)?.values;
 		this.options = { ...options, ...sending };
 		this.throughput = throughputOf(this.node, this.options, words.defaultParallel);
+		this.concurrency = concurrencyOf(this.throughput);
 		this.ledger = words.effect
 			? SentLedger.open<Fixed>(context, words.scope, this.itemCount)
 			: undefined;
@@ -215,6 +222,8 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	 * execution (neverTwice/retries.ts: a retry of it may then show that it is alone).
 	 */
 	async settled(threw: boolean) {
+		const hint = threw ? undefined : concurrencyHint(this.concurrency.summary);
+		if (hint) this.context.addExecutionHints({ message: hint, location: 'outputPane' });
 		if (!this.retryCheck) return;
 		await this.retryCheck.check.catch(() => undefined);
 		runEnded(this.context, { threw });
@@ -253,23 +262,32 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		return false;
 	}
 
+	/** Sends requests while any is left, each when the number at once allows (on a record: after the last). */
 	private async worker(requests: Requests<E, Fixed>) {
 		const queue = this.queue!;
 		const cancelled = this.context.getExecutionCancelSignal?.();
-		for (let unit = queue.next(); unit && !cancelled?.aborted; unit = queue.next()) {
+		while (!cancelled?.aborted) {
+			// The place is given back as soon as the answer is in, before the answer is worked on.
+			const release = await this.concurrency.acquire();
+			const unit = cancelled?.aborted ? undefined : queue.next();
+			if (!unit) return release();
 			const before = unit.record === undefined ? undefined : this.lastOfRecord.get(unit.record);
 			const sent = (async (waiting: Unit<E, Fixed>) => {
 				await before;
 				// A request that waited for another on its record starts only if the run goes on.
 				if (!queue.goesOn(waiting) || cancelled?.aborted) return;
-				await this.request(waiting, requests);
-			})(unit);
+				await this.request(waiting, requests, release);
+			})(unit).finally(release);
 			if (unit.record !== undefined) this.lastOfRecord.set(unit.record, sent);
 			await sent;
 		}
 	}
 
-	private async request(unit: Unit<E, Fixed>, requests: Requests<E, Fixed>) {
+	private async request(
+		unit: Unit<E, Fixed>,
+		requests: Requests<E, Fixed>,
+		answeredNow: () => void,
+	) {
 		const number = ++this.requestNumber;
 		this.ledger?.numbered(number);
 		this.outcomes.sending(unit.entries, number);
@@ -277,12 +295,15 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 			const accepted = await requests.send(unit.entries, unit.fixed, {
 				retry: this.throughput.retry,
 				pacer: this.pacer,
+				concurrency: this.concurrency,
 				timeoutMs: this.throughput.timeoutMs,
 				itemIndex: unit.entries[0].itemIndex,
 			});
+			answeredNow();
 			this.outcomes.accepted(unit.entries, number, accepted);
 			this.answered(unit);
 		} catch (error) {
+			answeredNow();
 			if (requests.refusedWhole?.(error) && unit.entries.length > 1) {
 				this.answered(unit, this.queue!.refused(unit, number, error as NodeApiError));
 				return;

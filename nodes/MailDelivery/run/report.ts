@@ -7,6 +7,7 @@
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { ConcurrencyFigures } from '../../shared/transport/concurrency';
 import { whatWasSent } from '../../shared/transport/failures';
 import { errorForItem, errorItem } from './itemErrors';
 import { asSentence, capitalized, describeItems } from './itemNames';
@@ -276,4 +277,31 @@ export function outputOf<E>(
 		pairedItem: { item: itemIndex },
 	});
 	return Array.isArray(described) ? described.map(paired) : paired(described);
+}
+
+/**
+ * The execution hint of a run whose number of requests at once followed the platform, when that mattered: it
+ * made more requests than it started with at once, or the number was lowered.
+ */
+export function concurrencyHint(figures: ConcurrencyFigures): string | undefined {
+	const { start, highest, final, ceiling, lowestAfterHighest } = figures;
+	const lowered = figures.loweredOnRefusals + figures.loweredOnSlowAnswers;
+	if (!figures.adaptive || (figures.attempts <= start && lowered === 0)) return undefined;
+	const atCeiling = highest >= ceiling ? ` (the ceiling: Options → Max in Parallel)` : '';
+	const path =
+		highest > start
+			? `${start} at first, up to ${highest}${atCeiling}${lowestAfterHighest < highest ? `, down to ${lowestAfterHighest}` : ''}, ${final} at the end`
+			: `${start} at first${lowestAfterHighest < start ? `, down to ${lowestAfterHighest}` : ''}, ${final} at the end`;
+	const ms = (value: number | undefined) => `${Math.round(value ?? 0)} ms`;
+	const times =
+		figures.firstRoundMs === undefined
+			? ''
+			: ` Answers took ${ms(figures.firstRoundMs)} at first and ${ms(figures.lastRoundMs)} at the end (medians).`;
+	const why = [
+		figures.loweredOnRefusals > 0 &&
+			`${figures.loweredOnRefusals} time${figures.loweredOnRefusals === 1 ? '' : 's'} on "too many requests", "unavailable" or no answer (${figures.refusals} such answer${figures.refusals === 1 ? '' : 's'})`,
+		figures.loweredOnSlowAnswers > 0 &&
+			`${figures.loweredOnSlowAnswers} time${figures.loweredOnSlowAnswers === 1 ? '' : 's'} on slower answers`,
+	].filter(Boolean);
+	return `Requests in parallel followed the platform: ${path}.${times}${why.length ? ` Lowered ${why.join(', ')}.` : ''} Options → Requests in Parallel sets a fixed number instead.`;
 }

@@ -14,7 +14,7 @@ import { runEachItem } from './eachItem';
 import { type Entry, Run } from './engine';
 import { combinesItems, type OperationModule } from './operation';
 import { ParameterReader } from './parameters';
-import { DEFAULT_PARALLEL_REQUESTS } from './throughput';
+import type { DefaultParallel } from './throughput';
 
 /** The value n8n gives its Custom API Call entry in Resource and Operation. */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
@@ -74,11 +74,16 @@ export async function route(
 	return [output];
 }
 
-/** Requests in Parallel as the operation's Options field offers it (actions/common.descriptions.ts). */
-function parallelByDefault(properties: INodeProperties[]): number {
-	const options = properties.find((property) => property.name === 'options')?.options ?? [];
-	const field = (options as INodeProperties[]).find((option) => option.name === 'parallelRequests');
-	return typeof field?.default === 'number' ? field.default : DEFAULT_PARALLEL_REQUESTS;
+/**
+ * Requests at once when the Options set none, as the operation's Options offer it (actions/common.descriptions.ts):
+ * following the platform where they offer Max in Parallel, else Requests in Parallel's default.
+ */
+function parallelByDefault(properties: INodeProperties[]): DefaultParallel {
+	const options = (properties.find((property) => property.name === 'options')?.options ??
+		[]) as INodeProperties[];
+	if (options.some((option) => option.name === 'maxParallelRequests')) return 'adaptive';
+	const field = options.find((option) => option.name === 'parallelRequests');
+	return typeof field?.default === 'number' ? field.default : 'adaptive';
 }
 
 /** Evaluations of one field by n8n's engine from which the run says how to avoid them. */

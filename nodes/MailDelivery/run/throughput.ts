@@ -2,19 +2,36 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, type RetryPolicy } from '../../shared/transport';
+import {
+	ADAPTIVE_START,
+	ConcurrencyLimit,
+	DEFAULT_CEILING,
+} from '../../shared/transport/concurrency';
 import { inputError } from './itemErrors';
 
-/** Requests under way at once: by default, and at most. */
-export const DEFAULT_PARALLEL_REQUESTS = 4;
-export const MAX_PARALLEL_REQUESTS = 16;
+/** The most requests under way at once, fixed or as the ceiling of a number that follows the platform. */
+export const MAX_PARALLEL_REQUESTS = 128;
 /** The longest a request may wait over its retries, in seconds (Max Wait's maximum). */
 export const MAX_RETRY_WAIT_SECONDS = 3600;
 /** The longest Timeout, in seconds: ten minutes, twice n8n's own default. */
 export const MAX_TIMEOUT_SECONDS = 600;
 
+/**
+ * How many requests an operation runs at once when its Options set none: a fixed number (campaigns are created
+ * one after another), or `adaptive`: from ADAPTIVE_START, following the platform up to Max in Parallel.
+ */
+export type DefaultParallel = number | 'adaptive';
+
 export interface Throughput {
-	/** Requests under way at once, at most; after a 429 the run is also paced to the rate the platform accepts. */
+	/**
+	 * The most requests under way at once: the fixed number, or the ceiling of one that follows the platform;
+	 * after a 429 the run is also paced to the rate the platform accepts.
+	 */
 	parallel: number;
+	/** Whether the number follows the platform (run/engine.ts, transport/concurrency.ts), from `start`. */
+	adaptive: boolean;
+	/** Requests under way at once at the start. */
+	start: number;
 	retry: RetryPolicy;
 	/** How long each request waits for an answer. */
 	timeoutMs: number;
@@ -40,22 +57,40 @@ export function wholeNumberOption(
 	return read;
 }
 
-/** Parallelism, retry policy and time-out of a run, from its Options collection, checked. */
+const isSet = (value: unknown) => value !== undefined && value !== '' && value !== null;
+
+/**
+ * Parallelism, retry policy and time-out of a run, from its Options collection, checked. Requests in Parallel
+ * set: exactly that many at once. Not set: the operation's default, which for most follows the platform up to
+ * Max in Parallel.
+ */
 export function throughputOf(
 	node: INode,
 	options: IDataObject,
-	defaultParallel = DEFAULT_PARALLEL_REQUESTS,
+	defaultParallel: DefaultParallel = 'adaptive',
 ): Throughput {
 	const number = (label: string, value: unknown, fallback: number, min: number, max: number) =>
 		wholeNumberOption(node, label, value, fallback, min, max);
+	const fixed = isSet(options.parallelRequests) || defaultParallel !== 'adaptive';
+	const parallel = fixed
+		? number(
+				'Requests in Parallel',
+				options.parallelRequests,
+				defaultParallel === 'adaptive' ? ADAPTIVE_START : defaultParallel,
+				1,
+				MAX_PARALLEL_REQUESTS,
+			)
+		: number(
+				'Max in Parallel',
+				options.maxParallelRequests,
+				DEFAULT_CEILING,
+				1,
+				MAX_PARALLEL_REQUESTS,
+			);
 	return {
-		parallel: number(
-			'Requests in Parallel',
-			options.parallelRequests,
-			defaultParallel,
-			1,
-			MAX_PARALLEL_REQUESTS,
-		),
+		parallel,
+		adaptive: !fixed,
+		start: fixed ? parallel : Math.min(ADAPTIVE_START, parallel),
 		retry: {
 			maxAttempts: number(
 				'Retry Attempts',
@@ -83,3 +118,7 @@ export function throughputOf(
 			) * 1000,
 	};
 }
+
+/** The run's number of requests at once: fixed, or following the platform from `start` up to `parallel`. */
+export const concurrencyOf = (throughput: Throughput) =>
+	new ConcurrencyLimit(throughput.start, throughput.parallel, throughput.adaptive);

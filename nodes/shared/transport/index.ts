@@ -4,6 +4,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 import { type ApiContext, runCredential } from './credentials';
 import { explainCode, likelyCause } from './explanations';
 import { type ConnectionFailure, PlatformError, processingOf } from './failures';
+import type { ConcurrencyLimit } from './concurrency';
 import type { RequestPacer } from './pacing';
 
 export type { ApiContext } from './credentials';
@@ -34,6 +35,8 @@ export interface RequestOptions {
 	retry?: RetryPolicy;
 	/** Shared by the requests of one run: paces every attempt, retries included, to what the platform accepts. */
 	pacer?: RequestPacer;
+	/** Shared by the requests of one run: hears each attempt's answer time or refusal (concurrency.ts). */
+	concurrency?: ConcurrencyLimit;
 	/** How long each attempt waits for an answer. */
 	timeoutMs?: number;
 }
@@ -258,6 +261,7 @@ export async function apiRequest(
 		itemIndex,
 		retry = DEFAULT_RETRY,
 		pacer,
+		concurrency,
 		timeoutMs = DEFAULT_TIMEOUT_MS,
 	} = typeof itemIndexOrOptions === 'number'
 		? { itemIndex: itemIndexOrOptions }
@@ -273,6 +277,7 @@ export async function apiRequest(
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
 		const startedAt = (await pacer?.beforeAttempt()) ?? 0;
+		const sentAt = Date.now();
 		let response: unknown;
 		try {
 			const credential = await runCredential(this);
@@ -284,6 +289,10 @@ export async function apiRequest(
 			);
 		} catch (error) {
 			const { status, retryAfter, tryLater } = attemptOutcome(error as HttpFailure);
+			// "Too many", "not now" and no answer at all lower how many go at once; any other answer is timed.
+			if (status === 429 || status === 503 || connectionFailureOf(error as HttpFailure))
+				concurrency?.refused();
+			else if (Number.isFinite(status)) concurrency?.answered(Date.now() - sentAt);
 			if (status === 429) pacer?.onTooManyRequests();
 			else if (!tryLater && Number.isFinite(status)) pacer?.onAccepted(startedAt);
 			else pacer?.onOtherAnswer();
@@ -296,6 +305,7 @@ export async function apiRequest(
 			throw failureOf(this, request, error, { attempt, waitedMs });
 		}
 		pacer?.onAccepted(startedAt);
+		concurrency?.answered(Date.now() - sentAt);
 		return answerOf(this, request, response);
 	}
 }

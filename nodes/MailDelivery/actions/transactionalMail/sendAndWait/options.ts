@@ -151,7 +151,12 @@ const sending = group(
 	'Sending the Mail',
 	'sending',
 	'How the one request that sends the mail is made: how often a "try later" answer is retried, how long the platform may take, and whether a retry after a crash sends again. The defaults suit almost every workflow.',
-	[...throughputOptions().filter((option) => option.name !== 'parallelRequests'), ...retryOptions],
+	[
+		...throughputOptions().filter(
+			(option) => !['parallelRequests', 'maxParallelRequests'].includes(option.name),
+		),
+		...retryOptions,
+	],
 );
 
 export const options: INodeProperties = {
