@@ -20,6 +20,7 @@ import {
 	startEmulatorProcess,
 } from '../test/e2e/env.mjs';
 import { LINES } from '../scripts/n8n-install.mjs';
+import { itemsCode, measuredBehindWebhook } from './n8n-workflow.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 import { residentMiB } from '../scripts/queue-stack.mjs';
 
@@ -282,14 +283,6 @@ const CASES = [
 	},
 ];
 
-// The Code node makes the items from the pushed count, so one workflow serves a warm-up and the measured runs.
-const CODE = [
-	'const n = $input.first().json.body.n;',
-	'const items = new Array(n);',
-	"for (let i = 0; i < n; i++) items[i] = { json: { email: 'r' + i + '@example.org', name: 'R' + i, city: 'Paris', order: i } };",
-	'return items;',
-].join('\n');
-
 /** n8n's HTTP Request node making the upserts itself, signed by this package's credential, with its batching. */
 const httpRequestNode = (benchCase, credential, baseUrl) => ({
 	id: randomUUID(),
@@ -350,40 +343,12 @@ function workflowOf(benchCase, credential, baseUrl) {
 					};
 	return {
 		hookPath,
-		workflow: {
+		workflow: measuredBehindWebhook({
 			name: `bench: ${benchCase.label}`,
-			nodes: [
-				// Answers at once: the figures come from the execution record, not from the HTTP answer.
-				{
-					id: randomUUID(),
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: {
-						httpMethod: 'POST',
-						path: hookPath,
-						responseMode: 'onReceived',
-						options: {},
-					},
-				},
-				{
-					id: randomUUID(),
-					name: 'Items',
-					type: 'n8n-nodes-base.code',
-					typeVersion: 2,
-					position: [200, 0],
-					parameters: { jsCode: CODE },
-				},
-				measured,
-			],
-			connections: {
-				Webhook: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-				Items: { main: [[{ node: 'Measured', type: 'main', index: 0 }]] },
-			},
-			settings: { executionOrder: 'v1' },
-		},
+			hookPath,
+			code: itemsCode({ city: 'Paris' }),
+			measured,
+		}),
 	};
 }
 

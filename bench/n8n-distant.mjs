@@ -28,6 +28,7 @@ import {
 	startEmulatorProcess,
 } from '../test/e2e/env.mjs';
 import { LINES } from '../scripts/n8n-install.mjs';
+import { itemsCode, measuredBehindWebhook } from './n8n-workflow.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 
 const flag = (name, fallback) => {
@@ -90,13 +91,6 @@ const upsertContacts = (options = {}) => ({
 	options,
 });
 
-const CODE = [
-	'const n = $input.first().json.body.n;',
-	'const items = new Array(n);',
-	"for (let i = 0; i < n; i++) items[i] = { json: { email: 'r' + i + '@example.org', name: 'R' + i, order: i } };",
-	'return items;',
-].join('\n');
-
 /** n8n's HTTP Request node making the upserts itself, signed by this package's credential: Batching 16 every 150 ms. */
 const httpRequestNode = (credential, baseUrl) => ({
 	id: randomUUID(),
@@ -135,39 +129,12 @@ function workflowOf(kind, credential, baseUrl, fixed) {
 				};
 	return {
 		hookPath,
-		workflow: {
+		workflow: measuredBehindWebhook({
 			name: `bench distant: ${kind} ${hookPath}`,
-			nodes: [
-				{
-					id: randomUUID(),
-					name: 'Webhook',
-					type: 'n8n-nodes-base.webhook',
-					typeVersion: 2,
-					position: [0, 0],
-					webhookId: randomUUID(),
-					parameters: {
-						httpMethod: 'POST',
-						path: hookPath,
-						responseMode: 'onReceived',
-						options: {},
-					},
-				},
-				{
-					id: randomUUID(),
-					name: 'Items',
-					type: 'n8n-nodes-base.code',
-					typeVersion: 2,
-					position: [200, 0],
-					parameters: { jsCode: CODE },
-				},
-				measured,
-			],
-			connections: {
-				Webhook: { main: [[{ node: 'Items', type: 'main', index: 0 }]] },
-				Items: { main: [[{ node: 'Measured', type: 'main', index: 0 }]] },
-			},
-			settings: { executionOrder: 'v1' },
-		},
+			hookPath,
+			code: itemsCode(),
+			measured,
+		}),
 	};
 }
 
