@@ -20,7 +20,7 @@ import {
 	startEmulatorProcess,
 } from '../test/e2e/env.mjs';
 import { LINES } from '../scripts/n8n-install.mjs';
-import { itemsCode, measuredBehindWebhook } from './n8n-workflow.mjs';
+import { itemsCode, measuredBehindWebhook, postItemCount } from './n8n-workflow.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 import { residentMiB } from '../scripts/queue-stack.mjs';
 
@@ -571,21 +571,7 @@ async function prepareCase(benchCase, { session, credential, emulator, n8n }) {
 		const sampler = setInterval(() => (peak = Math.max(peak, residentMiB(n8n.pid) ?? 0)), 100);
 		let execution;
 		try {
-			// n8n 2 publishes in the background: until the webhook is registered it answers 404 and runs nothing.
-			const answer = await eventually(
-				async () => {
-					const attempt = await fetch(url, {
-						method: 'POST',
-						headers: { 'Content-Type': 'application/json' },
-						body: JSON.stringify({ n }),
-					});
-					await attempt.text();
-					return attempt.status === 404 ? false : attempt;
-				},
-				'the webhook to be live',
-				60_000,
-			);
-			if (!answer.ok) throw new Error(`webhook answered ${answer.status}`);
+			await postItemCount(url, n);
 			execution = await eventually(
 				async () => {
 					if (n8n.child.exitCode !== null)

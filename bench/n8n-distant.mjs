@@ -28,7 +28,7 @@ import {
 	startEmulatorProcess,
 } from '../test/e2e/env.mjs';
 import { LINES } from '../scripts/n8n-install.mjs';
-import { itemsCode, measuredBehindWebhook } from './n8n-workflow.mjs';
+import { itemsCode, measuredBehindWebhook, postItemCount } from './n8n-workflow.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 
 const flag = (name, fallback) => {
@@ -167,20 +167,7 @@ async function prepare(kind, { session, n8n }, { emulator, credential, place, fi
 		await emulator.control('POST', 'reset');
 		await emulator.control('POST', 'settings', placeSettings(place, rateLimit));
 		const afterId = await newestId();
-		const answer = await eventually(
-			async () => {
-				const attempt = await fetch(url, {
-					method: 'POST',
-					headers: { 'Content-Type': 'application/json' },
-					body: JSON.stringify({ n }),
-				});
-				await attempt.text();
-				return attempt.status === 404 ? false : attempt;
-			},
-			'the webhook to be live',
-			60_000,
-		);
-		if (!answer.ok) throw new Error(`webhook answered ${answer.status}`);
+		await postItemCount(url, n);
 		const execution = await eventually(
 			async () => (await executions()).find((e) => Number(e.id) > afterId && e.stoppedAt),
 			'the execution to end',

@@ -2,6 +2,8 @@
 // record, not from the HTTP answer), a Code node making the posted number of items, then the measured node.
 import { randomUUID } from 'node:crypto';
 
+import { eventually } from '../test/e2e/env.mjs';
+
 /** Items `{ email, name, order }` (and `extra` fields) for the `n` the webhook was posted, made in a Code node. */
 export const itemsCode = (extra = {}) =>
 	[
@@ -44,3 +46,24 @@ export const measuredBehindWebhook = ({ name, hookPath, code, measured }) => ({
 	},
 	settings: { executionOrder: 'v1' },
 });
+
+/**
+ * Posts `{ n }` to the workflow's webhook: the run of `n` items starts. n8n 2 publishes in the background: until the
+ * webhook is registered it answers 404 and runs nothing, so the post is made again until it is taken.
+ */
+export async function postItemCount(url, n) {
+	const answer = await eventually(
+		async () => {
+			const attempt = await fetch(url, {
+				method: 'POST',
+				headers: { 'Content-Type': 'application/json' },
+				body: JSON.stringify({ n }),
+			});
+			await attempt.text();
+			return attempt.status === 404 ? false : attempt;
+		},
+		'the webhook to be live',
+		60_000,
+	);
+	if (!answer.ok) throw new Error(`webhook answered ${answer.status}`);
+}

@@ -22,6 +22,17 @@ export const sendToEachItem = (extra: IDataObject = {}) => ({
 	options: { missingTagValues: 'send', ...((extra.options as IDataObject | undefined) ?? {}) },
 });
 
+export const UPSERT = '/v5/contacts/upsert';
+
+/** Contact → Create or Update of each item's `email`, with its `name`; `options` as the Options collection. */
+export const upsert = (options: IDataObject = {}) => ({
+	resource: 'contact',
+	operation: 'upsert',
+	email: '={{ $json.email }}',
+	additionalFields: { name: '={{ $json.name }}' },
+	options,
+});
+
 /** `count` items, each with its own address p<i>@example.org. */
 export const people = (count: number): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({ json: { email: `p${i}@example.org` } }));

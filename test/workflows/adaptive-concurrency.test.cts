@@ -7,18 +7,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
+import { UPSERT, upsert } from '../harness/fixtures.cts';
 import { actionWorkflow, runWorkflow, type RunResult } from '../harness/n8n.cts';
 
 const env = useEmulator();
-const UPSERT = '/v5/contacts/upsert';
-
-const upsert = (options: IDataObject = {}) => ({
-	resource: 'contact',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	additionalFields: { name: '={{ $json.name }}' },
-	options,
-});
 const contacts = (count: number): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({
 		json: { email: `c${i}@example.org`, name: `C${i}` },

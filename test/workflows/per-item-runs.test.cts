@@ -8,20 +8,11 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import type { NodeApiError } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
-import { people, sendToEachItem, TX } from '../harness/fixtures.cts';
+import { people, sendToEachItem, TX, UPSERT, upsert } from '../harness/fixtures.cts';
 import { exploredWorkflow, N8nInstance } from '../harness/instance.cts';
 import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
 
 const env = useEmulator();
-const UPSERT = '/v5/contacts/upsert';
-
-const upsert = (options: IDataObject = {}) => ({
-	resource: 'contact',
-	operation: 'upsert',
-	email: '={{ $json.email }}',
-	additionalFields: { name: '={{ $json.name }}' },
-	options,
-});
 const upsertRequests = () => env.view().requests.filter((request) => request.path === UPSERT);
 /** How many requests the platform received for each address. */
 const requestsPerEmail = () => {
