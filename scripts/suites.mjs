@@ -7,13 +7,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import readline from 'node:readline';
 
 /**
- * Totals of a node:test run from its TAP report, and the reasons of the tests it skipped. Counted from the
+ * Totals of a node:test run from its TAP report, the reasons of the tests it skipped, and each failed test with the
+ * first lines of its error (printed again at the end of the run, where a CI log's tail shows them). Counted from the
  * tests' own lines (subtests too, describe blocks not), not from the closing summary: a run that --test-force-exit
  * ends may leave the summary unwritten.
  */
 export function tapTotals(file) {
 	const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
-	const totals = { passed: 0, failed: 0, skipped: 0, skips: [] };
+	const totals = { passed: 0, failed: 0, skipped: 0, skips: [], failures: [] };
 	lines.forEach((line, index) => {
 		const result = /^\s*(not )?ok \d+ - /.exec(line);
 		if (!result) {
@@ -23,11 +24,32 @@ export function tapTotals(file) {
 		// The YAML block after a result: "type: 'suite'" marks a describe block.
 		const details = lines.slice(index + 1, index + 6).join('\n');
 		if (/^\s*type: 'suite'/m.test(details.split(/^\s*\.\.\.$/m)[0])) return;
-		if (result[1]) totals.failed++;
-		else if (/# SKIP\b/.test(line)) totals.skipped++;
+		if (result[1]) {
+			totals.failed++;
+			totals.failures.push(failureOf(line, lines.slice(index + 1, index + 40)));
+		} else if (/# SKIP\b/.test(line)) totals.skipped++;
 		else totals.passed++;
 	});
 	return totals;
+}
+
+/** A failed test's name and its error's first lines, from its TAP line and the YAML block after it. */
+function failureOf(line, after) {
+	const name = line.replace(/^\s*not ok \d+ - /, '');
+	const end = after.findIndex((text) => /^\s*\.\.\.$/.test(text));
+	const block = after.slice(0, end === -1 ? after.length : end);
+	const start = block.findIndex((text) => /^\s*error: /.test(text));
+	if (start === -1) return name;
+	// YAML: the error on its line, quoted, or in the lines after `|-`.
+	const first = block[start]
+		.replace(/^\s*error: (\|-)?/, '')
+		.trim()
+		.replace(/^'(.*)'$/, '$1');
+	const error = (first ? [first] : block.slice(start + 1, start + 4).map((text) => text.trim()))
+		.filter(Boolean)
+		.join(' ')
+		.slice(0, 400);
+	return `${name}\n      ${error}`;
 }
 
 /** The processes of process group `group` (read from /proc): pid and command line. */

@@ -108,6 +108,14 @@ let passed = jest?.numPassedTests ?? 0;
 let failed = jest ? jest.numFailedTests + jest.numRuntimeErrorTestSuites : 1;
 let skipped = jest?.numPendingTests ?? 0;
 const skips = [];
+const failures = (jest?.testResults ?? []).flatMap((file) =>
+	file.assertionResults
+		.filter((test) => test.status === 'failed')
+		.map(
+			(test) =>
+				`jest ${path.relative(root, file.name)}: ${test.fullName}\n      ${(test.failureMessages[0] ?? '').split('\n').slice(0, 3).join(' ').slice(0, 400)}`,
+		),
+);
 const slowestJest = (jest?.testResults ?? [])
 	.map((file) => ({ name: path.relative(root, file.name), ms: file.endTime - file.startTime }))
 	.sort((a, b) => b.ms - a.ms)
@@ -149,6 +157,7 @@ for (const result of results) {
 	failed += result.failed + (result.ok || result.failed > 0 ? 0 : 1); // a suite that failed before counting
 	skipped += result.skipped;
 	skips.push(...result.skips);
+	failures.push(...(result.failures ?? []).map((failure) => `${result.name}: ${failure}`));
 	rows.push({ name: result.name, ms: result.ms, ok: result.ok, lane: true });
 }
 
@@ -188,6 +197,10 @@ else
 		`\nOVER BUDGET: ${took}, more than the ${BUDGET.busy} min allowed even with both cores busy (${BUDGET.quiet} min quiet).`,
 	);
 for (const problem of problems) console.log(`Failed: ${problem}`);
+if (failures.length > 0) {
+	console.log("\nTests that failed (their whole output is above, after their suite's name):");
+	for (const failure of failures) console.log(`  ${failure}`);
+}
 
 console.log(`\nAll suites (jest, tooling${unitOnly ? '' : ' and end-to-end'}):`);
 for (const skip of skips) console.log(`  ${skip}`);
