@@ -80,6 +80,31 @@ function signalGroup(group, signal) {
 	}
 }
 
+/**
+ * CPU seconds of this process's children that have ended and been reaped: Linux adds a child's time, with that of
+ * every descendant it reaped (n8n, its task runner, Chromium, the emulator), to its parent's when the child is reaped.
+ * The difference across one suite's end is that suite's CPU: each suite is a child of this process, and two suites
+ * ending within the same moment is the only way to mix them up.
+ */
+export function reapedChildrenCpuSeconds() {
+	try {
+		const stat = readFileSync('/proc/self/stat', 'utf8');
+		// After "pid (command) ": fields 3 onwards; cutime and cstime are fields 16 and 17, in clock ticks of 1/100 s.
+		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+		return (Number(fields[13]) + Number(fields[14])) / 100;
+	} catch {
+		return Number.NaN; // not Linux
+	}
+}
+let reapedCpuSeen = reapedChildrenCpuSeconds();
+/** CPU seconds reaped since the last call: called at each suite's end, the suite's own. */
+function cpuSinceLastEnd() {
+	const now = reapedChildrenCpuSeconds();
+	const spent = now - reapedCpuSeen;
+	reapedCpuSeen = now;
+	return spent;
+}
+
 const running = new Set();
 /** Stops every suite still running (Ctrl-C of the whole run: the suites' groups are not the terminal's). */
 export function stopAllSuites(signal = 'SIGTERM') {
@@ -88,8 +113,8 @@ export function stopAllSuites(signal = 'SIGTERM') {
 
 /**
  * Runs `node --test` on `file` in a process group of its own, its output printed line by line after `prefix`,
- * a TAP report written to `tap`. Resolves with its totals, its time, whether it passed its limit, and the
- * processes it left running (killed).
+ * a TAP report written to `tap`. Resolves with its totals, its time and CPU seconds, whether it passed its limit,
+ * and the processes it left running (killed).
  */
 export async function runSuite({ file, tap, prefix, env = process.env, cwd, limitMs }) {
 	const started = Date.now();
@@ -127,7 +152,7 @@ export async function runSuite({ file, tap, prefix, env = process.env, cwd, limi
 		setTimeout(() => signalGroup(child.pid, 'SIGKILL'), 10_000).unref();
 	}, limitMs);
 	const exit = await new Promise((resolve) =>
-		child.once('exit', (code, signal) => resolve({ code, signal })),
+		child.once('exit', (code, signal) => resolve({ code, signal, cpuSeconds: cpuSinceLastEnd() })),
 	);
 	clearTimeout(timer);
 	const leftBehind = groupMembers(child.pid);
@@ -142,6 +167,7 @@ export async function runSuite({ file, tap, prefix, env = process.env, cwd, limi
 	return {
 		...totals,
 		ms: Date.now() - started,
+		cpuSeconds: exit.cpuSeconds,
 		timedOut,
 		leftBehind,
 		ok: exit.code === 0 && !timedOut && totals.failed === 0,
@@ -153,6 +179,7 @@ export async function runSuite({ file, tap, prefix, env = process.env, cwd, limi
  * would run alone at the end). Resolves with each task's result, in the order given.
  */
 export async function runInLanes(tasks, lanes) {
+	cpuSinceLastEnd(); // what ended before the lanes is not the first suite's
 	const queue = [...tasks].sort((a, b) => (b.cost ?? 0) - (a.cost ?? 0));
 	const results = new Map();
 	const lane = async () => {

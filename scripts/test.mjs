@@ -13,7 +13,7 @@ import { ensureDependencies, root, run } from './ensure-deps.mjs';
 import { installN8n } from './n8n-install.mjs';
 import { StackUnavailable, ensureQueueDependencies } from './queue-stack.mjs';
 import { installRegistry } from './registry.mjs';
-import { runInLanes, runSuite, stopAllSuites } from './suites.mjs';
+import { reapedChildrenCpuSeconds, runInLanes, runSuite, stopAllSuites } from './suites.mjs';
 import { ensureChromium } from './system-packages.mjs';
 
 /** What a run may take without installs, in minutes: on this project's 2-core machine, quiet and busy. */
@@ -37,9 +37,15 @@ const seconds = (ms) => Math.round(ms / 1000);
 const minutes = (ms) =>
 	`${Math.floor(ms / 60_000)} min ${String(seconds(ms) % 60).padStart(2, '0')} s`;
 
-/** Runs `step`, recording its time under `name`; a step that throws fails the run, after the others. */
+/**
+ * Runs `step`, recording its time and the CPU seconds of the processes it ran under `name` (steps side by side each
+ * count both: the table says so); a step that throws fails the run, after the others.
+ */
 async function timed(name, step, { install = false } = {}) {
 	const started = Date.now();
+	const cpuBefore = reapedChildrenCpuSeconds();
+	const row = { name, ok: true, install };
+	rows.push(row);
 	let ok = true;
 	try {
 		await step();
@@ -47,7 +53,11 @@ async function timed(name, step, { install = false } = {}) {
 		ok = false;
 		console.error(`${name} failed: ${error.message}`);
 	}
-	rows.push({ name, ms: Date.now() - started, ok, install });
+	Object.assign(row, {
+		ms: Date.now() - started,
+		ok,
+		cpuSeconds: reapedChildrenCpuSeconds() - cpuBefore,
+	});
 	return ok;
 }
 
@@ -158,7 +168,13 @@ for (const result of results) {
 	skipped += result.skipped;
 	skips.push(...result.skips);
 	failures.push(...(result.failures ?? []).map((failure) => `${result.name}: ${failure}`));
-	rows.push({ name: result.name, ms: result.ms, ok: result.ok, lane: true });
+	rows.push({
+		name: result.name,
+		ms: result.ms,
+		ok: result.ok,
+		lane: true,
+		cpuSeconds: result.cpuSeconds,
+	});
 }
 
 // The table: installs apart, then each step and suite; suites in lanes overlap, so the lanes' own wall time too.
@@ -166,21 +182,27 @@ const totalMs = Date.now() - runStarted;
 const installMs = rows.filter((row) => row.install).reduce((sum, row) => sum + row.ms, 0);
 const budgetMs = totalMs - installMs;
 const width = Math.max(...rows.map((row) => row.name.length), 40);
-const line = (name, ms, note = '') =>
-	console.log(`  ${name.padEnd(width)} ${String(seconds(ms)).padStart(6)} s  ${note}`);
+const cpu = (value) =>
+	value === undefined || Number.isNaN(value) ? ''.padStart(7) : `${Math.round(value)}`.padStart(7);
+const line = (name, ms, note = '', cpuSeconds) =>
+	console.log(
+		`  ${name.padEnd(width)} ${String(seconds(ms)).padStart(6)} s ${cpu(cpuSeconds)}  ${note}`,
+	);
 console.log(
-	`\nTime per suite (seconds; ${lanes()} lanes side by side for the tooling and end-to-end suites):`,
+	`\nTime per suite (wall seconds, then CPU seconds of its processes; ${lanes()} lanes side by side for the tooling and end-to-end suites; lint and verify side by side, each counting the CPU of both):`,
 );
 for (const row of rows) {
 	line(
 		row.name,
 		row.ms,
 		[row.install ? '(not counted)' : '', row.ok ? '' : 'FAILED'].join(' ').trim(),
+		row.install ? undefined : row.cpuSeconds,
 	);
 	if (row.name === 'jest')
 		for (const file of slowestJest) line(`  ${file.name}`, file.ms, "(one of jest's 2 workers)");
 }
-line('tooling and end-to-end suites, wall time of the lanes', laneMs);
+const laneCpu = rows.filter((row) => row.lane).reduce((sum, row) => sum + row.cpuSeconds, 0);
+line('tooling and end-to-end suites, wall time of the lanes', laneMs, '', laneCpu);
 line('the whole run without installs', budgetMs);
 const load = loads.length
 	? loads.reduce((sum, value) => sum + value, 0) / loads.length

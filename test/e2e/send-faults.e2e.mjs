@@ -177,7 +177,7 @@ const publishAnswering = async (name, parameters, path = TX) =>
 	await on.publishAnswering(name, parameters, credential, { path });
 
 test('n8n killed mid-send, then Retry from the executions list, and Retry of each refused retry: no recipient gets the mail twice, and each retry says why', async () => {
-	await stack.emulator.control('POST', 'settings', { latencyMs: 300, credits: 1_000_000 });
+	await stack.emulator.control('POST', 'settings', { latencyMs: 600, credits: 1_000_000 });
 	const {
 		id,
 		hookPath,
@@ -200,7 +200,8 @@ test('n8n killed mid-send, then Retry from the executions list, and Retry of eac
 });
 
 test('Contact → Create or Update at 16 at once, n8n killed mid-run, then 1,001 runs of the node in a loop: Retry and Retry of the retry are still refused', async () => {
-	await stack.emulator.control('POST', 'settings', { latencyMs: 300 });
+	// 400 upserts, 16 at once, a second each: n8n is killed well before the run could end.
+	await stack.emulator.control('POST', 'settings', { latencyMs: 1_000 });
 	const upsert = actionWorkflow({
 		name: 'e2e crash loop',
 		parameters: {
@@ -297,7 +298,9 @@ test('the same failed execution retried twice: the first retry (same n8n process
 });
 
 test('Stop pressed mid-send, then Retry: nothing goes out again, and nothing more (n8n 2.x saves none of the node at the stop: the retry refuses, saying why; n8n 1.x leaves its retry nothing to run)', async () => {
-	await stack.emulator.control('POST', 'settings', { latencyMs: 300 });
+	// Answers slow enough that the send is still running when the stop comes (30 requests, 4 at once: about 12 s),
+	// however slowly a loaded machine lists the running execution.
+	await stack.emulator.control('POST', 'settings', { latencyMs: 1_500 });
 	const {
 		id,
 		hookPath,

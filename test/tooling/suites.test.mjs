@@ -28,6 +28,8 @@ test('a suite whose set-up fails with a process still running: the suite ends an
 	// Named again at the end of npm test, with its error, where a CI log's tail shows it.
 	assert.equal(result.failures.length, 1);
 	assert.match(result.failures[0], /^needs the set-up\n\s+the set-up failed/);
+	// The table's CPU column: the suite's process, at least Node's own start.
+	assert.ok(result.cpuSeconds > 0, `CPU seconds: ${result.cpuSeconds}`);
 	const pid = Number(result.leftBehind[0].split(' ')[0]);
 	await new Promise((resolve) => setTimeout(resolve, 500));
 	assert.equal(isAlive(pid), false, 'the process the set-up left is still running');
