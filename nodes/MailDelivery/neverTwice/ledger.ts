@@ -24,7 +24,7 @@ import {
 	type RequestFailure,
 	requestFailureOf,
 } from '../../shared/transport/failures';
-import { asSentence } from '../run/itemNames';
+import { asSentence } from '../items/itemNames';
 
 /**
  * A request the platform accepted: its answer, whether it was a sandbox check, and what the output of its

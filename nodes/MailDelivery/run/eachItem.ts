@@ -14,7 +14,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { apiRequest, apiRequestPages, type RequestOptions } from '../../shared/transport';
 import { type Entry, Run } from './engine';
 import type { ItemOperationModule, ItemRun } from './operation';
-import type { ParameterReader } from './parameters';
+import type { ParameterReader } from '../items/parameterReader';
 import { explainRefusal } from './refusals';
 
 /** An item whose `execute` waits at its first request: `go` lets it on, with the run's request options. */

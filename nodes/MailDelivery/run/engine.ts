@@ -27,7 +27,7 @@ import { restated } from '../../shared/transport/failures';
 import { RequestPacer } from '../../shared/transport/pacing';
 import { type Accepted, SentLedger } from '../neverTwice/ledger';
 import { type ItemOutcome, Outcomes } from './outcomes';
-import type { ItemParameters, ParameterReader } from './parameters';
+import type { ItemParameters, ParameterReader } from '../items/parameterReader';
 import { type Entry, type Packing, RequestQueue, type Unit } from './queue';
 import {
 	concurrencyHint,

@@ -12,7 +12,7 @@ import type {
 } from 'n8n-workflow';
 
 import type { ApiResponse, PagingOptions } from '../../shared/transport';
-import type { ItemParameters } from './parameters';
+import type { ItemParameters } from '../items/parameterReader';
 
 /** Its entry in the Operation list (the value is its key in the resource's list). */
 export interface OperationOption {

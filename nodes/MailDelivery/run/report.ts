@@ -9,8 +9,8 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ConcurrencyFigures } from '../../shared/transport/concurrency';
 import { whatWasSent } from '../../shared/transport/failures';
-import { errorForItem, errorItem } from './itemErrors';
-import { asSentence, capitalized, describeItems } from './itemNames';
+import { errorForItem, errorItem } from '../items/itemErrors';
+import { asSentence, capitalized, describeItems } from '../items/itemNames';
 import type { ItemOutcome } from './outcomes';
 
 /** How a run's words speak of its operation. */

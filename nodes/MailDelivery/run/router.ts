@@ -13,7 +13,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { runEachItem } from './eachItem';
 import { type Entry, Run } from './engine';
 import { combinesItems, type OperationModule } from './operation';
-import { ParameterReader } from './parameters';
+import { ParameterReader } from '../items/parameterReader';
 import type { DefaultParallel } from './throughput';
 
 /** The value n8n gives its Custom API Call entry in Resource and Operation. */

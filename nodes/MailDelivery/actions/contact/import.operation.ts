@@ -8,11 +8,11 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared/transport';
 import { CUSTOM_OPTION } from '../../../shared/parameterKinds';
-import { applySandboxMode, setIfPresent } from '../../helpers/parameters';
+import { applySandboxMode, setIfPresent } from '../../helpers/requestValues';
 import { findProblems, inputError, rules } from '../../helpers/validation';
 import type { Run } from '../../run/engine';
 import type { OperationOption } from '../../run/operation';
-import type { ItemParameters } from '../../run/parameters';
+import type { ItemParameters } from '../../items/parameterReader';
 import { writeResult } from '../../run/results';
 import { wholeNumberOption } from '../../run/throughput';
 import {

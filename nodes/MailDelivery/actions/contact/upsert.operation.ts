@@ -9,8 +9,8 @@ import {
 	sandboxModeField,
 	additionalFieldsCollection,
 } from '../common.descriptions';
-import type { ItemParameters } from '../../run/parameters';
-import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
+import type { ItemParameters } from '../../items/parameterReader';
+import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/requestValues';
 import { writeResult } from '../../run/results';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 import { contactRecordOf } from './shared';

@@ -3,9 +3,9 @@ import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions, retryOptions, sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
+import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/requestValues';
 import { writeResult } from '../../run/results';
-import type { ItemParameters } from '../../run/parameters';
+import type { ItemParameters } from '../../items/parameterReader';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {

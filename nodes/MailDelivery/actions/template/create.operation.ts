@@ -8,10 +8,10 @@ import {
 	itemOptions,
 	retryOptions,
 } from '../common.descriptions';
-import { trimmed } from '../../helpers/parameters';
+import { trimmed } from '../../helpers/requestValues';
 import { taggedParameter } from '../../helpers/platformTags';
 import { writeResult } from '../../run/results';
-import type { ItemParameters } from '../../run/parameters';
+import type { ItemParameters } from '../../items/parameterReader';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {

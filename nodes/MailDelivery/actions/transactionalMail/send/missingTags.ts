@@ -14,7 +14,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { templateNamed } from '../../../../shared/records';
 import { tagsIn } from '../../../helpers/tags';
-import { capitalized, describeItems } from '../../../run/itemNames';
+import { capitalized, describeItems } from '../../../items/itemNames';
 import { type LookupMemo, templateQuestion } from './diagnosis';
 import { contentSourceOf } from './requests';
 
