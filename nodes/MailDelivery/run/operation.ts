@@ -62,7 +62,7 @@ interface Described {
 	toolDescription: string;
 	/**
 	 * By field name, a way to give it that n8n's expression engine does not evaluate item by item, told in the
-	 * output panel when a run evaluated its expression for many items (run/router.ts).
+	 * output panel when a run evaluated its expression for many items (actions/router.ts).
 	 */
 	fasterWays?: Record<string, string>;
 }
@@ -86,7 +86,7 @@ export interface ItemOperationModule extends Described {
 	recordOf?: (item: ItemParameters) => string;
 	/**
 	 * The wait of an operation that asks a person (Send and Wait for Response): the engine runs item 0 only (one
-	 * request per execution, as n8n's own send-and-wait nodes send one message; run/router.ts), and once its
+	 * request per execution, as n8n's own send-and-wait nodes send one message; actions/router.ts), and once its
 	 * request was accepted, calls this with what `execute` gave, also when an earlier try of the run sent it and
 	 * the engine does not send again (n8n's Retry On Fail), so the run waits either way (run/eachItem.ts).
 	 */

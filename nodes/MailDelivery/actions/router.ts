@@ -10,11 +10,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { runEachItem } from './eachItem';
-import { type Entry, Run } from './engine';
-import { combinesItems, type OperationModule } from './operation';
+import { runEachItem } from '../run/eachItem';
+import { type Entry, Run } from '../run/engine';
+import { combinesItems, type OperationModule } from '../run/operation';
 import { ParameterReader } from '../items/parameterReader';
-import type { DefaultParallel } from './throughput';
+import type { DefaultParallel } from '../run/throughput';
 
 /** The value n8n gives its Custom API Call entry in Resource and Operation. */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
