@@ -12,7 +12,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { runEachItem } from '../run/eachItem';
 import { type Entry, Run } from '../run/engine';
-import { combinesItems, type OperationModule } from '../run/operation';
+import { combinesItems, type OpenRun, type OperationModule } from '../run/operation';
 import { ParameterReader } from '../items/parameterReader';
 import type { DefaultParallel } from '../run/throughput';
 
@@ -58,16 +58,21 @@ export async function route(
 		defaultParallel: parallelByDefault(module.properties),
 		firstItemOnly: 'wait' in module,
 	};
-	const run = new Run<Entry, IDataObject | IDataObject[]>(context, reader, words);
+	let opened: Pick<Run, 'settled'> | undefined;
+	const openRun: OpenRun = <E extends Entry, RequestData>() => {
+		const run = new Run<E, RequestData>(context, reader, words);
+		opened = run;
+		return run;
+	};
 	let output: INodeExecutionData[];
 	let threw = true;
 	try {
 		output = combinesItems(module)
-			? await module.execute.call(context, run as never)
-			: await runEachItem(run, module);
+			? await module.execute.call(context, openRun)
+			: await runEachItem(openRun<Entry, IDataObject | IDataObject[]>(), module);
 		threw = false;
 	} finally {
-		await run.settled(threw);
+		await opened?.settled(threw);
 	}
 	const hint = slowFieldsHint(reader, module);
 	if (hint) context.addExecutionHints({ message: hint, location: 'outputPane' });

@@ -13,6 +13,7 @@ import type {
 
 import type { ApiResponse, PagingOptions } from '../../shared/transport';
 import type { ItemParameters } from '../items/parameterReader';
+import type { Entry, Run } from './engine';
 
 /** Its entry in the Operation list (the value is its key in the resource's list). */
 export interface OperationOption {
@@ -94,15 +95,22 @@ export interface ItemOperationModule extends Described {
 }
 
 /**
- * An operation that packs entries of several items into one request (Send, Import): its `execute` reads the
- * items, packs and sends them, and returns the outputs, each step through the engine's Run (run/engine.ts).
+ * Opens the run of an operation that combines items, typed with the operation's own entries and request data
+ * (`openRun<Message, IDataObject>()`): the router makes the Run, and settles it once `execute` ends. Called once,
+ * first thing.
+ */
+export type OpenRun = <E extends Entry, RequestData>() => Run<E, RequestData>;
+
+/**
+ * An operation that packs entries of several items into one request (Send, Import): its `execute` opens its run,
+ * reads the items, packs and sends them, and returns the outputs, each step through the engine's Run
+ * (run/engine.ts).
  */
 interface CombinedOperationModule extends Described {
 	combinesItems: true;
 	/** What a request that may have reached the platform may have done ("mail may have gone out"). */
 	effect: string;
-	/** `run` is the operation's own Run<Entry, Fixed> (typed by the module; the router makes it). */
-	execute: (this: IExecuteFunctions, run: never) => Promise<INodeExecutionData[]>;
+	execute: (this: IExecuteFunctions, openRun: OpenRun) => Promise<INodeExecutionData[]>;
 }
 
 export type OperationModule = ItemOperationModule | CombinedOperationModule;

@@ -5,7 +5,6 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import type { Run } from '../../run/engine';
 import { LIMITS } from '../../helpers/validation';
 import type { LookupMemo } from './send/diagnosis';
 import {
@@ -31,7 +30,7 @@ import {
 	additionalFieldsCollection,
 	optionsCollection,
 } from '../common.descriptions';
-import type { OperationOption } from '../../run/operation';
+import type { OpenRun, OperationOption } from '../../run/operation';
 import { MISSING_TAG_VALUES, MissingTagCheck, missingTagsField } from './send/missingTags';
 import { previewHint } from './send/preview';
 
@@ -355,8 +354,9 @@ export const properties: INodeProperties[] = [
  */
 export async function execute(
 	this: IExecuteFunctions,
-	run: Run<Message, IDataObject>,
+	openRun: OpenRun,
 ): Promise<INodeExecutionData[]> {
+	const run = openRun<Message, IDataObject>();
 	const inputs = this.getInputData();
 	const lookups: LookupMemo = new Map();
 	// Failing is the default: a send whose Options lack Missing Tag Values fails such messages.
