@@ -173,7 +173,7 @@ const fieldRules: FieldRules = labelledBy(properties, {
 	projectCode: [rules.textOrDigits],
 });
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 export const named: NamedRecord[] = [
 	{ kind: 'campaign', must: 'new', names: namesIn('mailName') },
 	{ kind: 'sender', must: 'existing', names: namesIn('senderMail') },

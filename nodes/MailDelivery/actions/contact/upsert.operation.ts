@@ -63,7 +63,7 @@ const FIELD_RULES = labelledBy(properties, {
 	name: [rules.textOrDigits],
 });
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 export const named: NamedRecord[] = [
 	{ kind: 'list', must: 'existing', names: namesIn('additionalFields.listName') },
 ];

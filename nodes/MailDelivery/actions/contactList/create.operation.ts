@@ -29,7 +29,7 @@ const FIELD_RULES = labelledBy(properties, {
 	listDescription: [rules.text],
 });
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 export const named: NamedRecord[] = [{ kind: 'list', must: 'new', names: namesIn('listName') }];
 
 /** What a request that may have reached the platform would have done (a time-out, a 500). */

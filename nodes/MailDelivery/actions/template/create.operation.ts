@@ -59,7 +59,7 @@ export const properties: INodeProperties[] = [
 	itemOptions(retryOptions),
 ];
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 const FIELD_RULES = labelledBy(properties, {
 	templateName: [rules.required, rules.textOrDigits, rules.maxChars(LIMITS.templateName)],
 	// The subject becomes a mail header: one line.

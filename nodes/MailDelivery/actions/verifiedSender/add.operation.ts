@@ -45,7 +45,7 @@ export const properties: INodeProperties[] = [
 	itemOptions(retryOptions),
 ];
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 const FIELD_RULES = labelledBy(properties, {
 	senderEmail: [rules.required, rules.text, rules.email],
 	senderType: [rules.oneOf(['1', '2'])],
