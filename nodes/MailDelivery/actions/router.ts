@@ -51,7 +51,7 @@ export async function route(
 		);
 	}
 	const reader = new ParameterReader(context, module.properties);
-	const words = {
+	const settings = {
 		scope: `${resource}.${operation}`,
 		combined: combinesItems(module),
 		effect: module.effect,
@@ -60,7 +60,7 @@ export async function route(
 	};
 	let opened: Pick<Run, 'settled'> | undefined;
 	const openRun: OpenRun = <E extends Entry, RequestData>() => {
-		const run = new Run<E, RequestData>(context, reader, words);
+		const run = new Run<E, RequestData>(context, reader, settings);
 		opened = run;
 		return run;
 	};
