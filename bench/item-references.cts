@@ -1,6 +1,6 @@
 /**
  * `node -r ./bench/register.js bench/item-references.cts`: what a one-field reference ({{ $json.email }})
- * costs per item, read from the item (nodes/MailDelivery/run/itemReferences.ts) and through n8n's
+ * costs per item, read from the item (nodes/MailDelivery/items/itemReferences.ts) and through n8n's
  * getNodeParameter with each engine of the main line's n8n under Node 24 (the probe the differential test uses).
  * One line; a figure, never a test.
  */
@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
-import { compileItemReading, readFromItem } from '../nodes/MailDelivery/run/itemReferences';
+import { compileItemReading, readFromItem } from '../nodes/MailDelivery/items/itemReferences';
 import { installedN8n } from '../test/harness/n8nInstall.cts';
 
 const ITEMS = 10_000;

@@ -161,7 +161,7 @@ const CASES = [
 		parameters: sendByInputFields(parallel),
 	})),
 	// With Missing Tag Values: Send With the Tag Empty, the send needs no look-up of the template before its first
-	// request: what the default (Fail the Message) costs is the difference.
+	// request: what the default (Fail the Item) costs is the difference.
 	{
 		label: 'send by input fields, tags unchecked P=16',
 		kind: 'send',

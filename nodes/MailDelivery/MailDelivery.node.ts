@@ -11,7 +11,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { resourceOptions, resources } from './actions';
-import { route } from './run/router';
+import { route } from './actions/router';
 import { WAITING_TOOLTIP } from './actions/transactionalMail/sendAndWait/tooltip';
 import { sendAndWaitWebhook } from './actions/transactionalMail/sendAndWait/webhook';
 import { authenticationProperty, nodeCredentials } from '../shared/authentication';

@@ -472,11 +472,11 @@ export class World {
 			);
 			pending.resolve(undefined);
 		} else {
-			const there = new Set(read);
+			const recordedBefore = new Set(read);
 			const written = [...read];
-			for (const item of call.items) if (!there.has(item)) written.push(item);
+			for (const item of call.items) if (!recordedBefore.has(item)) written.push(item);
 			this.rows.set(key, written.slice(Math.max(0, written.length - this.config.bound)));
-			pending.resolve(call.items.filter((item) => there.has(item)));
+			pending.resolve(call.items.filter((item) => recordedBefore.has(item)));
 		}
 		await settle();
 	}

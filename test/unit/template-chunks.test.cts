@@ -1,12 +1,12 @@
 /**
- * Texts are cut into text and {{ blocks }} as n8n cuts them: templateChunks (nodes/MailDelivery/run/templateChunks.ts) against
+ * Texts are cut into text and {{ blocks }} as n8n cuts them: templateChunks (nodes/MailDelivery/items/templateChunks.ts) against
  * @n8n/tournament's own splitExpression, the splitter n8n's expression engines run, on texts made of the
  * characters that matter (braces, backslashes), quirks included.
  */
 import { splitExpression } from '@n8n/tournament/dist/ExpressionSplitter';
 import fc from 'fast-check';
 
-import { templateChunks } from '../../nodes/MailDelivery/run/templateChunks';
+import { templateChunks } from '../../nodes/MailDelivery/items/templateChunks';
 
 const texts = fc
 	.array(fc.constantFrom('{', '}', '{{', '}}', '\\', '\\\\', 'a', ' ', '$json.x'), {

@@ -1,5 +1,5 @@
 /**
- * The fast reading of item references (nodes/MailDelivery/run/itemReferences.ts) against n8n itself: for a
+ * The fast reading of item references (nodes/MailDelivery/items/itemReferences.ts) against n8n itself: for a
  * corpus of stored parameter values × items, whatever readFromItem answers must be what n8n's
  * getNodeParameter returns for the same value and item (type and value: -0, NaN, undefined), with every
  * engine of every n8n line the package supports. Jest's own n8n (2.41, Node 20) runs legacy and quickjs
@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import * as core from 'n8n-core';
 import * as n8nWorkflow from 'n8n-workflow';
 
-import { compileItemReading, readFromItem } from '../../nodes/MailDelivery/run/itemReferences';
+import { compileItemReading, readFromItem } from '../../nodes/MailDelivery/items/itemReferences';
 import { installedN8n } from '../harness/n8nInstall.cts';
 
 // The probe is plain JavaScript (it also runs as a script under other Node.js versions): required, typed here.

@@ -1,4 +1,4 @@
-/** Field descriptions that several operations share. The helpers that read them are in helpers/parameters.ts. */
+/** Field descriptions that several operations share. The helpers that read them are in helpers/requestValues.ts. */
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { ADAPTIVE_START, DEFAULT_CEILING } from '../../shared/transport/concurrency';
@@ -16,7 +16,7 @@ export const replyToField: INodeProperties = {
 	default: '',
 };
 
-/** When a send or a campaign goes out; read by sendDateParam (helpers/parameters.ts, shared/dates.ts). */
+/** When a send or a campaign goes out; read by sendDateParam (helpers/requestValues.ts, shared/dates.ts). */
 export const sendDateField: INodeProperties = {
 	displayName: 'Send Date',
 	name: 'sendDate',

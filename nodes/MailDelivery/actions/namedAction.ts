@@ -7,8 +7,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { assertValid, labelledBy, rules } from '../helpers/validation';
-import { applySandboxMode } from '../helpers/parameters';
-import type { ItemParameters } from '../run/parameters';
+import { applySandboxMode } from '../helpers/requestValues';
+import type { ItemParameters } from '../items/parameterReader';
 import { namesIn } from '../run/refusals';
 import { writeResult } from '../run/results';
 import type { ItemRun, NamedRecord } from '../run/operation';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { ItemParameters } from '../run/parameters';
+import type { ItemParameters } from '../items/parameterReader';
 
 import { inputError } from './validation';
 

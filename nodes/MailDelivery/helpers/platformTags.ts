@@ -3,14 +3,14 @@
  * with tags pasted into a field becomes an n8n expression, and n8n would evaluate {{orderId}} to nothing.
  * Fields the platform reads tags in are read here instead: every {{ block }} whose inside is a bare tag
  * name (no "$", no call, no operator, not a JavaScript literal nor a name under one of n8n's globals) is
- * kept as the tag {{name}}; what is left is n8n's, and n8n evaluates it (run/templateChunks.ts splits the
+ * kept as the tag {{name}}; what is left is n8n's, and n8n evaluates it (items/templateChunks.ts splits the
  * text as n8n does, backslashes included); nothing here evaluates anything.
  */
 import { randomUUID } from 'node:crypto';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ItemParameters } from '../run/parameters';
-import { type TemplateChunk, templateChunks } from '../run/templateChunks';
+import type { ItemParameters } from '../items/parameterReader';
+import { type TemplateChunk, templateChunks } from '../items/templateChunks';
 import { isTagName } from './tags';
 
 /** What a field's stored expression holds, worked out once per text. */

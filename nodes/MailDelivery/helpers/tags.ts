@@ -1,10 +1,10 @@
 /**
  * The platform's tag syntax, {{name}}, which is also n8n's expression syntax. Texts are cut as n8n cuts them
- * (run/templateChunks.ts), so a text is read the way n8n would read it.
+ * (items/templateChunks.ts), so a text is read the way n8n would read it.
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { templateChunks } from '../run/templateChunks';
+import { templateChunks } from '../items/templateChunks';
 
 /** A tag name: letters, digits and "_", in parts joined by "." or "-" (e.g. firstName, order.id, first-name). */
 const TAG_NAME = /^[\p{L}_][\p{L}\p{N}_]*(?:[.-][\p{L}\p{N}_]+)*$/u;

@@ -5,7 +5,7 @@
  * line starts a new paragraph) and web addresses become links. Platform tags ({{name}}) pass through as they
  * are, in the text and in links, for the platform to fill in.
  */
-import type { ItemParameters } from '../run/parameters';
+import type { ItemParameters } from '../items/parameterReader';
 import { describeValue } from '../../shared/parameterKinds';
 import { taggedParameter } from './platformTags';
 import { inputError } from './validation';

@@ -2,8 +2,8 @@ import type { INode, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { describeValue, textOrDigits } from '../../shared/parameterKinds';
-import { inputError } from '../run/itemErrors';
-import { describeItems } from '../run/itemNames';
+import { inputError } from '../items/itemErrors';
+import { describeItems } from '../items/itemNames';
 
 export { inputError };
 

@@ -24,26 +24,26 @@ import {
 	type RequestFailure,
 	requestFailureOf,
 } from '../../shared/transport/failures';
-import { asSentence } from '../run/itemNames';
+import { asSentence } from '../items/itemNames';
 
 /**
  * A request the platform accepted: its answer, whether it was a sandbox check, and what the output of its
  * entries needs (a combined send: the request's identity; an operation run item by item: the item's result).
  */
-export interface Accepted<Fixed> {
+export interface Accepted<RequestData> {
 	answer: IDataObject;
 	sandbox: boolean;
-	fixed: Fixed;
+	fixed: RequestData;
 }
 
 /** The outcome of one request of an earlier try. */
-interface EarlierRequest<Fixed> {
+interface EarlierRequest<RequestData> {
 	number: number;
 	size: number;
 	/** The entries it carried: pairs of input item index and the entry's index within its item, flat. */
 	entries: number[];
 	/** Accepted: what the output of its entries needs. */
-	sent?: Accepted<Fixed>;
+	sent?: Accepted<RequestData>;
 	/** Failed after it may have reached the platform (an internal error, a time-out, a dropped connection). */
 	failed?: EarlierFailure;
 	/**
@@ -79,27 +79,27 @@ export function keptFailure(error: unknown): EarlierFailure {
 	};
 }
 
-interface LedgerRecord<Fixed> {
+interface LedgerRecord<RequestData> {
 	/** The operation and the input size the record belongs to. */
 	scope: string;
 	itemCount: number;
 	/** The number of the last request made, so that a retry's requests are numbered after it. */
 	lastRequest: number;
-	requests: Array<EarlierRequest<Fixed>>;
+	requests: Array<EarlierRequest<RequestData>>;
 }
 
-export class SentLedger<Fixed> {
-	private readonly earlier = new Map<string, EarlierRequest<Fixed>>();
+export class SentLedger<RequestData> {
+	private readonly earlier = new Map<string, EarlierRequest<RequestData>>();
 
 	/** This try's requests under way, by number, to settle when their answer comes. */
-	private readonly underWay = new Map<number, EarlierRequest<Fixed>>();
+	private readonly underWay = new Map<number, EarlierRequest<RequestData>>();
 
 	private readonly firstOfTry: number;
 
 	private constructor(
 		private readonly store: IContextObject,
 		private readonly key: string,
-		private readonly record: LedgerRecord<Fixed>,
+		private readonly record: LedgerRecord<RequestData>,
 		/**
 		 * False when an earlier try of this run left a record of another operation or input (a retry of a
 		 * changed workflow): what it did cannot be matched with these items.
@@ -118,11 +118,11 @@ export class SentLedger<Fixed> {
 	}
 
 	/** The record of this run of the node: left by an earlier try, or new. */
-	static open<Fixed>(
+	static open<RequestData>(
 		context: IExecuteFunctions,
 		scope: string,
 		itemCount: number,
-	): SentLedger<Fixed> {
+	): SentLedger<RequestData> {
 		let store: IContextObject;
 		let runIndex: number;
 		try {
@@ -134,7 +134,7 @@ export class SentLedger<Fixed> {
 			runIndex = 0;
 		}
 		const key = `sentLedger:${runIndex}`;
-		const found = store[key] as LedgerRecord<Fixed> | undefined;
+		const found = store[key] as LedgerRecord<RequestData> | undefined;
 		const fits = found?.scope === scope && found.itemCount === itemCount;
 		const record = fits ? found : { scope, itemCount, lastRequest: 0, requests: [] };
 		store[key] = record;
@@ -156,7 +156,7 @@ export class SentLedger<Fixed> {
 	}
 
 	/** What an earlier try's request did with this entry, if it sent it or may have. */
-	earlierOutcome(itemIndex: number, entryIndex: number): EarlierRequest<Fixed> | undefined {
+	earlierOutcome(itemIndex: number, entryIndex: number): EarlierRequest<RequestData> | undefined {
 		return this.earlier.size === 0 ? undefined : this.earlier.get(`${itemIndex}.${entryIndex}`);
 	}
 
@@ -167,7 +167,7 @@ export class SentLedger<Fixed> {
 
 	/** Notes a request about to be sent: until it is settled, a saved record counts it as under way. */
 	sending(number: number, entries: number[]) {
-		const request: EarlierRequest<Fixed> = {
+		const request: EarlierRequest<RequestData> = {
 			number,
 			size: entries.length / 2,
 			entries,
@@ -178,7 +178,7 @@ export class SentLedger<Fixed> {
 	}
 
 	/** Keeps a request that was accepted, or that failed after it may have reached the platform. */
-	keep(request: EarlierRequest<Fixed>) {
+	keep(request: EarlierRequest<RequestData>) {
 		const noted = this.underWay.get(request.number);
 		if (!noted) {
 			this.record.requests.push(request);

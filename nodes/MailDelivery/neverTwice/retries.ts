@@ -292,8 +292,8 @@ function nodeRow(context: IExecuteFunctions): StoreRow {
 	return {
 		record: async (entries) => {
 			const { processed } = await context.helpers.checkProcessedAndRecord(entries, 'node', STORE);
-			const there = new Set(processed.map(String));
-			return entries.map((entry) => there.has(entry));
+			const recordedBefore = new Set(processed.map(String));
+			return entries.map((entry) => recordedBefore.has(entry));
 		},
 		remove: async (entries) => await context.helpers.removeProcessed(entries, 'node', STORE),
 		count: async () => await context.helpers.getProcessedDataCount('node', STORE),

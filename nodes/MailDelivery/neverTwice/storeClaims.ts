@@ -57,6 +57,6 @@ export async function takenOver(row: StoreRow, run: RunName): Promise<boolean> {
 
 /** Claims the run for a redo: false when another redo of the lineage holds it. */
 export async function claimRedo(row: StoreRow, run: RunName): Promise<boolean> {
-	const [there] = await row.record([redoOf(run)]);
-	return !there;
+	const [recordedBefore] = await row.record([redoOf(run)]);
+	return !recordedBefore;
 }

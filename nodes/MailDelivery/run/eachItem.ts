@@ -14,12 +14,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { apiRequest, apiRequestPages, type RequestOptions } from '../../shared/transport';
 import { type Entry, Run } from './engine';
 import type { ItemOperationModule, ItemRun } from './operation';
-import type { ParameterReader } from './parameters';
+import type { ParameterReader } from '../items/parameterReader';
 import { explainRefusal } from './refusals';
 
-/** An item whose `execute` waits at its first request: `go` lets it on, with the run's request options. */
+/** An item whose `execute` waits at its first request: `send` lets it on, with the run's request options. */
 interface HeldItem extends Entry {
-	go(request: RequestOptions): Promise<IDataObject | IDataObject[]>;
+	send(request: RequestOptions): Promise<IDataObject | IDataObject[]>;
 }
 
 /**
@@ -57,7 +57,7 @@ async function heldItem(
 	await Promise.race([waiting, result]);
 	return {
 		itemIndex: index,
-		go: async (request) => {
+		send: async (request) => {
 			release(request);
 			return await result;
 		},
@@ -85,7 +85,7 @@ export async function runEachItem(
 	});
 	await run.send({
 		send: async ([entry], _fixed, request) => {
-			const data = await (entry as HeldItem).go(request);
+			const data = await (entry as HeldItem).send(request);
 			return { answer: {}, sandbox: false, fixed: data };
 		},
 		explain: async ([entry], _fixed, error) =>

@@ -27,17 +27,19 @@ import { restated } from '../../shared/transport/failures';
 import { RequestPacer } from '../../shared/transport/pacing';
 import { type Accepted, SentLedger } from '../neverTwice/ledger';
 import { type ItemOutcome, Outcomes } from './outcomes';
-import type { ItemParameters, ParameterReader } from './parameters';
+import type { ItemParameters, ParameterReader } from '../items/parameterReader';
 import { type Entry, type Packing, RequestQueue, type Unit } from './queue';
 import {
 	concurrencyHint,
 	earlierSummary,
+	isNotRun,
 	outputOf,
 	type OutputOf,
+	type OutputShape,
 	outputsOf,
 	refusedError,
 	runError,
-	type RunWords,
+	type RunSettings,
 	stoppedError,
 } from './report';
 import { checkRetry, type RetryCheck, runEnded, runName } from '../neverTwice/retries';
@@ -48,16 +50,20 @@ export type { ItemOutcome } from './outcomes';
 export { type Entry, groupKey, type Packing } from './queue';
 
 /** How one request is made, and what its failures mean. */
-export interface Requests<E, Fixed> {
+export interface Requests<E, RequestData> {
 	/**
 	 * Makes the request for these entries: the platform's answer and what their outputs need of it, which the
 	 * run's ledger keeps for a retry (saved with the execution: keep it small).
 	 */
-	send: (entries: E[], fixed: Fixed, options: RequestOptions) => Promise<Accepted<Fixed>>;
+	send: (
+		entries: E[],
+		fixed: RequestData,
+		options: RequestOptions,
+	) => Promise<Accepted<RequestData>>;
 	/** True when the platform refused the whole request and processed none of it: then it is split. */
 	refusedWhole?: (error: unknown) => boolean;
 	/** The error of a failed request with the condition that applies, when a look-up can tell it. */
-	explain?: (entries: E[], fixed: Fixed, error: unknown) => Promise<unknown>;
+	explain?: (entries: E[], fixed: RequestData, error: unknown) => Promise<unknown>;
 }
 
 /**
@@ -69,7 +75,11 @@ const ITEMS_BETWEEN_PAUSES = 500;
 const SPLIT_NO_FURTHER =
 	'Both halves of the request were refused like the whole, and no item alone causes that refusal: the node did not split it further.';
 
-export class Run<E extends Entry = Entry, Fixed = unknown> {
+/**
+ * The run of one operation on its input items. `E`: its entries; `RequestData`: what belongs to a request, not an
+ * entry (made once per request by its packing's `fix`; of an accepted request, what its entries' outputs need).
+ */
+export class Run<E extends Entry = Entry, RequestData = unknown> {
 	readonly node: INode;
 
 	/** Options, read once for item 0: they shape the whole run. */
@@ -81,25 +91,25 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 
 	private readonly continueOnFail: boolean;
 
-	private readonly ledger: SentLedger<Fixed> | undefined;
+	private readonly ledger: SentLedger<RequestData> | undefined;
 
-	readonly outcomes: Outcomes<E, Fixed>;
+	readonly outcomes: Outcomes<E, RequestData>;
 
 	private readonly pacer = new RequestPacer();
 
 	/** How many requests are under way at once: fixed, or following the platform's answers. */
 	private readonly concurrency: ConcurrencyLimit;
 
-	private queue: RequestQueue<E, Fixed> | undefined;
+	private queue: RequestQueue<E, RequestData> | undefined;
 
 	private requestNumber: number;
 
 	/** Requests on a record: the last one's run, which the next one on that record waits for. */
 	private readonly lastOfRecord = new Map<string, Promise<unknown>>();
 
-	/** Items' outputs made as they were answered (describeAsAnswered), for outputs() with that shape. */
-	private described:
-		{ shape: OutputShape<E, Fixed>; outputs: Array<OutputOf | undefined> } | undefined;
+	/** Items' outputs made early, as they were answered (describeAsAnswered), for outputs() with that shape. */
+	private earlyOutputs:
+		{ shape: OutputShape<E, RequestData>; outputs: Array<OutputOf | undefined> } | undefined;
 
 	/** This run's claim and what a retry may send (neverTwice/retries.ts), started as reading starts; settled: its end. */
 	private retryCheck: { check: Promise<RetryCheck>; settled: boolean } | undefined;
@@ -107,7 +117,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	constructor(
 		readonly context: IExecuteFunctions,
 		readonly reader: ParameterReader,
-		private readonly words: RunWords & {
+		private readonly settings: RunSettings & {
 			/** The operation and its input, which the run's ledger belongs to. */
 			scope: string;
 			/** Requests in Parallel when the Options collection holds none: a number, or following the platform. */
@@ -118,19 +128,19 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	) {
 		this.node = reader.node;
 		const inputs = context.getInputData().length;
-		this.itemCount = words.firstItemOnly ? Math.min(inputs, 1) : inputs;
+		this.itemCount = settings.firstItemOnly ? Math.min(inputs, 1) : inputs;
 		this.continueOnFail = context.continueOnFail();
 		const options = (reader.get('options', 0, {}) as IDataObject) ?? {};
 		// Send and Wait for Response groups how its request is sent under Options → Sending the Mail.
 		const sending = (options.sending as { values?: IDataObject } | undefined)?.values;
 		this.options = { ...options, ...sending };
-		this.throughput = throughputOf(this.node, this.options, words.defaultParallel);
+		this.throughput = throughputOf(this.node, this.options, settings.defaultParallel);
 		this.concurrency = concurrencyOf(this.throughput);
-		this.ledger = words.effect
-			? SentLedger.open<Fixed>(context, words.scope, this.itemCount)
+		this.ledger = settings.effect
+			? SentLedger.open<RequestData>(context, settings.scope, this.itemCount)
 			: undefined;
 		this.requestNumber = this.ledger?.lastRequest ?? 0;
-		this.outcomes = new Outcomes<E, Fixed>(this.itemCount, this.node, this.ledger);
+		this.outcomes = new Outcomes<E, RequestData>(this.itemCount, this.node, this.ledger);
 	}
 
 	/**
@@ -175,7 +185,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	}
 
 	/** Packs the entries into requests, in input order. */
-	pack(entries: E[], packing: Packing<E, Fixed>) {
+	pack(entries: E[], packing: Packing<E, RequestData>) {
 		this.queue = new RequestQueue(entries, packing, () => runName(this.context));
 	}
 
@@ -185,9 +195,9 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	 * every operation: docs/errors.md). Before the first request, a retried execution checks that it may send
 	 * (neverTwice/retries.ts).
 	 */
-	async send(requests: Requests<E, Fixed>) {
+	async send(requests: Requests<E, RequestData>) {
 		if (!this.continueOnFail) {
-			const refused = refusedError(this.node, this.outcomes.items, this.words);
+			const refused = refusedError(this.node, this.outcomes.items, this.settings);
 			if (refused) throw refused;
 		}
 		const queue = this.queue!;
@@ -263,7 +273,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	}
 
 	/** Sends requests while any is left, each when the number at once allows (on a record: after the last). */
-	private async worker(requests: Requests<E, Fixed>) {
+	private async worker(requests: Requests<E, RequestData>) {
 		const queue = this.queue!;
 		const cancelled = this.context.getExecutionCancelSignal?.();
 		while (!cancelled?.aborted) {
@@ -272,7 +282,7 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 			const unit = cancelled?.aborted ? undefined : queue.next();
 			if (!unit) return release();
 			const before = unit.record === undefined ? undefined : this.lastOfRecord.get(unit.record);
-			const sent = (async (waiting: Unit<E, Fixed>) => {
+			const sent = (async (waiting: Unit<E, RequestData>) => {
 				await before;
 				// A request that waited for another on its record starts only if the run goes on.
 				if (!queue.goesOn(waiting) || cancelled?.aborted) return;
@@ -284,8 +294,8 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	}
 
 	private async request(
-		unit: Unit<E, Fixed>,
-		requests: Requests<E, Fixed>,
+		unit: Unit<E, RequestData>,
+		requests: Requests<E, RequestData>,
 		answeredNow: () => void,
 	) {
 		const number = ++this.requestNumber;
@@ -318,13 +328,13 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		}
 	}
 
-	private failed(unit: Unit<E, Fixed>, number: number, error: unknown) {
+	private failed(unit: Unit<E, RequestData>, number: number, error: unknown) {
 		this.outcomes.failed(unit.entries, number, error);
 		if (!this.continueOnFail) this.queue!.stopAfter(unit);
 	}
 
 	/** A request was answered: halves its sibling's answer shows to be refused for what they share fail. */
-	private answered(unit: Unit<E, Fixed>, settled = this.queue!.answered(unit)) {
+	private answered(unit: Unit<E, RequestData>, settled = this.queue!.answered(unit)) {
 		for (const half of settled)
 			this.failed(
 				half.unit,
@@ -340,15 +350,15 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	 * Makes each item's output as its last entry is answered, beside the requests still under way, when the
 	 * operation's outputs hold nothing known only later: outputs() with the same shape then gathers them.
 	 */
-	describeAsAnswered(shape: OutputShape<E, Fixed>) {
-		const described = new Array<OutputOf | undefined>(this.itemCount);
-		const words = this.words;
+	describeAsAnswered(shape: OutputShape<E, RequestData>) {
+		const outputs = new Array<OutputOf | undefined>(this.itemCount);
+		const settings = this.settings;
 		const reportShape = this.reportShape(shape);
-		this.described = { shape, outputs: described };
+		this.earlyOutputs = { shape, outputs };
 		this.outcomes.onAnswered = (itemIndex) => {
 			const outcome = this.outcomes.outcomeOf(itemIndex);
 			if (outcome.refused === undefined)
-				described[itemIndex] = outputOf(outcome, itemIndex, words, reportShape);
+				outputs[itemIndex] = outputOf(outcome, itemIndex, settings, reportShape);
 		};
 	}
 
@@ -357,27 +367,27 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 	 * what happened to the others; after the execution was stopped, what was done before. A run that ends
 	 * with every item done leaves nothing for a retry to skip.
 	 */
-	outputs(shape: OutputShape<E, Fixed>): INodeExecutionData[] {
+	outputs(shape: OutputShape<E, RequestData>): INodeExecutionData[] {
 		const { items } = this.outcomes;
 		if (!this.continueOnFail) {
-			const error = runError(this.node, items, this.words, this.throughput);
+			const error = runError(this.node, items, this.settings, this.throughput);
 			if (error) throw error;
 		}
-		if ((this.queue?.size ?? 0) > 0 || items.some(notRun))
-			throw stoppedError(items, this.node, this.words);
+		if ((this.queue?.size ?? 0) > 0 || items.some(isNotRun))
+			throw stoppedError(items, this.node, this.settings);
 		if (items.every((outcome) => outcome.failed.length === 0 && outcome.refused === undefined))
 			this.ledger?.close();
-		const earlier = earlierSummary(items, this.words);
+		const earlier = earlierSummary(items, this.settings);
 		if (earlier)
 			this.context.addExecutionHints({
 				message: `${earlier} Their results are those of that try.`,
 				location: 'outputPane',
 			});
-		const described = this.described?.shape === shape ? this.described.outputs : undefined;
-		return outputsOf(items, this.words, this.reportShape(shape), described);
+		const early = this.earlyOutputs?.shape === shape ? this.earlyOutputs.outputs : undefined;
+		return outputsOf(items, this.settings, this.reportShape(shape), early);
 	}
 
-	private reportShape(shape: OutputShape<E, Fixed>) {
+	private reportShape(shape: OutputShape<E, RequestData>) {
 		return {
 			...shape,
 			describe: shape.describe as (
@@ -388,13 +398,3 @@ export class Run<E extends Entry = Entry, Fixed = unknown> {
 		};
 	}
 }
-
-/** What an operation's outputs hold (run.outputs). */
-interface OutputShape<E, Fixed> {
-	describe: (outcome: ItemOutcome<E, Fixed>, where: IDataObject) => IDataObject | IDataObject[];
-	describeEntries?: (entries: E[]) => IDataObject;
-	inputItems?: INodeExecutionData[];
-}
-
-const notRun = (outcome: ItemOutcome<unknown, unknown>) =>
-	outcome.sent.length === 0 && outcome.failed.length === 0 && outcome.refused === undefined;

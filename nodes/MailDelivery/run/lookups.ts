@@ -1,6 +1,7 @@
 /**
  * Read-only look-ups of named platform records, made only after a refusal to say which condition applies
- * (helpers/refusals.ts, transactional/diagnosis.ts). Names match exactly; searches match parts of names.
+ * (refusals.ts; a send's in actions/transactionalMail/send/diagnosis.ts). Names match exactly; searches match
+ * parts of names.
  */
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 

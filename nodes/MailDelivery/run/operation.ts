@@ -12,7 +12,8 @@ import type {
 } from 'n8n-workflow';
 
 import type { ApiResponse, PagingOptions } from '../../shared/transport';
-import type { ItemParameters } from './parameters';
+import type { ItemParameters } from '../items/parameterReader';
+import type { Entry, Run } from './engine';
 
 /** Its entry in the Operation list (the value is its key in the resource's list). */
 export interface OperationOption {
@@ -62,7 +63,7 @@ interface Described {
 	toolDescription: string;
 	/**
 	 * By field name, a way to give it that n8n's expression engine does not evaluate item by item, told in the
-	 * output panel when a run evaluated its expression for many items (run/router.ts).
+	 * output panel when a run evaluated its expression for many items (actions/router.ts).
 	 */
 	fasterWays?: Record<string, string>;
 }
@@ -86,7 +87,7 @@ export interface ItemOperationModule extends Described {
 	recordOf?: (item: ItemParameters) => string;
 	/**
 	 * The wait of an operation that asks a person (Send and Wait for Response): the engine runs item 0 only (one
-	 * request per execution, as n8n's own send-and-wait nodes send one message; run/router.ts), and once its
+	 * request per execution, as n8n's own send-and-wait nodes send one message; actions/router.ts), and once its
 	 * request was accepted, calls this with what `execute` gave, also when an earlier try of the run sent it and
 	 * the engine does not send again (n8n's Retry On Fail), so the run waits either way (run/eachItem.ts).
 	 */
@@ -94,15 +95,22 @@ export interface ItemOperationModule extends Described {
 }
 
 /**
- * An operation that packs entries of several items into one request (Send, Import): its `execute` reads the
- * items, packs and sends them, and returns the outputs, each step through the engine's Run (run/engine.ts).
+ * Opens the run of an operation that combines items, typed with the operation's own entries and request data
+ * (`openRun<Message, IDataObject>()`): the router makes the Run, and settles it once `execute` ends. Called once,
+ * first thing.
+ */
+export type OpenRun = <E extends Entry, RequestData>() => Run<E, RequestData>;
+
+/**
+ * An operation that packs entries of several items into one request (Send, Import): its `execute` opens its run,
+ * reads the items, packs and sends them, and returns the outputs, each step through the engine's Run
+ * (run/engine.ts).
  */
 interface CombinedOperationModule extends Described {
 	combinesItems: true;
 	/** What a request that may have reached the platform may have done ("mail may have gone out"). */
 	effect: string;
-	/** `run` is the operation's own Run<Entry, Fixed> (typed by the module; the router makes it). */
-	execute: (this: IExecuteFunctions, run: never) => Promise<INodeExecutionData[]>;
+	execute: (this: IExecuteFunctions, openRun: OpenRun) => Promise<INodeExecutionData[]>;
 }
 
 export type OperationModule = ItemOperationModule | CombinedOperationModule;

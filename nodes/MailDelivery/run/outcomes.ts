@@ -9,14 +9,14 @@ import { mayHaveBeenProcessed } from '../../shared/transport/failures';
 import { earlierFailure, keptFailure, type Accepted, type SentLedger } from '../neverTwice/ledger';
 import type { Entry } from './queue';
 
-export interface ItemOutcome<E, Fixed> {
+export interface ItemOutcome<E, RequestData> {
 	sent: E[];
 	failed: E[];
 	requests: number[];
 	/** The size of each request of the run, by number (one map for the run: a request's size is its own). */
 	requestSizes: ReadonlyMap<number, number>;
 	/** The request that sent its entries: the platform's answer and what the output needs of it. */
-	accepted?: Accepted<Fixed>;
+	accepted?: Accepted<RequestData>;
 	error?: unknown;
 	/** A failed entry's request may have reached the platform: it may have taken effect. */
 	uncertain: boolean;
@@ -39,12 +39,12 @@ function added<T>(list: T[], value: T): T[] {
 	return list;
 }
 
-export class Outcomes<E extends Entry, Fixed> {
+export class Outcomes<E extends Entry, RequestData> {
 	/**
 	 * Each item's outcome, made when the item is first touched (a request answered, a refusal): the read of a
 	 * large input then makes none, and most are made beside the requests.
 	 */
-	private readonly outcomes: Array<ItemOutcome<E, Fixed> | undefined>;
+	private readonly outcomes: Array<ItemOutcome<E, RequestData> | undefined>;
 
 	/** Whether every item has its outcome (items made them all). */
 	private complete = false;
@@ -64,23 +64,23 @@ export class Outcomes<E extends Entry, Fixed> {
 	constructor(
 		itemCount: number,
 		private readonly node: INode,
-		private readonly ledger: SentLedger<Fixed> | undefined,
+		private readonly ledger: SentLedger<RequestData> | undefined,
 	) {
 		this.unanswered = new Uint32Array(itemCount);
-		this.outcomes = new Array<ItemOutcome<E, Fixed> | undefined>(itemCount);
+		this.outcomes = new Array<ItemOutcome<E, RequestData> | undefined>(itemCount);
 	}
 
 	/** Every item's outcome, in input order (those no request touched made now). */
-	get items(): Array<ItemOutcome<E, Fixed>> {
+	get items(): Array<ItemOutcome<E, RequestData>> {
 		if (!this.complete) {
 			for (let index = 0; index < this.outcomes.length; index++) this.outcomeOf(index);
 			this.complete = true;
 		}
-		return this.outcomes as Array<ItemOutcome<E, Fixed>>;
+		return this.outcomes as Array<ItemOutcome<E, RequestData>>;
 	}
 
 	/** An item's outcome, made when first needed. */
-	outcomeOf(itemIndex: number): ItemOutcome<E, Fixed> {
+	outcomeOf(itemIndex: number): ItemOutcome<E, RequestData> {
 		return (this.outcomes[itemIndex] ??= {
 			sent: [],
 			failed: [],
@@ -137,7 +137,7 @@ export class Outcomes<E extends Entry, Fixed> {
 		this.ledger?.sending(number, this.entryPairs(entries));
 	}
 
-	accepted(entries: E[], number: number, accepted: Accepted<Fixed>) {
+	accepted(entries: E[], number: number, accepted: Accepted<RequestData>) {
 		this.ledger?.keep({
 			number,
 			size: entries.length,
@@ -184,12 +184,12 @@ export class Outcomes<E extends Entry, Fixed> {
 			if (--this.unanswered[itemIndex] === 0) this.onAnswered?.(itemIndex);
 	}
 
-	private noteRequest(outcome: ItemOutcome<E, Fixed>, number: number, size: number) {
+	private noteRequest(outcome: ItemOutcome<E, RequestData>, number: number, size: number) {
 		this.requestSizes.set(number, size);
 		this.noteItemRequest(outcome, number);
 	}
 
-	private noteItemRequest(outcome: ItemOutcome<E, Fixed>, number: number) {
+	private noteItemRequest(outcome: ItemOutcome<E, RequestData>, number: number) {
 		if (!outcome.requests.includes(number)) outcome.requests = added(outcome.requests, number);
 	}
 

@@ -14,7 +14,7 @@ export interface Entry {
 }
 
 /** How entries become requests. */
-export interface Packing<E extends Entry, Fixed> {
+export interface Packing<E extends Entry, RequestData> {
 	/** Entries with the same key may share a request of at most `maxPerRequest`; without a key, one each. */
 	keyOf?: (entry: E) => string;
 	maxPerRequest: number;
@@ -23,16 +23,16 @@ export interface Packing<E extends Entry, Fixed> {
 	 * name in its execution, the same in every try that packs the same entries (its run in the execution's lineage
 	 * and its place in the run), so that a retry can say what an earlier try's request was called.
 	 */
-	fix?: (entries: E[], name: string) => Fixed;
+	fix?: (entries: E[], name: string) => RequestData;
 	/** What the platform's events call a request of these choices (Send: its UniqueMsgID). */
-	eventsName?: (fixed: Fixed) => string | undefined;
+	eventsName?: (fixed: RequestData) => string | undefined;
 	/** The record a request acts on (a contact's address): requests on the same record go in input order. */
 	recordOf?: (entry: E) => string | undefined;
 	/**
 	 * When both halves of a refused request were refused like it: a phrase naming what their entries share,
 	 * when no entry alone can cause that refusal; undefined when one could, and they are split further.
 	 */
-	sharedCause?: (entries: E[], fixed: Fixed, error: NodeApiError) => string | undefined;
+	sharedCause?: (entries: E[], fixed: RequestData, error: NodeApiError) => string | undefined;
 }
 
 /** Stable text key of a value, for grouping items whose request-level fields are identical. */
@@ -62,29 +62,29 @@ function chunkByKey<T>(entries: T[], keyOf: ((entry: T) => string) | undefined, 
 }
 
 /** A refused request cut in halves: the halves' answers say whether the cause is what they share. */
-interface Split<E, Fixed> {
+interface Split<E, RequestData> {
 	error: NodeApiError;
 	/** Halves not answered yet. */
 	pending: number;
 	/** Halves refused word for word like the whole, waiting for the other half's answer. */
-	alike: Array<{ unit: Unit<E, Fixed>; number: number; error: NodeApiError }>;
+	alike: Array<{ unit: Unit<E, RequestData>; number: number; error: NodeApiError }>;
 }
 
 /** One request to make: its entries and request-level choices. */
-export interface Unit<E, Fixed> {
+export interface Unit<E, RequestData> {
 	entries: E[];
-	fixed: Fixed;
+	fixed: RequestData;
 	/** The first request these entries were part of: halves of a refused request keep it. */
 	origin: number;
 	/** The refused request this is a half of. */
-	parent?: Split<E, Fixed>;
+	parent?: Split<E, RequestData>;
 	/** The record it acts on, when it acts on one. */
 	record?: string;
 }
 
 /** Halves refused like the whole, to fail together: what they share is the cause. */
-interface SharedRefusal<E, Fixed> {
-	unit: Unit<E, Fixed>;
+interface SharedRefusal<E, RequestData> {
+	unit: Unit<E, RequestData>;
 	number: number;
 	error: NodeApiError;
 	cause: string;
@@ -96,8 +96,8 @@ const UNFIXED = Symbol('unfixed');
 const sameRefusal = (a: NodeApiError, b: NodeApiError) =>
 	a.httpCode === b.httpCode && a.description === b.description;
 
-export class RequestQueue<E extends Entry, Fixed> {
-	private readonly waiting: Array<Unit<E, Fixed>>;
+export class RequestQueue<E extends Entry, RequestData> {
+	private readonly waiting: Array<Unit<E, RequestData>>;
 
 	/** The next request to hand out: the queue is read from the front without moving the rest. */
 	private head = 0;
@@ -107,7 +107,7 @@ export class RequestQueue<E extends Entry, Fixed> {
 
 	constructor(
 		entries: E[],
-		private readonly packing: Packing<E, Fixed>,
+		private readonly packing: Packing<E, RequestData>,
 		/** The run's name in its execution (neverTwice/retries.ts), known once the run has claimed it. */
 		private readonly runName: () => string,
 	) {
@@ -116,7 +116,7 @@ export class RequestQueue<E extends Entry, Fixed> {
 		this.waiting = chunkByKey(entries, packing.keyOf, packing.maxPerRequest).map(
 			(chunk, origin) => ({
 				entries: chunk,
-				fixed: UNFIXED as Fixed,
+				fixed: UNFIXED as RequestData,
 				origin,
 				record: packing.recordOf?.(chunk[0]),
 			}),
@@ -143,14 +143,14 @@ export class RequestQueue<E extends Entry, Fixed> {
 		return left;
 	}
 
-	private fixed(unit: Unit<E, Fixed>): Fixed {
+	private fixed(unit: Unit<E, RequestData>): RequestData {
 		return this.packing.fix
 			? this.packing.fix(unit.entries, `${this.runName()}:${unit.origin}`)
-			: (undefined as Fixed);
+			: (undefined as RequestData);
 	}
 
 	/** The next request to send; after the run was stopped, only the halves of the request that stopped it. */
-	next(): Unit<E, Fixed> | undefined {
+	next(): Unit<E, RequestData> | undefined {
 		while (this.head < this.waiting.length) {
 			const unit = this.waiting[this.head++];
 			if (!this.goesOn(unit)) continue;
@@ -161,19 +161,19 @@ export class RequestQueue<E extends Entry, Fixed> {
 	}
 
 	/** Whether a request may still start: no failure stopped the run, or it is a half of the one that did. */
-	goesOn(unit: Unit<E, Fixed>): boolean {
+	goesOn(unit: Unit<E, RequestData>): boolean {
 		return this.stoppedBy === undefined || unit.origin === this.stoppedBy;
 	}
 
 	/** No other request starts after this one's failure (its own halves still go). */
-	stopAfter(unit: Unit<E, Fixed>) {
+	stopAfter(unit: Unit<E, RequestData>) {
 		this.stoppedBy ??= unit.origin;
 	}
 
 	/** Halves of a refused request go first, so that a refused entry is found before other requests start. */
-	private split(unit: Unit<E, Fixed>, error: NodeApiError) {
+	private split(unit: Unit<E, RequestData>, error: NodeApiError) {
 		const half = Math.ceil(unit.entries.length / 2);
-		const parent: Split<E, Fixed> = { error, pending: 2, alike: [] };
+		const parent: Split<E, RequestData> = { error, pending: 2, alike: [] };
 		this.waiting.splice(
 			this.head,
 			0,
@@ -187,10 +187,10 @@ export class RequestQueue<E extends Entry, Fixed> {
 	 * until its sibling is answered. Returns the halves that then fail together.
 	 */
 	refused(
-		unit: Unit<E, Fixed>,
+		unit: Unit<E, RequestData>,
 		number: number,
 		error: NodeApiError,
-	): Array<SharedRefusal<E, Fixed>> {
+	): Array<SharedRefusal<E, RequestData>> {
 		if (unit.parent && sameRefusal(error, unit.parent.error))
 			unit.parent.alike.push({ unit, number, error });
 		else this.split(unit, error);
@@ -201,7 +201,7 @@ export class RequestQueue<E extends Entry, Fixed> {
 	 * A request was answered. Once both halves of a refused request are, halves refused like the whole are
 	 * returned to fail together when what they share is the cause, and split further otherwise.
 	 */
-	answered(unit: Unit<E, Fixed>): Array<SharedRefusal<E, Fixed>> {
+	answered(unit: Unit<E, RequestData>): Array<SharedRefusal<E, RequestData>> {
 		const parent = unit.parent;
 		if (!parent || --parent.pending > 0) return [];
 		const waiting = parent.alike;

@@ -9,7 +9,7 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { PlatformError, restated } from '../../shared/transport/failures';
 import { campaignExists, isVerifiedSender, listExists, templateExists } from './lookups';
 import type { NamedRecord } from './operation';
-import type { ItemParameters } from './parameters';
+import type { ItemParameters } from '../items/parameterReader';
 
 type RecordKind = NamedRecord['kind'];
 

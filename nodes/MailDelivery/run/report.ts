@@ -9,12 +9,12 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ConcurrencyFigures } from '../../shared/transport/concurrency';
 import { whatWasSent } from '../../shared/transport/failures';
-import { errorForItem, errorItem } from './itemErrors';
-import { asSentence, capitalized, describeItems } from './itemNames';
+import { errorForItem, errorItem } from '../items/itemErrors';
+import { asSentence, capitalized, describeItems } from '../items/itemNames';
 import type { ItemOutcome } from './outcomes';
 
-/** How a run's words speak of its operation. */
-export interface RunWords {
+/** The settings of a run that its texts speak from (the engine's run has more: engine.ts). */
+export interface RunSettings {
 	/**
 	 * Whether items share requests (Send, Import): what was done is "sent", an error counts the items not
 	 * sent, and outputs name their requests. Otherwise each item is one request: what was done is "done".
@@ -34,7 +34,7 @@ function indexesWhere(outcomes: Outcome[], test: (outcome: Outcome, index: numbe
 	return indexes;
 }
 const isDone = (outcome: Outcome) => outcome.sent.length > 0 && outcome.failed.length === 0;
-const isNotRun = (outcome: Outcome) =>
+export const isNotRun = (outcome: Outcome) =>
 	outcome.sent.length === 0 && outcome.failed.length === 0 && outcome.refused === undefined;
 
 /** "Items 0–2 and 4 were sent; item 3 may have been sent; item 5 was not sent." */
@@ -56,10 +56,10 @@ function doneSummary(done: number[], notRun: number[]): string {
 }
 
 /** What was done of a run, in one sentence; `except`: the item whose own error is told apart. */
-function whatWasDone(outcomes: Outcome[], words: RunWords, except = -1): string {
+function whatWasDone(outcomes: Outcome[], settings: RunSettings, except = -1): string {
 	const others = (test: (outcome: Outcome) => boolean) =>
 		indexesWhere(outcomes, (outcome, index) => index !== except && test(outcome));
-	if (!words.combined) return doneSummary(others(isDone), others(isNotRun));
+	if (!settings.combined) return doneSummary(others(isDone), others(isNotRun));
 	return sentSummary(
 		others(isDone),
 		others((outcome) => !isDone(outcome) && outcome.uncertain),
@@ -68,8 +68,8 @@ function whatWasDone(outcomes: Outcome[], words: RunWords, except = -1): string 
 }
 
 /** What an earlier try of the run did, for the error or the notice of a retry. */
-export function earlierSummary(outcomes: Outcome[], words: RunWords): string | undefined {
-	const done = words.combined ? 'sent' : 'done';
+export function earlierSummary(outcomes: Outcome[], settings: RunSettings): string | undefined {
+	const done = settings.combined ? 'sent' : 'done';
 	const sent = indexesWhere(outcomes, (outcome) => outcome.earlier.sent && !outcome.earlier.failed);
 	const uncertain = indexesWhere(outcomes, (outcome) => outcome.earlier.failed);
 	const parts: string[] = [];
@@ -88,25 +88,25 @@ export function earlierSummary(outcomes: Outcome[], words: RunWords): string | u
  * An error's description with what its request did: a platform failure says whether it may have taken
  * effect; an error found before any request says so itself.
  */
-function withWhatWasSent(error: unknown, words: RunWords): string | undefined {
+function withWhatWasSent(error: unknown, settings: RunSettings): string | undefined {
 	const own = (error as { description?: string }).description ?? undefined;
 	if (!(error instanceof NodeApiError)) return own;
-	return [own, whatWasSent(error, words.effect)].filter(Boolean).join(' ');
+	return [own, whatWasSent(error, settings.effect)].filter(Boolean).join(' ');
 }
 
 /**
  * What On Error = Stop Workflow (n8n's default) hid, from what this run did: with "Continue (using error
  * output)" the items it stopped before would have been run too, and the failed ones routed apart.
  */
-function continueAdvice(outcomes: Outcome[], failedCount: number, words: RunWords): string {
+function continueAdvice(outcomes: Outcome[], failedCount: number, settings: RunSettings): string {
 	if (outcomes.length < 2) return '';
 	const failed = failedCount === 1 ? 'this item' : `the ${failedCount} failed items`;
-	const setting = `With the node's Settings → On Error → "Continue (using error output)", `;
+	const withContinue = `With the node's Settings → On Error → "Continue (using error output)", `;
 	const stopped = indexesWhere(outcomes, isNotRun).length;
 	if (stopped > 0)
-		return `${setting}the other ${stopped === 1 ? 'item' : `${stopped} items`} this run stopped before would be ${words.combined ? 'sent' : 'run'} too, and ${failed} routed to the error output.`;
+		return `${withContinue}the other ${stopped === 1 ? 'item' : `${stopped} items`} this run stopped before would be ${settings.combined ? 'sent' : 'run'} too, and ${failed} routed to the error output.`;
 	const succeeded = outcomes.length - failedCount;
-	return `${setting}the ${succeeded === 1 ? 'item' : `${succeeded} items`} ${words.combined ? 'sent' : 'done'} would go to the success output and ${failed} to the error output, and the workflow would go on.`;
+	return `${withContinue}the ${succeeded === 1 ? 'item' : `${succeeded} items`} ${settings.combined ? 'sent' : 'done'} would go to the success output and ${failed} to the error output, and the workflow would go on.`;
 }
 
 /** An item's error message without the item it names ("…, in item 2 (the 3rd input item)"). */
@@ -118,7 +118,7 @@ const withoutItem = (message: string, itemIndex: number) =>
  * they were read: the first one's error, which others were refused too, and what "Continue (using error output)"
  * would do with this run's items (none to send when every item is refused). Undefined when none was.
  */
-export function refusedError(node: INode, outcomes: Outcome[], words: RunWords) {
+export function refusedError(node: INode, outcomes: Outcome[], settings: RunSettings) {
 	const refused = indexesWhere(outcomes, (outcome) => outcome.refused !== undefined);
 	if (refused.length === 0) return undefined;
 	const [first, ...others] = refused;
@@ -133,7 +133,7 @@ export function refusedError(node: INode, outcomes: Outcome[], words: RunWords) 
 		);
 	}
 	const good = outcomes.length - refused.length;
-	const done = words.combined ? 'sent' : 'run';
+	const done = settings.combined ? 'sent' : 'run';
 	if (good > 0)
 		parts.push(
 			`The other ${good === 1 ? 'item was' : `${good} items were`} not ${done} either: under On Error → Stop Workflow the node checks every item before its first request, and a refused item stops them all.`,
@@ -157,7 +157,7 @@ const failedItemsOf = (outcomes: Outcome[]) =>
 export function runError(
 	node: INode,
 	outcomes: Outcome[],
-	words: RunWords,
+	settings: RunSettings,
 	{ parallel }: { parallel: number },
 ): Error | undefined {
 	const failedItems = failedItemsOf(outcomes);
@@ -165,10 +165,10 @@ export function runError(
 	const itemIndex = failedItems[0];
 	const failed = outcomes[itemIndex];
 	const error = failed.refused ?? failed.error;
-	const own = withWhatWasSent(error, words);
-	if (!words.combined) {
-		const others = parallel > 1 ? whatWasDone(outcomes, words, itemIndex) : '';
-		const advice = continueAdvice(outcomes, failedItems.length, words);
+	const own = withWhatWasSent(error, settings);
+	if (!settings.combined) {
+		const others = parallel > 1 ? whatWasDone(outcomes, settings, itemIndex) : '';
+		const advice = continueAdvice(outcomes, failedItems.length, settings);
 		if (!others && !advice && own === (error as { description?: string }).description)
 			return errorForItem(node, error, itemIndex);
 		return errorForItem(node, error, itemIndex, {
@@ -182,13 +182,13 @@ export function runError(
 		message: `${outcomes.length - sent.length} of ${outcomes.length} items ${outcomes.some((outcome) => outcome.uncertain) ? 'not confirmed as sent' : 'not sent'}: ${reason.charAt(0).toLowerCase()}${reason.slice(1)}`,
 		// With several failures, the one described is the first; with one, it needs no introduction.
 		description: [
-			whatWasDone(outcomes, words),
-			earlierSummary(outcomes, words),
+			whatWasDone(outcomes, settings),
+			earlierSummary(outcomes, settings),
 			failedItems.length > 1
 				? `${capitalized(describeItems([itemIndex]))} failed first. ${ownOnly ? asSentence(ownOnly) : ''}`.trim()
 				: ownOnly && asSentence(ownOnly),
-			error instanceof NodeOperationError ? '' : whatWasSent(error, words.effect),
-			continueAdvice(outcomes, failedItems.length, words),
+			error instanceof NodeOperationError ? '' : whatWasSent(error, settings.effect),
+			continueAdvice(outcomes, failedItems.length, settings),
 		]
 			.filter(Boolean)
 			.join('\n'),
@@ -196,39 +196,45 @@ export function runError(
 }
 
 /** The execution was stopped while the node ran: no request started after the stop. */
-export function stoppedError(outcomes: Outcome[], node: INode, words: RunWords) {
+export function stoppedError(outcomes: Outcome[], node: INode, settings: RunSettings) {
 	return new NodeOperationError(node, 'The execution was stopped before every item was run', {
-		description: [whatWasDone(outcomes, words), 'No request started after the stop.']
+		description: [whatWasDone(outcomes, settings), 'No request started after the stop.']
 			.filter(Boolean)
 			.join(' '),
 	});
 }
 
-interface OutputShape<E> {
+/** What an operation's outputs hold (run.outputs). */
+export interface OutputShape<E, RequestData = unknown> {
 	/**
 	 * What an item's output holds, from its entries the platform accepted and their request's answer;
 	 * `where` names the requests that carried them (a combined run), for the output to show.
 	 */
-	describe: (outcome: ItemOutcome<E, unknown>, where: IDataObject) => IDataObject | IDataObject[];
+	describe: (
+		outcome: ItemOutcome<E, RequestData>,
+		where: IDataObject,
+	) => IDataObject | IDataObject[];
 	/** What entries add to a failed item's output (a combined send: the recipients sent and not). */
 	describeEntries?: (entries: E[]) => IDataObject;
-	inItemOrder: (a: E, b: E) => number;
 	/** The input items, when their fields go before each result (Include Input Fields). */
 	inputItems?: INodeExecutionData[];
 }
+
+/** An operation's output shape with the order of entries within an item, as the run gives it. */
+type ReportShape<E> = OutputShape<E> & { inItemOrder: (a: E, b: E) => number };
 
 /** An item's output, or outputs for an operation that gives several. */
 export type OutputOf = INodeExecutionData | INodeExecutionData[];
 
 /**
- * Every input item's output: its result, or its error (with what was sent of it), paired with it. `described`:
+ * Every input item's output: its result, or its error (with what was sent of it), paired with it. `earlyOutputs`:
  * outputs made as items were answered (run.describeAsAnswered), used where there is one.
  */
 export function outputsOf<E>(
 	outcomes: Array<ItemOutcome<E, unknown>>,
-	words: RunWords,
-	shape: OutputShape<E>,
-	described: Array<OutputOf | undefined> = [],
+	settings: RunSettings,
+	shape: ReportShape<E>,
+	earlyOutputs: Array<OutputOf | undefined> = [],
 ): INodeExecutionData[] {
 	const outputs: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < outcomes.length; itemIndex++) {
@@ -237,7 +243,7 @@ export function outputsOf<E>(
 			outputs.push(errorItem(outcome.refused, itemIndex));
 			continue;
 		}
-		const output = described[itemIndex] ?? outputOf(outcome, itemIndex, words, shape);
+		const output = earlyOutputs[itemIndex] ?? outputOf(outcome, itemIndex, settings, shape);
 		if (!Array.isArray(output)) outputs.push(output);
 		else for (const one of output) outputs.push(one);
 	}
@@ -248,15 +254,15 @@ export function outputsOf<E>(
 export function outputOf<E>(
 	outcome: ItemOutcome<E, unknown>,
 	itemIndex: number,
-	words: RunWords,
-	{ describe, describeEntries, inItemOrder, inputItems }: OutputShape<E>,
+	settings: RunSettings,
+	{ describe, describeEntries, inItemOrder, inputItems }: ReportShape<E>,
 ): OutputOf {
 	const requests =
 		outcome.requests.length > 1 ? outcome.requests.sort((a, b) => a - b) : outcome.requests;
-	const where: IDataObject = words.combined
+	const where: IDataObject = settings.combined
 		? { request: requests[0], requestSize: outcome.requestSizes.get(requests[0]) }
 		: {};
-	if (words.combined && requests.length > 1) {
+	if (settings.combined && requests.length > 1) {
 		where.requests = requests;
 		outcome.sent.sort(inItemOrder);
 		outcome.failed.sort(inItemOrder);
@@ -267,7 +273,7 @@ export function outputOf<E>(
 				? { sent: describeEntries(outcome.sent), notSent: describeEntries(outcome.failed) }
 				: {};
 		const failure = errorItem(outcome.error, itemIndex, { ...where, ...partial });
-		const description = withWhatWasSent(outcome.error, words);
+		const description = withWhatWasSent(outcome.error, settings);
 		if (description) (failure.json.details as IDataObject).description = description;
 		return failure;
 	}

@@ -7,7 +7,7 @@ import {
 	ConcurrencyLimit,
 	DEFAULT_CEILING,
 } from '../../shared/transport/concurrency';
-import { inputError } from './itemErrors';
+import { inputError } from '../items/itemErrors';
 
 /** The most requests under way at once, fixed or as the ceiling of a number that follows the platform. */
 export const MAX_PARALLEL_REQUESTS = 128;

@@ -18,12 +18,17 @@ import {
 	additionalFieldsCollection,
 	textContentField,
 } from '../common.descriptions';
-import { applySandboxMode, sendDateParam, setIfPresent, trimmed } from '../../helpers/parameters';
+import {
+	applySandboxMode,
+	sendDateParam,
+	setIfPresent,
+	trimmed,
+} from '../../helpers/requestValues';
 import { attachmentReference, readAttachment } from '../../helpers/attachments';
 import { taggedParameter } from '../../helpers/platformTags';
 import { textBodyParameter } from '../../helpers/textBody';
 import { writeResult } from '../../run/results';
-import type { ItemParameters } from '../../run/parameters';
+import type { ItemParameters } from '../../items/parameterReader';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -168,7 +173,7 @@ const fieldRules: FieldRules = labelledBy(properties, {
 	projectCode: [rules.textOrDigits],
 });
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 export const named: NamedRecord[] = [
 	{ kind: 'campaign', must: 'new', names: namesIn('mailName') },
 	{ kind: 'sender', must: 'existing', names: namesIn('senderMail') },

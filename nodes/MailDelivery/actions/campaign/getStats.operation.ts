@@ -6,7 +6,7 @@ import {
 	itemOptions,
 	filtersCollection,
 } from '../common.descriptions';
-import { readDayRange, setIfPresent } from '../../helpers/parameters';
+import { readDayRange, setIfPresent } from '../../helpers/requestValues';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {

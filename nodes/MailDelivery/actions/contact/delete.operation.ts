@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { itemOptions, retryOptions, sandboxModeField } from '../common.descriptions';
-import { applySandboxMode } from '../../helpers/parameters';
+import { applySandboxMode } from '../../helpers/requestValues';
 import { writeResult } from '../../run/results';
 import type { ItemRun, OperationOption } from '../../run/operation';
 import { contactEmailField, contactNamedBy, contactRecordOf } from './shared';

@@ -8,11 +8,10 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared/transport';
 import { CUSTOM_OPTION } from '../../../shared/parameterKinds';
-import { applySandboxMode, setIfPresent } from '../../helpers/parameters';
+import { applySandboxMode, setIfPresent } from '../../helpers/requestValues';
 import { findProblems, inputError, rules } from '../../helpers/validation';
-import type { Run } from '../../run/engine';
-import type { OperationOption } from '../../run/operation';
-import type { ItemParameters } from '../../run/parameters';
+import type { OpenRun, OperationOption } from '../../run/operation';
+import type { ItemParameters } from '../../items/parameterReader';
 import { writeResult } from '../../run/results';
 import { wholeNumberOption } from '../../run/throughput';
 import {
@@ -281,8 +280,9 @@ function readRow(item: ItemParameters, json: IDataObject, requests: Map<string, 
 
 export async function execute(
 	this: IExecuteFunctions,
-	run: Run<Row, undefined>,
+	openRun: OpenRun,
 ): Promise<INodeExecutionData[]> {
+	const run = openRun<Row, undefined>();
 	const batchSize = wholeNumberOption(
 		run.node,
 		'Rows per Request',

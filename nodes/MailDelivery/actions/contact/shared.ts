@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { trimmed } from '../../helpers/parameters';
+import { trimmed } from '../../helpers/requestValues';
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
-import type { ItemParameters } from '../../run/parameters';
+import type { ItemParameters } from '../../items/parameterReader';
 
 /** The address that names a contact (Get, Delete). */
 export const contactEmailField: INodeProperties = {

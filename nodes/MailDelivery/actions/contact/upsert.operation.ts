@@ -9,8 +9,8 @@ import {
 	sandboxModeField,
 	additionalFieldsCollection,
 } from '../common.descriptions';
-import type { ItemParameters } from '../../run/parameters';
-import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
+import type { ItemParameters } from '../../items/parameterReader';
+import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/requestValues';
 import { writeResult } from '../../run/results';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 import { contactRecordOf } from './shared';
@@ -63,7 +63,7 @@ const FIELD_RULES = labelledBy(properties, {
 	name: [rules.textOrDigits],
 });
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 export const named: NamedRecord[] = [
 	{ kind: 'list', must: 'existing', names: namesIn('additionalFields.listName') },
 ];

@@ -3,9 +3,9 @@ import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions, retryOptions, sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
+import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/requestValues';
 import { writeResult } from '../../run/results';
-import type { ItemParameters } from '../../run/parameters';
+import type { ItemParameters } from '../../items/parameterReader';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -29,7 +29,7 @@ const FIELD_RULES = labelledBy(properties, {
 	listDescription: [rules.text],
 });
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 export const named: NamedRecord[] = [{ kind: 'list', must: 'new', names: namesIn('listName') }];
 
 /** What a request that may have reached the platform would have done (a time-out, a 500). */

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { itemOptions, returnAllOrLimit, filtersCollection } from '../common.descriptions';
-import { pagingOf, setIfPresent } from '../../helpers/parameters';
+import { pagingOf, setIfPresent } from '../../helpers/requestValues';
 import { normalizeList } from './shared';
 import type { ItemRun, OperationOption } from '../../run/operation';
 

@@ -8,10 +8,10 @@ import {
 	itemOptions,
 	retryOptions,
 } from '../common.descriptions';
-import { trimmed } from '../../helpers/parameters';
+import { trimmed } from '../../helpers/requestValues';
 import { taggedParameter } from '../../helpers/platformTags';
 import { writeResult } from '../../run/results';
-import type { ItemParameters } from '../../run/parameters';
+import type { ItemParameters } from '../../items/parameterReader';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -59,7 +59,7 @@ export const properties: INodeProperties[] = [
 	itemOptions(retryOptions),
 ];
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 const FIELD_RULES = labelledBy(properties, {
 	templateName: [rules.required, rules.textOrDigits, rules.maxChars(LIMITS.templateName)],
 	// The subject becomes a mail header: one line.

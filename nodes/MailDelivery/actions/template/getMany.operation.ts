@@ -8,7 +8,7 @@ import {
 	filtersCollection,
 } from '../common.descriptions';
 import { tagsIn } from '../../helpers/tags';
-import { pagingOf, setIfPresent } from '../../helpers/parameters';
+import { pagingOf, setIfPresent } from '../../helpers/requestValues';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {

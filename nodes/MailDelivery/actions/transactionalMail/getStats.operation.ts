@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { dayRangeFields, itemOptions } from '../common.descriptions';
-import { readDayRange } from '../../helpers/parameters';
+import { readDayRange } from '../../helpers/requestValues';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {

@@ -5,7 +5,6 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import type { Run } from '../../run/engine';
 import { LIMITS } from '../../helpers/validation';
 import type { LookupMemo } from './send/diagnosis';
 import {
@@ -31,7 +30,7 @@ import {
 	additionalFieldsCollection,
 	optionsCollection,
 } from '../common.descriptions';
-import type { OperationOption } from '../../run/operation';
+import type { OpenRun, OperationOption } from '../../run/operation';
 import { MISSING_TAG_VALUES, MissingTagCheck, missingTagsField } from './send/missingTags';
 import { previewHint } from './send/preview';
 
@@ -355,8 +354,9 @@ export const properties: INodeProperties[] = [
  */
 export async function execute(
 	this: IExecuteFunctions,
-	run: Run<Message, IDataObject>,
+	openRun: OpenRun,
 ): Promise<INodeExecutionData[]> {
+	const run = openRun<Message, IDataObject>();
 	const inputs = this.getInputData();
 	const lookups: LookupMemo = new Map();
 	// Failing is the default: a send whose Options lack Missing Tag Values fails such messages.
@@ -368,16 +368,16 @@ export async function execute(
 	// 1. Read and check every item; the templates' tags are looked up meanwhile.
 	let messages = await readMessages(run, inputs, tags);
 	// 2. With Fail the Item, a message missing a tag value fails now, before any request.
-	if (tags.failMessages) messages = await checkTags(run, tags, messages);
+	if (tags.failItems) messages = await checkTags(run, tags, messages);
 	// 3. Pack the messages into requests of up to 100, by equal request-level fields.
 	run.pack(messages, messagePacking);
 	// 4. Send them, several at once; a request refused whole is split to find the message at fault. Each
 	// item's output is made as its request is answered, unless its missing tags are only known after.
 	const shape = messageOutputs(run, inputs, tags);
-	if (tags.failMessages) run.describeAsAnswered(shape);
+	if (tags.failItems) run.describeAsAnswered(shape);
 	await run.send(messageRequests(this, run, lookups));
 	// 5. Report each item's recipients, request and missing tags (in Sandbox Mode its mail), and the run's hints.
-	if (!tags.failMessages) await checkTags(run, tags, messages);
+	if (!tags.failItems) await checkTags(run, tags, messages);
 	const outputs = run.outputs(shape);
 	tags.addHint();
 	previewHint.call(this, shape.sandboxed());

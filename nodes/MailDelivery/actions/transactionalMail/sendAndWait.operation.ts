@@ -8,11 +8,11 @@ import { randomUUID } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/parameters';
+import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/requestValues';
 import { tagsIn } from '../../helpers/tags';
 import { AddressListError, parseRecipients } from '../../helpers/recipients';
 import { assertValid, inputError, LIMITS, rules } from '../../helpers/validation';
-import type { ItemParameters } from '../../run/parameters';
+import type { ItemParameters } from '../../items/parameterReader';
 import type { ItemRun, OperationOption } from '../../run/operation';
 import { SEND_FIELD_RULES } from './send/fieldRules';
 import { credentialTypeOf, type Authentication } from '../../../shared/transport/credentials';

@@ -3,9 +3,9 @@ import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions, retryOptions, sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, trimmed } from '../../helpers/parameters';
+import { applySandboxMode, trimmed } from '../../helpers/requestValues';
 import { writeResult } from '../../run/results';
-import type { ItemParameters } from '../../run/parameters';
+import type { ItemParameters } from '../../items/parameterReader';
 import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
@@ -45,7 +45,7 @@ export const properties: INodeProperties[] = [
 	itemOptions(retryOptions),
 ];
 
-/** The records the request names, to explain a refusal in the user's words (helpers/refusals.ts). */
+/** The records the request names, to explain a refusal in the user's words (run/refusals.ts). */
 const FIELD_RULES = labelledBy(properties, {
 	senderEmail: [rules.required, rules.text, rules.email],
 	senderType: [rules.oneOf(['1', '2'])],

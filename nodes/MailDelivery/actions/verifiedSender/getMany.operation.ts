@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { sendersOf } from '../../../shared/records';
 import { itemOptions, returnAllOrLimit, filtersCollection } from '../common.descriptions';
-import { pagingOf } from '../../helpers/parameters';
+import { pagingOf } from '../../helpers/requestValues';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {

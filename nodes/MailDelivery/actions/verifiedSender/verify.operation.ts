@@ -2,7 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions, senderLocator } from '../common.descriptions';
-import { trimmed } from '../../helpers/parameters';
+import { trimmed } from '../../helpers/requestValues';
 import type { ItemRun, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { SWITCHABLE_KINDS, transEventFor } from '../../../shared/eventKinds';
 import type { WebhookConfig } from '../../../shared/webhookConfig';
-import { trimmed } from '../../helpers/parameters';
+import { trimmed } from '../../helpers/requestValues';
 import { assertValid, inputError, rules } from '../../helpers/validation';
 import type { ItemRun, OperationOption } from '../../run/operation';
 import { writeResult } from '../../run/results';

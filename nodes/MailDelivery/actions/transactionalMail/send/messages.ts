@@ -66,7 +66,7 @@ export async function readMessages(
 }
 
 /**
- * Each message's missing tags, once the templates' look-ups are over; with Fail the Message, the items one of
+ * Each message's missing tags, once the templates' look-ups are over; with Fail the Item, the items one of
  * whose messages lacks a tag fail, and the messages left to send are returned.
  */
 export async function checkTags(

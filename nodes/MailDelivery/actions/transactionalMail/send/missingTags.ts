@@ -14,7 +14,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { templateNamed } from '../../../../shared/records';
 import { tagsIn } from '../../../helpers/tags';
-import { capitalized, describeItems } from '../../../run/itemNames';
+import { capitalized, describeItems } from '../../../items/itemNames';
 import { type LookupMemo, templateQuestion } from './diagnosis';
 import { contentSourceOf } from './requests';
 
@@ -124,7 +124,7 @@ export class MissingTagCheck {
 	/** `lookups`: what the run knows of its templates, shared with the diagnosis of a refusal (one look-up each). */
 	constructor(
 		private readonly context: IExecuteFunctions,
-		readonly failMessages: boolean,
+		readonly failItems: boolean,
 		private readonly lookups: LookupMemo,
 	) {}
 
@@ -280,7 +280,7 @@ export class MissingTagCheck {
 				this.missing.set(tag, entry);
 			}
 		}
-		if (!this.failMessages || !failing) return { missing };
+		if (!this.failItems || !failing) return { missing };
 		return { missing, error: this.missingError(itemIndex, shared, versions, failing, missing) };
 	}
 
@@ -332,7 +332,7 @@ export class MissingTagCheck {
 		}
 		if (lines.length > 0)
 			lines.push(
-				this.failMessages
+				this.failItems
 					? 'Those items were not sent, and each has its error (Options → Missing Tag Values: Fail the Item).'
 					: "They were sent with the tag left empty (Options → Missing Tag Values: Send With the Tag Empty); each message's output lists its missingTags.",
 			);

@@ -3,14 +3,14 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { textOrDigits } from '../../../../shared/parameterKinds';
-import type { ItemParameters } from '../../../run/parameters';
+import type { ItemParameters } from '../../../items/parameterReader';
 import { type AttachmentReference, attachmentReference } from '../../../helpers/attachments';
 import {
 	applySandboxMode,
 	jsonParam,
 	sendDateParam,
 	setIfPresent,
-} from '../../../helpers/parameters';
+} from '../../../helpers/requestValues';
 import { namesOfLocator } from '../../../helpers/locators';
 import { taggedParameter } from '../../../helpers/platformTags';
 import { textBodyParameter } from '../../../helpers/textBody';

@@ -2,9 +2,9 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { namesOfLocator } from '../../../helpers/locators';
-import { jsonParam } from '../../../helpers/parameters';
+import { jsonParam } from '../../../helpers/requestValues';
 import { inputError } from '../../../helpers/validation';
-import type { ItemParameters } from '../../../run/parameters';
+import type { ItemParameters } from '../../../items/parameterReader';
 
 /** Tag Values → Tag Value as the node stores it: a list of name/value pairs. */
 const PAIRS = 'tagValues.values';

@@ -5,7 +5,7 @@
  * page. Kept in memory: per process (in queue mode another webhook processor does not see it), bounded, and for
  * a few seconds only, so that an answer whose resume failed is never taken for recorded later.
  */
-import type { IBinaryData, IWebhookResponseData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IWebhookResponseData } from 'n8n-workflow';
 
 import type { Wait } from './links';
 import { RECORDED_PAGE } from './pages';
@@ -38,9 +38,9 @@ export function keepAnswered(wait: Wait, answer: Answer) {
 
 /** The run resumes with this answer; the person sees that it was recorded. */
 export const answerOf = (
-	data: Record<string, unknown>,
+	data: IDataObject,
 	binary?: Record<string, IBinaryData>,
 ): IWebhookResponseData => ({
 	webhookResponse: RECORDED_PAGE,
-	workflowData: [[{ json: { data }, ...(binary ? { binary } : {}) } as never]],
+	workflowData: [[{ json: { data }, ...(binary ? { binary } : {}) }]],
 });

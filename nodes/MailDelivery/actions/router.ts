@@ -10,11 +10,11 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { runEachItem } from './eachItem';
-import { type Entry, Run } from './engine';
-import { combinesItems, type OperationModule } from './operation';
-import { ParameterReader } from './parameters';
-import type { DefaultParallel } from './throughput';
+import { runEachItem } from '../run/eachItem';
+import { type Entry, Run } from '../run/engine';
+import { combinesItems, type OpenRun, type OperationModule } from '../run/operation';
+import { ParameterReader } from '../items/parameterReader';
+import type { DefaultParallel } from '../run/throughput';
 
 /** The value n8n gives its Custom API Call entry in Resource and Operation. */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
@@ -51,23 +51,28 @@ export async function route(
 		);
 	}
 	const reader = new ParameterReader(context, module.properties);
-	const words = {
+	const settings = {
 		scope: `${resource}.${operation}`,
 		combined: combinesItems(module),
 		effect: module.effect,
 		defaultParallel: parallelByDefault(module.properties),
 		firstItemOnly: 'wait' in module,
 	};
-	const run = new Run<Entry, IDataObject | IDataObject[]>(context, reader, words);
+	let opened: Pick<Run, 'settled'> | undefined;
+	const openRun: OpenRun = <E extends Entry, RequestData>() => {
+		const run = new Run<E, RequestData>(context, reader, settings);
+		opened = run;
+		return run;
+	};
 	let output: INodeExecutionData[];
 	let threw = true;
 	try {
 		output = combinesItems(module)
-			? await module.execute.call(context, run as never)
-			: await runEachItem(run, module);
+			? await module.execute.call(context, openRun)
+			: await runEachItem(openRun<Entry, IDataObject | IDataObject[]>(), module);
 		threw = false;
 	} finally {
-		await run.settled(threw);
+		await opened?.settled(threw);
 	}
 	const hint = slowFieldsHint(reader, module);
 	if (hint) context.addExecutionHints({ message: hint, location: 'outputPane' });

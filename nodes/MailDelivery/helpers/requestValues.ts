@@ -1,8 +1,11 @@
-/** Reading parameters: the values operations send, checked and in the API's formats. */
+/**
+ * The values operations put in their requests: fields several operations share (Sandbox Mode, paging, Send Date,
+ * days, JSON) read from the item, checked and in the API's formats, and a request body filled with what was given.
+ */
 import type { IDataObject } from 'n8n-workflow';
 
 import { PastSendDateError, toApiDay, toApiSendDate } from '../../shared/dates';
-import type { ItemParameters } from '../run/parameters';
+import type { ItemParameters } from '../items/parameterReader';
 import { inputError } from './validation';
 
 /** Adds `sandboxMode: true` to the body when the toggle is on; off, nothing is sent. */
