@@ -34,6 +34,8 @@ let credential;
 const debugLog = path.join(mkdtempSync(path.join(tmpdir(), 'mail-delivery-log-')), 'n8n.log');
 /** A run with a short time limit, started first: n8n's wait tracker looks for runs due once a minute. */
 let limited;
+/** The clicks racing a 1 minute limit (raceTheLimit), started with the suite. */
+let racing;
 
 before(async () => {
 	stack = await startStack(line, {
@@ -54,6 +56,8 @@ before(async () => {
 		sendTo: 'limit@example.org',
 		options: { limitWaitTime: { values: { resumeAmount: 0.05, resumeUnit: 'minutes' } } },
 	});
+	racing = raceTheLimit();
+	racing.catch(() => {}); // its test reports a failure
 });
 
 after(async () => {
@@ -212,7 +216,11 @@ const berlinTime = (at) =>
 		hourCycle: 'h23',
 	}).format(at);
 
-test('answers racing a 1 minute limit, from 20 ms before to 2 s after it: "Got it" only when the run goes on with the answer, otherwise a page saying when the time to answer ended (issue 54.4)', async () => {
+/**
+ * Five runs with a 1 minute limit, each answered by a click at the limit plus its offset: started with the suite,
+ * so that the minute passes while the tests before it run.
+ */
+async function raceTheLimit() {
 	const offsets = [-20, 0, 40, 100, 2000];
 	const runs = [];
 	for (const [i, offset] of offsets.entries()) {
@@ -232,7 +240,7 @@ test('answers racing a 1 minute limit, from 20 ms before to 2 s after it: "Got i
 	}
 	// Each person clicks the confirmation page's Approve at the limit plus the offset (n8n's wait tracker sets
 	// its timer to the limit for a wait under 70 s away).
-	const clicked = await Promise.all(
+	return await Promise.all(
 		runs.map(async (run) => {
 			await new Promise((resolve) =>
 				setTimeout(resolve, Math.max(0, run.limit + run.offset - Date.now())),
@@ -240,6 +248,10 @@ test('answers racing a 1 minute limit, from 20 ms before to 2 s after it: "Got i
 			return { ...run, answer: await openLink(run.approve, { method: 'POST' }) };
 		}),
 	);
+}
+
+test('answers racing a 1 minute limit, from 20 ms before to 2 s after it: "Got it" only when the run goes on with the answer, otherwise a page saying when the time to answer ended (issue 54.4)', async () => {
+	const clicked = await racing;
 	for (const run of clicked) {
 		const done = await executionOf(stack.session, run.id, 'success', 180_000);
 		const [output] = outputOf(done, 'After');
