@@ -2,7 +2,7 @@
  * Every operation the panel offers is complete: the node's Operation fields list exactly the modules of each
  * resource, each module's fields are shown for it, it has a Description for AI agents and an output schema,
  * every operation run item by item offers Requests in Parallel as Send does, and every one that changes
- * something offers Redo After a Crash, and each states how it runs: one that combines items its `execute`, every
+ * something offers Redo After a Crash, and each states how it runs: one that combines items its `steps`, every
  * other its two steps, `prepare` and (unless its plan is one request) `send` (the modules describe themselves:
  * run/operation.ts, actions/resource.ts).
  */
@@ -83,9 +83,9 @@ test('every operation offers Requests in Parallel with the same label and limits
 });
 
 test.each(modules.map((m) => [`${m.resource}.${m.operation}`, m]))(
-	'%s: how it runs, as run/operation.ts says (its two steps, or the execute of one that combines items)',
+	'%s: how it runs, as run/operation.ts says (its two steps, or the steps of one that combines items)',
 	(_, { module }) => {
-		const steps = ['prepare', 'send', 'execute'].map((name) => [
+		const steps = ['prepare', 'send', 'steps', 'execute'].map((name) => [
 			name,
 			typeof (module as unknown as Record<string, unknown>)[name],
 		]);
@@ -93,12 +93,14 @@ test.each(modules.map((m) => [`${m.resource}.${m.operation}`, m]))(
 			expect(steps).toEqual([
 				['prepare', 'undefined'],
 				['send', 'undefined'],
-				['execute', 'function'],
+				['steps', 'function'],
+				['execute', 'undefined'],
 			]);
 		else
 			expect(steps).toEqual([
 				['prepare', 'function'],
 				['send', module.send === undefined ? 'undefined' : 'function'],
+				['steps', 'undefined'],
 				['execute', 'undefined'],
 			]);
 	},

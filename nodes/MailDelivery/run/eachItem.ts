@@ -7,13 +7,21 @@
  * its items, it calls step 1 (`prepare`) for each: whatever it finds wrong without the platform (a field's
  * rule, a missing value) refuses the item before the run's first request, as Send's reading does, and under
  * Stop Workflow nothing is sent. When an item's request is due, it calls step 2 (`send`, or sendPlan) with
- * the item's plan.
+ * the item's plan. The steps go through the one driver of the engine's steps (combined.ts), as those of an
+ * operation that combines items do.
  */
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { apiRequest, apiRequestPages, type RequestOptions } from '../../shared/transport';
-import { type Entry, Run } from './engine';
-import type { ItemOperationModule, ItemOutput, ItemPlatform, RequestPlan } from './operation';
+import { runSteps } from './combined';
+import type { Entry } from './engine';
+import type {
+	ItemOperationModule,
+	ItemOutput,
+	ItemPlatform,
+	OpenRun,
+	RequestPlan,
+} from './operation';
 import { explainRefusal } from './refusals';
 
 /** An item read and checked: its plan, what step 1 returned. */
@@ -45,41 +53,50 @@ function platformOf(
 	};
 }
 
+/** Runs an operation item by item: its two steps made into the driver's steps (combined.ts), then its wait. */
 export async function runEachItem(
-	run: Run<Entry, ItemOutput>,
+	openRun: OpenRun,
 	module: ItemOperationModule,
 ): Promise<INodeExecutionData[]> {
+	const run = openRun<PlannedItem, ItemOutput>();
 	const { context, reader } = run;
-	const entries = await run.read<PlannedItem>((item) => {
-		const plan = module.prepare.call(context, item);
-		return plan instanceof Promise
-			? plan.then((ready) => [{ itemIndex: item.index, plan: ready }])
-			: [{ itemIndex: item.index, plan }];
-	});
-	run.pack(entries, {
-		maxPerRequest: 1,
-		// An item whose record cannot be read runs in no particular order (its request fails alone).
-		recordOf: (entry) => {
-			try {
-				return module.recordOf?.(reader.forItem(entry.itemIndex));
-			} catch {
-				return undefined;
-			}
+	const outputs = await runSteps(run, {
+		readItem: (item) => {
+			const plan = module.prepare.call(context, item);
+			return plan instanceof Promise
+				? plan.then((ready) => [{ itemIndex: item.index, plan: ready }])
+				: [{ itemIndex: item.index, plan }];
 		},
-	});
-	await run.send({
-		send: async ([entry], _fixed, request) => {
-			const { itemIndex, plan } = entry as PlannedItem;
-			const platform = platformOf(context, run.node, itemIndex, request);
-			const output = module.send
-				? await module.send.call(context, plan as never, platform)
-				: await sendPlan(plan as RequestPlan, platform);
-			return { answer: {}, sandbox: false, fixed: output };
+		packing: {
+			maxPerRequest: 1,
+			// An item whose record cannot be read runs in no particular order (its request fails alone).
+			recordOf: (entry) => {
+				try {
+					return module.recordOf?.(reader.forItem(entry.itemIndex));
+				} catch {
+					return undefined;
+				}
+			},
 		},
-		explain: async ([entry], _fixed, error) =>
-			await explainRefusal(context, run.node, module.named, error, reader.forItem(entry.itemIndex)),
+		requests: {
+			send: async ([{ itemIndex, plan }], _fixed, request) => {
+				const platform = platformOf(context, run.node, itemIndex, request);
+				const output = module.send
+					? await module.send.call(context, plan as never, platform)
+					: await sendPlan(plan as RequestPlan, platform);
+				return { answer: {}, sandbox: false, fixed: output };
+			},
+			explain: async ([entry], _fixed, error) =>
+				await explainRefusal(
+					context,
+					run.node,
+					module.named,
+					error,
+					reader.forItem(entry.itemIndex),
+				),
+		},
+		outputs: { describe: (outcome) => outcome.accepted!.fixed },
 	});
-	const outputs = run.outputs({ describe: (outcome) => outcome.accepted!.fixed });
 	// An operation that asks a person waits once item 0's request was accepted, by this try or an earlier one.
 	const sent = run.outcomes.items[0]?.accepted?.fixed;
 	if (module.wait && sent && !Array.isArray(sent))

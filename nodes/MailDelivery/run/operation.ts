@@ -121,29 +121,36 @@ interface ItemOptions {
 	/**
 	 * The wait of an operation that asks a person (Send and Wait for Response): the engine runs item 0 only (one
 	 * request per execution, as n8n's own send-and-wait nodes send one message; actions/router.ts), and once its
-	 * request was accepted, calls this with the item's output (step 2's), also when an earlier try of the run sent it and
-	 * the engine does not send again (n8n's Retry On Fail), so the run waits either way (run/eachItem.ts).
+	 * request was accepted, calls this with the item's output (step 2's), also when an earlier try of the run
+	 * sent it and the engine does not send again (n8n's Retry On Fail), so the run waits either way
+	 * (run/eachItem.ts).
 	 */
 	wait?(this: IExecuteFunctions, item: ItemParameters, sent: IDataObject): Promise<void>;
 }
 
 /**
- * Opens the run of an operation that combines items, typed with the operation's own entries and request data
- * (`openRun<Message, IDataObject>()`): the router makes the Run, and settles it once `execute` ends. Called once,
- * first thing.
+ * Opens the run of an operation that combines items, typed with the operation's own entries and request data:
+ * the router makes the Run, and settles it once the run ends. Called once, first thing (run/combined.ts).
  */
 export type OpenRun = <E extends Entry, RequestData>() => Run<E, RequestData>;
 
+/** An operation's steps bound to the one driver that takes them (run/combined.ts, combinedSteps). */
+export type CombinedRun = (
+	this: IExecuteFunctions,
+	openRun: OpenRun,
+) => Promise<INodeExecutionData[]>;
+
 /**
- * An operation that packs entries of several items into one request (Send, Import): its `execute` opens its run,
- * reads the items, packs and sends them, and returns the outputs, each step through the engine's Run
- * (run/engine.ts).
+ * An operation that packs entries of several items into one request (Send, Import): it states its steps for a
+ * run (how an item is read, how entries pack, how a request is made and its failure explained, how outputs are
+ * described), and the engine's driver takes them in order (run/combined.ts).
  */
 interface CombinedOperationModule extends Described {
 	combinesItems: true;
 	/** What a request that may have reached the platform may have done ("mail may have gone out"). */
 	effect: string;
-	execute: (this: IExecuteFunctions, openRun: OpenRun) => Promise<INodeExecutionData[]>;
+	/** Its steps, made with combinedSteps (run/combined.ts). */
+	steps: CombinedRun;
 }
 
 export type OperationModule = ItemOperationModule | CombinedOperationModule;
