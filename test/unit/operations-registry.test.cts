@@ -2,7 +2,9 @@
  * Every operation the panel offers is complete: the node's Operation fields list exactly the modules of each
  * resource, each module's fields are shown for it, it has a Description for AI agents and an output schema,
  * every operation run item by item offers Requests in Parallel as Send does, and every one that changes
- * something offers Redo After a Crash (the modules describe themselves: run/operation.ts, actions/resource.ts).
+ * something offers Redo After a Crash, and each states how it runs: one that combines items its `steps`, every
+ * other its two steps, `prepare` and (unless its plan is one request) `send` (the modules describe themselves:
+ * run/operation.ts, actions/resource.ts).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -10,6 +12,7 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 import { resources, toolDescriptionOf } from '../../nodes/MailDelivery/actions';
 import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
+import { combinesItems } from '../../nodes/MailDelivery/run/operation';
 
 const { properties } = new MailDelivery().description;
 const shownFor = (property: INodeProperties, resource: string, operation: string) =>
@@ -78,3 +81,27 @@ test('every operation offers Requests in Parallel with the same label and limits
 		]);
 	}
 });
+
+test.each(modules.map((m) => [`${m.resource}.${m.operation}`, m]))(
+	'%s: how it runs, as run/operation.ts says (its two steps, or the steps of one that combines items)',
+	(_, { module }) => {
+		const steps = ['prepare', 'send', 'steps', 'execute'].map((name) => [
+			name,
+			typeof (module as unknown as Record<string, unknown>)[name],
+		]);
+		if (combinesItems(module))
+			expect(steps).toEqual([
+				['prepare', 'undefined'],
+				['send', 'undefined'],
+				['steps', 'function'],
+				['execute', 'undefined'],
+			]);
+		else
+			expect(steps).toEqual([
+				['prepare', 'function'],
+				['send', module.send === undefined ? 'undefined' : 'function'],
+				['steps', 'undefined'],
+				['execute', 'undefined'],
+			]);
+	},
+);

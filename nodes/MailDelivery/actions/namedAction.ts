@@ -11,7 +11,7 @@ import { applySandboxMode } from '../helpers/requestValues';
 import type { ItemParameters } from '../items/parameterReader';
 import { namesIn } from '../run/refusals';
 import { writeResult } from '../run/results';
-import type { ItemRun, NamedRecord } from '../run/operation';
+import type { NamedRecord, RequestPlan } from '../run/operation';
 import { itemOptions, retryOptions, sandboxModeField } from './common.descriptions';
 
 export function namedAction({
@@ -49,15 +49,19 @@ export function namedAction({
 		/** Items naming the same record run in input order. */
 		recordOf: (item: ItemParameters) =>
 			caseless ? item.locator(field).toLowerCase() : item.locator(field),
-		async execute(item: ItemRun): Promise<IDataObject> {
+		prepare(item: ItemParameters): RequestPlan {
 			const body: IDataObject = { [field]: item.locator(field) };
 			assertValid(item.node, body, fieldRules, item.index);
 			if (sandbox) applySandboxMode(body, item);
-			const answer = await item.request(path, body);
-			return writeResult(body, answer, {
-				[field]: body[field],
-				[outcome]: body.sandboxMode !== true,
-			});
+			return {
+				path,
+				body,
+				output: (answer) =>
+					writeResult(body, answer, {
+						[field]: body[field],
+						[outcome]: body.sandboxMode !== true,
+					}),
+			};
 		},
 	};
 }

@@ -1,13 +1,8 @@
 /**
- * Runs the chosen operation on the one engine: an operation that combines items (Send, Import) gets the whole run;
- * the others run item by item.
+ * Runs the chosen operation on the one engine: the steps an operation that combines items (Send, Import) states,
+ * or the two steps of one run item by item (run/combined.ts, run/eachItem.ts).
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { runEachItem } from '../run/eachItem';
@@ -68,8 +63,8 @@ export async function route(
 	let threw = true;
 	try {
 		output = combinesItems(module)
-			? await module.execute.call(context, openRun)
-			: await runEachItem(openRun<Entry, IDataObject | IDataObject[]>(), module);
+			? await module.steps.call(context, openRun)
+			: await runEachItem(openRun, module);
 		threw = false;
 	} finally {
 		await opened?.settled(threw);

@@ -14,7 +14,13 @@ export function applySandboxMode(body: IDataObject, item: ItemParameters) {
 	return body;
 }
 
-export function pagingOf(item: ItemParameters) {
+/** Return All, or at most Limit records. */
+export interface Paging {
+	returnAll: boolean;
+	limit: number;
+}
+
+export function pagingOf(item: ItemParameters): Paging {
 	return {
 		returnAll: item.get<boolean>('returnAll', false),
 		// The tool version has its own Limit field (toolLimit, 10 by default) instead of limit.

@@ -1,97 +1,102 @@
 /**
  * An operation run item by item on the engine (engine.ts), its simplest case: each item is one entry and one
- * request (the operation's `execute`, which reads the item's parameters and makes its request, or a few), the
- * item's result is its output, and a refusal is explained with one look-up of the records it names. Items
- * acting on the same record run in input order.
+ * request (or a few), the item's result is its output, and a refusal is explained with one look-up of the
+ * records it names. Items acting on the same record run in input order.
  *
- * One rule for a bad item in every operation: while the run reads its items, each item's `execute` runs up to
- * its first request (or `item.sending()`), where it waits. So whatever it finds wrong without the platform
- * (a field's rule, a missing value) refuses the item before the run's first request, as Send's reading does,
- * and under Stop Workflow nothing is sent. The engine then lets each waiting item go on when its request is due.
+ * The operation states its two steps (operation.ts, ItemSteps), and the engine calls them. While the run reads
+ * its items, it calls step 1 (`prepare`) for each: whatever it finds wrong without the platform (a field's
+ * rule, a missing value) refuses the item before the run's first request, as Send's reading does, and under
+ * Stop Workflow nothing is sent. When an item's request is due, it calls step 2 (`send`, or sendPlan) with
+ * the item's plan. The steps go through the one driver of the engine's steps (combined.ts), as those of an
+ * operation that combines items do.
  */
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { apiRequest, apiRequestPages, type RequestOptions } from '../../shared/transport';
-import { type Entry, Run } from './engine';
-import type { ItemOperationModule, ItemRun } from './operation';
-import type { ParameterReader } from '../items/parameterReader';
+import { runSteps } from './combined';
+import type { Entry } from './engine';
+import type {
+	ItemOperationModule,
+	ItemOutput,
+	ItemPlatform,
+	OpenRun,
+	RequestPlan,
+} from './operation';
 import { explainRefusal } from './refusals';
 
-/** An item whose `execute` waits at its first request: `send` lets it on, with the run's request options. */
-interface HeldItem extends Entry {
-	send(request: RequestOptions): Promise<IDataObject | IDataObject[]>;
+/** An item read and checked: its plan, what step 1 returned. */
+interface PlannedItem extends Entry {
+	plan: unknown;
 }
 
-/**
- * Runs the item's `execute` until it first asks for a request (or for `sending()`), and returns it held there.
- * It throws the item's own error when `execute` fails before that: the item is refused before any request.
- */
-async function heldItem(
+/** Step 2 of an operation whose plan is one request (a RequestPlan): the request, its answer made the output. */
+const sendPlan = async (plan: RequestPlan, platform: ItemPlatform): Promise<ItemOutput> =>
+	plan.output(await platform.request(plan.path, plan.body));
+
+/** The item's requests with the run's request options (the engine's, for the request now due). */
+function platformOf(
 	context: IExecuteFunctions,
-	reader: ParameterReader,
-	module: ItemOperationModule,
+	node: INode,
 	index: number,
-): Promise<HeldItem> {
-	let reached!: () => void;
-	const waiting = new Promise<void>((resolve) => (reached = resolve));
-	let release!: (request: RequestOptions) => void;
-	const released = new Promise<RequestOptions>((resolve) => (release = resolve));
-	const sending = async () => {
-		reached();
-		return await released;
-	};
-	const item: ItemRun = {
-		...reader.forItem(index),
-		sending: async () => void (await sending()),
-		request: async (path, body = {}) => await apiRequest.call(context, path, body, await sending()),
+	request: RequestOptions,
+): ItemPlatform {
+	return {
+		index,
+		node,
+		request: async (path, body = {}) => await apiRequest.call(context, path, body, request),
 		pages: async (path, body, listKey, paging) =>
 			await apiRequestPages.call(context, path, body, listKey, {
 				...paging,
 				itemIndex: index,
-				request: await sending(),
+				request,
 			}),
-	};
-	const result = module.execute.call(context, item);
-	// Settles when the item waits at its first request, or rejects with the error its checks found. A run that
-	// stops before this item's turn never releases it: nothing is left to answer.
-	await Promise.race([waiting, result]);
-	return {
-		itemIndex: index,
-		send: async (request) => {
-			release(request);
-			return await result;
-		},
 	};
 }
 
+/** Runs an operation item by item: its two steps made into the driver's steps (combined.ts), then its wait. */
 export async function runEachItem(
-	run: Run<Entry, IDataObject | IDataObject[]>,
+	openRun: OpenRun,
 	module: ItemOperationModule,
 ): Promise<INodeExecutionData[]> {
+	const run = openRun<PlannedItem, ItemOutput>();
 	const { context, reader } = run;
-	const entries = await run.read<HeldItem>(async (item) => [
-		await heldItem(context, reader, module, item.index),
-	]);
-	run.pack(entries, {
-		maxPerRequest: 1,
-		// An item whose record cannot be read runs in no particular order (its request fails alone).
-		recordOf: (entry) => {
-			try {
-				return module.recordOf?.(reader.forItem(entry.itemIndex));
-			} catch {
-				return undefined;
-			}
+	const outputs = await runSteps(run, {
+		readItem: (item) => {
+			const plan = module.prepare.call(context, item);
+			return plan instanceof Promise
+				? plan.then((ready) => [{ itemIndex: item.index, plan: ready }])
+				: [{ itemIndex: item.index, plan }];
 		},
-	});
-	await run.send({
-		send: async ([entry], _fixed, request) => {
-			const data = await (entry as HeldItem).send(request);
-			return { answer: {}, sandbox: false, fixed: data };
+		packing: {
+			maxPerRequest: 1,
+			// An item whose record cannot be read runs in no particular order (its request fails alone).
+			recordOf: (entry) => {
+				try {
+					return module.recordOf?.(reader.forItem(entry.itemIndex));
+				} catch {
+					return undefined;
+				}
+			},
 		},
-		explain: async ([entry], _fixed, error) =>
-			await explainRefusal(context, run.node, module.named, error, reader.forItem(entry.itemIndex)),
+		requests: {
+			send: async ([{ itemIndex, plan }], _fixed, request) => {
+				const platform = platformOf(context, run.node, itemIndex, request);
+				const output = module.send
+					? await module.send.call(context, plan as never, platform)
+					: await sendPlan(plan as RequestPlan, platform);
+				return { answer: {}, sandbox: false, fixed: output };
+			},
+			explain: async ([entry], _fixed, error) =>
+				await explainRefusal(
+					context,
+					run.node,
+					module.named,
+					error,
+					reader.forItem(entry.itemIndex),
+				),
+		},
+		outputs: { describe: (outcome) => outcome.accepted!.fixed },
 	});
-	const outputs = run.outputs({ describe: (outcome) => outcome.accepted!.fixed });
 	// An operation that asks a person waits once item 0's request was accepted, by this try or an earlier one.
 	const sent = run.outcomes.items[0]?.accepted?.fixed;
 	if (module.wait && sent && !Array.isArray(sent))

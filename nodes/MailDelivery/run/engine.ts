@@ -146,7 +146,7 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 	/**
 	 * Reads every item into its entries, in input order. An item that cannot be read is refused (refuse());
 	 * entries an earlier try of the run sent, or may have, keep that outcome and are not returned to be sent
-	 * again. `readItem` may wait (an operation run item by item is run up to its first request: eachItem.ts).
+	 * again. `readItem` may wait (Send and Wait's step 1 reads the credential: eachItem.ts, operation.ts).
 	 */
 	async read<T extends E>(
 		readItem: (item: ItemParameters) => T[] | Promise<T[]>,

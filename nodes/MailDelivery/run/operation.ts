@@ -7,6 +7,7 @@
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	INode,
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
@@ -32,18 +33,29 @@ export interface NamedRecord {
 	names: (parameters: ItemParameters) => string[];
 }
 
+/** What an item run item by item gives: its output item, or several (a search). */
+export type ItemOutput = IDataObject | IDataObject[];
+
 /**
- * One item of an operation run item by item: its parameters, and requests with the run's throughput. Its
- * `execute` reads and checks first, then requests: the engine runs every item's `execute` up to its first
- * request (or `sending()`) before any item's request is made (run/eachItem.ts), so a check that does not need
- * the platform belongs before it.
+ * What an item of the simplest operations will ask: one request, to `path` with `body`, and how the platform's
+ * answer becomes the item's output. An operation whose step 1 returns this needs no step 2 of its own: the
+ * engine makes the request (run/eachItem.ts, sendPlan).
  */
-export interface ItemRun extends ItemParameters {
-	/**
-	 * Waits until the engine runs this item's requests: work that is not a check and costs memory or time (an
-	 * attachment read) goes after it. `request` and `pages` wait the same way.
-	 */
-	sending(): Promise<void>;
+export interface RequestPlan {
+	path: string;
+	body: IDataObject;
+	/** The item's output from the platform's answer (`writeResult` for a write). */
+	output: (answer: ApiResponse) => ItemOutput;
+}
+
+/**
+ * What step 2 of an item gets: its requests, the run's request options already applied (Requests in Parallel,
+ * pacing after a 429, retries of "try later", the time-out, the item's index in errors), and the item's index
+ * and the node, for the errors step 2 finds in an answer.
+ */
+export interface ItemPlatform {
+	readonly index: number;
+	readonly node: INode;
 	/** One request, paced with the run's other requests, with its retries of "try later" and its time-out. */
 	request(path: string, body?: IDataObject): Promise<ApiResponse>;
 	/** A paged search, each page a request as above. */
@@ -54,6 +66,27 @@ export interface ItemRun extends ItemParameters {
 		paging: Omit<PagingOptions, 'itemIndex' | 'request'>,
 	): Promise<IDataObject[]>;
 }
+
+/**
+ * The two steps of an operation run item by item (run/eachItem.ts). Step 1, `prepare`, reads and checks the
+ * item (items/parameterReader.ts reads each value as its field's kind; helpers/validation.ts holds the field
+ * rules) and returns its plan: what it will ask of the platform. It makes no request: the engine calls it for
+ * every item while the run reads its items, so an error it throws refuses that item before the run's first
+ * request (under Stop Workflow, nothing is sent). Step 2, `send`, makes the plan's request (or a few) when the
+ * item's turn comes and returns the item's output; work that is not a check and costs memory or time (an
+ * attachment read) belongs there. An operation whose plan is a RequestPlan leaves step 2 to the engine.
+ * `this` is n8n's context, for the few that need its helpers (an input item's binary data, a credential).
+ */
+type ItemSteps =
+	| {
+			prepare(this: IExecuteFunctions, item: ItemParameters): RequestPlan | Promise<RequestPlan>;
+			send?: undefined;
+	  }
+	| {
+			prepare(this: IExecuteFunctions, item: ItemParameters): unknown;
+			/** `plan`: what this operation's `prepare` returned (each module types it as its own plan). */
+			send(this: IExecuteFunctions, plan: never, platform: ItemPlatform): Promise<ItemOutput>;
+	  };
 
 interface Described {
 	option: OperationOption;
@@ -68,10 +101,10 @@ interface Described {
 	fasterWays?: Record<string, string>;
 }
 
-/** An operation run item by item: one request (or a few) per input item (run/eachItem.ts). */
-export interface ItemOperationModule extends Described {
-	/** Reads the item and makes its request; `this` is n8n's context, for the few that need its helpers. */
-	execute(this: IExecuteFunctions, item: ItemRun): Promise<IDataObject | IDataObject[]>;
+/** An operation run item by item: one request (or a few) per input item, in two steps (ItemSteps). */
+export type ItemOperationModule = Described & ItemSteps & ItemOptions;
+
+interface ItemOptions {
 	/**
 	 * What a request would have done, when it changes something ("the list may have been created"): the engine
 	 * then keeps what each item's request did, so n8n's retries never make it again, and says in errors
@@ -88,29 +121,36 @@ export interface ItemOperationModule extends Described {
 	/**
 	 * The wait of an operation that asks a person (Send and Wait for Response): the engine runs item 0 only (one
 	 * request per execution, as n8n's own send-and-wait nodes send one message; actions/router.ts), and once its
-	 * request was accepted, calls this with what `execute` gave, also when an earlier try of the run sent it and
-	 * the engine does not send again (n8n's Retry On Fail), so the run waits either way (run/eachItem.ts).
+	 * request was accepted, calls this with the item's output (step 2's), also when an earlier try of the run
+	 * sent it and the engine does not send again (n8n's Retry On Fail), so the run waits either way
+	 * (run/eachItem.ts).
 	 */
 	wait?(this: IExecuteFunctions, item: ItemParameters, sent: IDataObject): Promise<void>;
 }
 
 /**
- * Opens the run of an operation that combines items, typed with the operation's own entries and request data
- * (`openRun<Message, IDataObject>()`): the router makes the Run, and settles it once `execute` ends. Called once,
- * first thing.
+ * Opens the run of an operation that combines items, typed with the operation's own entries and request data:
+ * the router makes the Run, and settles it once the run ends. Called once, first thing (run/combined.ts).
  */
 export type OpenRun = <E extends Entry, RequestData>() => Run<E, RequestData>;
 
+/** An operation's steps bound to the one driver that takes them (run/combined.ts, combinedSteps). */
+export type CombinedRun = (
+	this: IExecuteFunctions,
+	openRun: OpenRun,
+) => Promise<INodeExecutionData[]>;
+
 /**
- * An operation that packs entries of several items into one request (Send, Import): its `execute` opens its run,
- * reads the items, packs and sends them, and returns the outputs, each step through the engine's Run
- * (run/engine.ts).
+ * An operation that packs entries of several items into one request (Send, Import): it states its steps for a
+ * run (how an item is read, how entries pack, how a request is made and its failure explained, how outputs are
+ * described), and the engine's driver takes them in order (run/combined.ts).
  */
 interface CombinedOperationModule extends Described {
 	combinesItems: true;
 	/** What a request that may have reached the platform may have done ("mail may have gone out"). */
 	effect: string;
-	execute: (this: IExecuteFunctions, openRun: OpenRun) => Promise<INodeExecutionData[]>;
+	/** Its steps, made with combinedSteps (run/combined.ts). */
+	steps: CombinedRun;
 }
 
 export type OperationModule = ItemOperationModule | CombinedOperationModule;

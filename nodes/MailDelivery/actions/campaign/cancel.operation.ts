@@ -11,7 +11,7 @@ export const option: OperationOption = {
 export const toolDescription =
 	'Cancels a scheduled campaign by its name; one whose send time has passed cannot be cancelled. Returns success, or an error saying why not.';
 
-export const { properties, named, effect, recordOf, execute } = namedAction({
+export const { properties, named, effect, recordOf, prepare } = namedAction({
 	kind: 'campaign',
 	locator: campaignNameLocator(
 		'A scheduled task; one whose send time has passed cannot be cancelled',

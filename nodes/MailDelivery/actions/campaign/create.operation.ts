@@ -24,12 +24,16 @@ import {
 	setIfPresent,
 	trimmed,
 } from '../../helpers/requestValues';
-import { attachmentReference, readAttachment } from '../../helpers/attachments';
+import {
+	type AttachmentReference,
+	attachmentReference,
+	readAttachment,
+} from '../../helpers/attachments';
 import { taggedParameter } from '../../helpers/platformTags';
 import { textBodyParameter } from '../../helpers/textBody';
 import { writeResult } from '../../run/results';
 import type { ItemParameters } from '../../items/parameterReader';
-import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
+import type { ItemPlatform, NamedRecord, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
 	name: 'Create',
@@ -191,7 +195,13 @@ export const effect = 'the campaign may have been created, and its mail sent';
 /** Items naming the same campaign run in input order. */
 export const recordOf = (item: ItemParameters) => String(item.get('mailName', '')).trim();
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+/** The campaign the item creates, and the file to attach, read when its request is due. */
+interface Campaign {
+	body: IDataObject;
+	attachment: AttachmentReference | undefined;
+}
+
+export function prepare(this: IExecuteFunctions, item: ItemParameters): Campaign {
 	const extra = item.get('additionalFields', {}) as IDataObject;
 	const onlySave = item.get('onlySave', false) as boolean;
 	const body: IDataObject = {
@@ -237,9 +247,14 @@ export async function execute(this: IExecuteFunctions, item: ItemRun) {
 		String(extra.attachmentBinaryProperty ?? ''),
 	);
 	applySandboxMode(body, item);
+	return { body, attachment };
+}
+
+export async function send(this: IExecuteFunctions, plan: Campaign, platform: ItemPlatform) {
 	// The file is read when the item's request is due, not while every item is checked.
-	await item.sending();
-	if (attachment) body.attachment = await readAttachment.call(this, attachment);
-	const answer = await item.request('/v5/campaign/mail/sends', body);
+	const body = plan.attachment
+		? { ...plan.body, attachment: await readAttachment.call(this, plan.attachment) }
+		: plan.body;
+	const answer = await platform.request('/v5/campaign/mail/sends', body);
 	return writeResult(body, answer, { mailName: body.mailName, id: answer.id, guid: answer.guid });
 }

@@ -11,7 +11,7 @@ export const option: OperationOption = {
 export const toolDescription =
 	'Deletes a campaign task by its name. Returns success, or an error when there is no such task.';
 
-export const { properties, named, effect, recordOf, execute } = namedAction({
+export const { properties, named, effect, recordOf, prepare } = namedAction({
 	kind: 'campaign',
 	locator: campaignNameLocator(),
 	path: '/v5/campaign/mail/delete',

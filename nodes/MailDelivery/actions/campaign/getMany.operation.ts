@@ -8,8 +8,9 @@ import {
 	simplified,
 	simplifyField,
 } from '../common.descriptions';
-import { pagingOf, setIfPresent } from '../../helpers/requestValues';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import { type Paging, pagingOf, setIfPresent } from '../../helpers/requestValues';
+import type { ItemParameters } from '../../items/parameterReader';
+import type { ItemPlatform, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -62,14 +63,24 @@ export const properties: INodeProperties[] = [
 	itemOptions(),
 ];
 
-export async function execute(item: ItemRun) {
+interface Search {
+	body: IDataObject;
+	paging: Paging;
+	simplify: unknown;
+}
+
+export function prepare(item: ItemParameters): Search {
 	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = {};
 	for (const key of ['mailName', 'subject', 'senderMail', 'type'])
 		setIfPresent(body, key, filters[key]);
 	if (filters.allTeam === true) body.allTeam = true;
-	const campaigns = await item.pages('/v5/campaign/mail/get', body, 'mailList', pagingOf(item));
-	return simplified(campaigns, item.get('simplify', true), compact);
+	return { body, paging: pagingOf(item), simplify: item.get('simplify', true) };
+}
+
+export async function send({ body, paging, simplify }: Search, platform: ItemPlatform) {
+	const campaigns = await platform.pages('/v5/campaign/mail/get', body, 'mailList', paging);
+	return simplified(campaigns, simplify, compact);
 }
 
 /** mailStatus (2.1) in words. */

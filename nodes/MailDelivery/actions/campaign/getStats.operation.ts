@@ -7,7 +7,8 @@ import {
 	filtersCollection,
 } from '../common.descriptions';
 import { readDayRange, setIfPresent } from '../../helpers/requestValues';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import type { ItemParameters } from '../../items/parameterReader';
+import type { OperationOption, RequestPlan } from '../../run/operation';
 
 export const option: OperationOption = {
 	name: 'Get Stats',
@@ -27,11 +28,14 @@ export const properties: INodeProperties[] = [
 	itemOptions(),
 ];
 
-export async function execute(item: ItemRun) {
+export function prepare(item: ItemParameters): RequestPlan {
 	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = readDayRange(item);
 	setIfPresent(body, 'mailName', filters.mailName);
 	setIfPresent(body, 'type', filters.type);
-	const answer = await item.request('/v5/campaign/mail/stats/get', body);
-	return (answer.mailStatsList as IDataObject[] | undefined) ?? [];
+	return {
+		path: '/v5/campaign/mail/stats/get',
+		body,
+		output: (answer) => (answer.mailStatsList as IDataObject[] | undefined) ?? [],
+	};
 }

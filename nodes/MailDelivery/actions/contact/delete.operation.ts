@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { itemOptions, retryOptions, sandboxModeField } from '../common.descriptions';
 import { applySandboxMode } from '../../helpers/requestValues';
 import { writeResult } from '../../run/results';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import type { ItemParameters } from '../../items/parameterReader';
+import type { OperationOption, RequestPlan } from '../../run/operation';
 import { contactEmailField, contactNamedBy, contactRecordOf } from './shared';
 
 export const option: OperationOption = {
@@ -26,9 +27,13 @@ export const effect = 'the contact may have been deleted';
 
 export const recordOf = contactRecordOf;
 
-export async function execute(item: ItemRun) {
+export function prepare(item: ItemParameters): RequestPlan {
 	const body = contactNamedBy(item);
 	applySandboxMode(body, item);
-	const answer = await item.request('/v5/contacts/delete', body);
-	return writeResult(body, answer, { email: body.email, deleted: !('sandboxMode' in body) });
+	return {
+		path: '/v5/contacts/delete',
+		body,
+		output: (answer) =>
+			writeResult(body, answer, { email: body.email, deleted: !('sandboxMode' in body) }),
+	};
 }

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { itemOptions } from '../common.descriptions';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import type { ItemParameters } from '../../items/parameterReader';
+import type { OperationOption, RequestPlan } from '../../run/operation';
 import { contactEmailField, contactNamedBy } from './shared';
 
 export const option: OperationOption = {
@@ -15,8 +16,8 @@ export const toolDescription =
 
 export const properties: INodeProperties[] = [contactEmailField, itemOptions()];
 
-export async function execute(item: ItemRun) {
-	const body = contactNamedBy(item);
-	const answer = await item.request('/v5/contacts/get', body);
-	return (answer.contact as IDataObject | undefined) ?? {};
-}
+export const prepare = (item: ItemParameters): RequestPlan => ({
+	path: '/v5/contacts/get',
+	body: contactNamedBy(item),
+	output: (answer) => (answer.contact as IDataObject | undefined) ?? {},
+});

@@ -1,16 +1,12 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared/transport';
 import { CUSTOM_OPTION } from '../../../shared/parameterKinds';
 import { applySandboxMode, setIfPresent } from '../../helpers/requestValues';
 import { findProblems, inputError, rules } from '../../helpers/validation';
-import type { OpenRun, OperationOption } from '../../run/operation';
+import { combinedSteps } from '../../run/combined';
+import type { OperationOption } from '../../run/operation';
 import type { ItemParameters } from '../../items/parameterReader';
 import { writeResult } from '../../run/results';
 import { wholeNumberOption } from '../../run/throughput';
@@ -278,11 +274,11 @@ function readRow(item: ItemParameters, json: IDataObject, requests: Map<string, 
 	return { itemIndex: item.index, values, request, key };
 }
 
-export async function execute(
-	this: IExecuteFunctions,
-	openRun: OpenRun,
-): Promise<INodeExecutionData[]> {
-	const run = openRun<Row, undefined>();
+/**
+ * Import's steps: each item is one row, rows with equal request-level fields share a request of up to Rows per
+ * Request, and each item's output is its row and the import's answer.
+ */
+export const steps = combinedSteps<Row, undefined>(function (run) {
 	const batchSize = wholeNumberOption(
 		run.node,
 		'Rows per Request',
@@ -293,31 +289,33 @@ export async function execute(
 	);
 	const items = this.getInputData();
 	const requests = new Map<string, IDataObject>();
-	const rows = await run.read((item) => [readRow(item, items[item.index]?.json ?? {}, requests)]);
-	run.pack(rows, { keyOf: (row) => row.key, maxPerRequest: batchSize });
-	await run.send({
-		send: async (chunk, _fixed, options) => {
-			const columns = chunk[0].request.contactDataMapping as Array<{ propertyName: string }>;
-			const body: IDataObject = {
-				...chunk[0].request,
-				contactData: chunk.map((row) =>
-					columns.map((column) => row.values[column.propertyName]),
-				) as unknown as IDataObject[],
-			};
-			const answer = await apiRequest.call(this, '/v5/contacts/imports', body, options);
-			return { answer, sandbox: body.sandboxMode === true, fixed: undefined };
-		},
-		// The API does not say; the emulator's choice, as a careful integrator's: a 400 refuses the whole import.
-		refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
-	});
 	const valuesOf = (rows: Row[]) =>
 		rows.length === 1 ? { ...rows[0].values } : { rows: rows.map((row) => row.values) };
-	return run.outputs({
-		describe: ({ sent, accepted }, where) =>
-			writeResult({ sandboxMode: accepted!.sandbox }, accepted!.answer, {
-				...valuesOf(sent),
-				...where,
-			}),
-		describeEntries: valuesOf,
-	});
-}
+	return {
+		readItem: (item) => [readRow(item, items[item.index]?.json ?? {}, requests)],
+		packing: { keyOf: (row) => row.key, maxPerRequest: batchSize },
+		requests: {
+			send: async (chunk, _fixed, options) => {
+				const columns = chunk[0].request.contactDataMapping as Array<{ propertyName: string }>;
+				const body: IDataObject = {
+					...chunk[0].request,
+					contactData: chunk.map((row) =>
+						columns.map((column) => row.values[column.propertyName]),
+					) as unknown as IDataObject[],
+				};
+				const answer = await apiRequest.call(this, '/v5/contacts/imports', body, options);
+				return { answer, sandbox: body.sandboxMode === true, fixed: undefined };
+			},
+			// The API does not say; the emulator's choice, as a careful integrator's: a 400 refuses the whole import.
+			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
+		},
+		outputs: {
+			describe: ({ sent, accepted }, where) =>
+				writeResult({ sandboxMode: accepted!.sandbox }, accepted!.answer, {
+					...valuesOf(sent),
+					...where,
+				}),
+			describeEntries: valuesOf,
+		},
+	};
+});

@@ -12,7 +12,7 @@ import {
 import type { ItemParameters } from '../../items/parameterReader';
 import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/requestValues';
 import { writeResult } from '../../run/results';
-import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
+import type { NamedRecord, OperationOption, RequestPlan } from '../../run/operation';
 import { contactRecordOf } from './shared';
 
 export const option: OperationOption = {
@@ -76,7 +76,7 @@ export const recordOf = (item: ItemParameters) =>
 	contactRecordOf(item) ||
 	`phone ${String(item.get<IDataObject>('additionalFields', {}).phoneNumber ?? '').trim()}`;
 
-export async function execute(item: ItemRun) {
+export function prepare(item: ItemParameters): RequestPlan {
 	const extra = item.get('additionalFields', {}) as IDataObject;
 	const body: IDataObject = {};
 	setIfPresent(body, 'email', trimmed(item.get('email', '')));
@@ -93,10 +93,14 @@ export async function execute(item: ItemRun) {
 	}
 	assertValid(item.node, body, FIELD_RULES, item.index);
 	applySandboxMode(body, item);
-	const answer = await item.request('/v5/contacts/upsert', body);
-	return writeResult(body, answer, {
-		email: body.email,
-		phoneNumber: body.phoneNumber,
-		listName: body.listName,
-	});
+	return {
+		path: '/v5/contacts/upsert',
+		body,
+		output: (answer) =>
+			writeResult(body, answer, {
+				email: body.email,
+				phoneNumber: body.phoneNumber,
+				listName: body.listName,
+			}),
+	};
 }

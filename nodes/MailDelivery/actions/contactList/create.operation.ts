@@ -6,7 +6,7 @@ import { itemOptions, retryOptions, sandboxModeField } from '../common.descripti
 import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/requestValues';
 import { writeResult } from '../../run/results';
 import type { ItemParameters } from '../../items/parameterReader';
-import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
+import type { NamedRecord, OperationOption, RequestPlan } from '../../run/operation';
 
 export const option: OperationOption = {
 	name: 'Create',
@@ -38,13 +38,16 @@ export const effect = 'the list may have been created';
 /** Items naming the same listName run in input order. */
 export const recordOf = (item: ItemParameters) => String(item.get('listName', '')).trim();
 
-export async function execute(item: ItemRun) {
+export function prepare(item: ItemParameters): RequestPlan {
 	const body: IDataObject = {
 		listName: trimmed(item.get('listName')),
 	};
 	setIfPresent(body, 'listDescription', item.get('listDescription', ''));
 	assertValid(item.node, body, FIELD_RULES, item.index);
 	applySandboxMode(body, item);
-	const answer = await item.request('/v5/lists/add', body);
-	return writeResult(body, answer, { listName: body.listName });
+	return {
+		path: '/v5/lists/add',
+		body,
+		output: (answer) => writeResult(body, answer, { listName: body.listName }),
+	};
 }

@@ -11,7 +11,7 @@ export const option: OperationOption = {
 export const toolDescription =
 	'Deletes the contact list with this name. Returns success, or an error when there is none.';
 
-export const { properties, named, effect, recordOf, execute } = namedAction({
+export const { properties, named, effect, recordOf, prepare } = namedAction({
 	kind: 'list',
 	locator: listLocator(),
 	path: '/v5/lists/delete',

@@ -1,9 +1,10 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { itemOptions, returnAllOrLimit, filtersCollection } from '../common.descriptions';
-import { pagingOf, setIfPresent } from '../../helpers/requestValues';
+import { type Paging, pagingOf, setIfPresent } from '../../helpers/requestValues';
 import { normalizeList } from './shared';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import type { ItemParameters } from '../../items/parameterReader';
+import type { ItemPlatform, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -42,10 +43,19 @@ export const properties: INodeProperties[] = [
 	itemOptions(),
 ];
 
-export async function execute(item: ItemRun) {
+interface Search {
+	body: IDataObject;
+	paging: Paging;
+}
+
+export function prepare(item: ItemParameters): Search {
 	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = {};
 	for (const key of ['search', 'listType', 'sort']) setIfPresent(body, key, filters[key]);
-	const lists = await item.pages('/v5/lists/get', body, 'lists', pagingOf(item));
+	return { body, paging: pagingOf(item) };
+}
+
+export async function send({ body, paging }: Search, platform: ItemPlatform) {
+	const lists = await platform.pages('/v5/lists/get', body, 'lists', paging);
 	return lists.map(normalizeList);
 }

@@ -12,7 +12,7 @@ import { trimmed } from '../../helpers/requestValues';
 import { taggedParameter } from '../../helpers/platformTags';
 import { writeResult } from '../../run/results';
 import type { ItemParameters } from '../../items/parameterReader';
-import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
+import type { NamedRecord, OperationOption, RequestPlan } from '../../run/operation';
 
 export const option: OperationOption = {
 	name: 'Create',
@@ -77,7 +77,7 @@ export const effect = 'the template may have been created';
 /** Items naming the same templateName run in input order. */
 export const recordOf = (item: ItemParameters) => String(item.get('templateName', '')).trim();
 
-export async function execute(item: ItemRun) {
+export function prepare(item: ItemParameters): RequestPlan {
 	const body = {
 		templateName: trimmed(item.get('templateName')),
 		templateSubject: taggedParameter(item, 'templateSubject', 'Subject') as string,
@@ -85,6 +85,9 @@ export async function execute(item: ItemRun) {
 		editorType: item.get('editorType', 'DRAG') as string,
 	};
 	assertValid(item.node, body, FIELD_RULES, item.index);
-	const answer = await item.request('/v5/campaign/mail/template/add', body);
-	return writeResult(body, answer, { templateName: body.templateName });
+	return {
+		path: '/v5/campaign/mail/template/add',
+		body,
+		output: (answer) => writeResult(body, answer, { templateName: body.templateName }),
+	};
 }

@@ -11,7 +11,7 @@ export const option: OperationOption = {
 export const toolDescription =
 	'Deletes the email template with this name. Returns success, or an error when there is none.';
 
-export const { properties, named, effect, recordOf, execute } = namedAction({
+export const { properties, named, effect, recordOf, prepare } = namedAction({
 	kind: 'template',
 	locator: templateLocator(),
 	path: '/v5/campaign/mail/template/delete',

@@ -8,8 +8,9 @@ import {
 	filtersCollection,
 } from '../common.descriptions';
 import { tagsIn } from '../../helpers/tags';
-import { pagingOf, setIfPresent } from '../../helpers/requestValues';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import { type Paging, pagingOf, setIfPresent } from '../../helpers/requestValues';
+import type { ItemParameters } from '../../items/parameterReader';
+import type { ItemPlatform, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -39,17 +40,27 @@ export const properties: INodeProperties[] = [
 	itemOptions(),
 ];
 
-export async function execute(item: ItemRun) {
+interface Search {
+	body: IDataObject;
+	paging: Paging;
+	simplify: unknown;
+}
+
+export function prepare(item: ItemParameters): Search {
 	const filters = item.get('filters', {}) as IDataObject;
 	const body: IDataObject = {};
 	setIfPresent(body, 'templateName', filters.templateName);
-	const templates = await item.pages(
+	return { body, paging: pagingOf(item), simplify: item.get('simplify', true) };
+}
+
+export async function send({ body, paging, simplify }: Search, platform: ItemPlatform) {
+	const templates = await platform.pages(
 		'/v5/campaign/mail/template/get',
 		body,
 		'templateList',
-		pagingOf(item),
+		paging,
 	);
-	return simplified(templates, item.get('simplify', true), compact);
+	return simplified(templates, simplify, compact);
 }
 
 /** A template without its HTML: what it is called, its subject, the tags to give values for, its date. */

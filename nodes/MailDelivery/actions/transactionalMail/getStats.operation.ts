@@ -2,7 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { dayRangeFields, itemOptions } from '../common.descriptions';
 import { readDayRange } from '../../helpers/requestValues';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import type { ItemParameters } from '../../items/parameterReader';
+import type { OperationOption, RequestPlan } from '../../run/operation';
 
 export const option: OperationOption = {
 	name: 'Get Stats',
@@ -15,7 +16,8 @@ export const toolDescription =
 
 export const properties: INodeProperties[] = [...dayRangeFields, itemOptions()];
 
-export async function execute(item: ItemRun) {
-	const answer = await item.request('/v5/transactional/mail/stats/get', readDayRange(item));
-	return (answer.mailStatsList as IDataObject[] | undefined) ?? [];
-}
+export const prepare = (item: ItemParameters): RequestPlan => ({
+	path: '/v5/transactional/mail/stats/get',
+	body: readDayRange(item),
+	output: (answer) => (answer.mailStatsList as IDataObject[] | undefined) ?? [],
+});

@@ -1,9 +1,4 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
-} from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { LIMITS } from '../../helpers/validation';
 import type { LookupMemo } from './send/diagnosis';
@@ -12,8 +7,8 @@ import {
 	type Message,
 	messageOutputs,
 	messagePacking,
+	messageReader,
 	messageRequests,
-	readMessages,
 } from './send/messages';
 import { tagValueFields } from './send/tagValueFields';
 import {
@@ -30,7 +25,8 @@ import {
 	additionalFieldsCollection,
 	optionsCollection,
 } from '../common.descriptions';
-import type { OpenRun, OperationOption } from '../../run/operation';
+import { combinedSteps } from '../../run/combined';
+import type { OperationOption } from '../../run/operation';
 import { MISSING_TAG_VALUES, MissingTagCheck, missingTagsField } from './send/missingTags';
 import { previewHint } from './send/preview';
 
@@ -349,14 +345,10 @@ export const properties: INodeProperties[] = [
 ];
 
 /**
- * Reads top to bottom: read and check every item, pack its messages into requests, send them, report. The
- * steps' own code is in send/messages.ts.
+ * Reads top to bottom: read and check every item, pack its messages into requests, send them, report; the
+ * engine takes these steps in this order (run/combined.ts). The steps' own code is in send/messages.ts.
  */
-export async function execute(
-	this: IExecuteFunctions,
-	openRun: OpenRun,
-): Promise<INodeExecutionData[]> {
-	const run = openRun<Message, IDataObject>();
+export const steps = combinedSteps<Message, IDataObject>(function (run) {
 	const inputs = this.getInputData();
 	const lookups: LookupMemo = new Map();
 	// Failing is the default: a send whose Options lack Missing Tag Values fails such messages.
@@ -365,21 +357,27 @@ export async function execute(
 		run.options.missingTagValues !== MISSING_TAG_VALUES.send,
 		lookups,
 	);
-	// 1. Read and check every item; the templates' tags are looked up meanwhile.
-	let messages = await readMessages(run, inputs, tags);
-	// 2. With Fail the Item, a message missing a tag value fails now, before any request.
-	if (tags.failItems) messages = await checkTags(run, tags, messages);
-	// 3. Pack the messages into requests of up to 100, by equal request-level fields.
-	run.pack(messages, messagePacking);
-	// 4. Send them, several at once; a request refused whole is split to find the message at fault. Each
-	// item's output is made as its request is answered, unless its missing tags are only known after.
-	const shape = messageOutputs(run, inputs, tags);
-	if (tags.failItems) run.describeAsAnswered(shape);
-	await run.send(messageRequests(this, run, lookups));
-	// 5. Report each item's recipients, request and missing tags (in Sandbox Mode its mail), and the run's hints.
-	if (!tags.failItems) await checkTags(run, tags, messages);
-	const outputs = run.outputs(shape);
-	tags.addHint();
-	previewHint.call(this, shape.sandboxed());
-	return outputs;
-}
+	const outputs = messageOutputs(run, inputs, tags);
+	return {
+		// 1. Read and check every item; the templates' tags are looked up meanwhile.
+		readItem: messageReader(inputs, tags),
+		lookingUp: tags.lookingUp,
+		// 2. With Fail the Item, a message missing a tag value fails now, before any request.
+		check: tags.failItems ? async (messages) => await checkTags(run, tags, messages) : undefined,
+		// 3. Pack the messages into requests of up to 100, by equal request-level fields.
+		packing: messagePacking,
+		// 4. Send them, several at once; a request refused whole is split to find the message at fault. Each
+		// item's output is made as its request is answered, unless its missing tags are only known after.
+		requests: messageRequests(this, run, lookups),
+		outputs,
+		describeAsAnswered: tags.failItems,
+		// 5. Report each item's recipients, request and missing tags (in Sandbox Mode its mail), and the run's hints.
+		beforeOutputs: tags.failItems
+			? undefined
+			: async (messages) => void (await checkTags(run, tags, messages)),
+		hints: () => {
+			tags.addHint();
+			previewHint.call(this, outputs.sandboxed());
+		},
+	};
+});

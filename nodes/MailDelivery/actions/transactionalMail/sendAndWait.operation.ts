@@ -13,7 +13,7 @@ import { tagsIn } from '../../helpers/tags';
 import { AddressListError, parseRecipients } from '../../helpers/recipients';
 import { assertValid, inputError, LIMITS, rules } from '../../helpers/validation';
 import type { ItemParameters } from '../../items/parameterReader';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import type { ItemPlatform, OperationOption } from '../../run/operation';
 import { SEND_FIELD_RULES } from './send/fieldRules';
 import { credentialTypeOf, type Authentication } from '../../../shared/transport/credentials';
 import { FormDefinitionError } from './sendAndWait/form';
@@ -128,7 +128,18 @@ async function keyOf(context: IExecuteFunctions, item: ItemParameters) {
 	}
 }
 
-export async function execute(this: IExecuteFunctions, item: ItemRun) {
+/** The mail with the wait's links, and what its output says of the wait. */
+interface Asking {
+	body: IDataObject;
+	responseType: string;
+	waitTill: string | null;
+}
+
+/**
+ * Reads and checks the item, then makes the wait (kept in the node's context) and the mail whose links answer
+ * it: a bad value or an unreadable credential refuses the item before its request.
+ */
+export async function prepare(this: IExecuteFunctions, item: ItemParameters): Promise<Asking> {
 	const { read, body, asked, waitTill } = readRequest(item);
 	const key = await keyOf(this, item);
 	const wait = newWait(this, key.credential, asked, { until: waitTill, zone: item.timezone });
@@ -141,11 +152,15 @@ export async function execute(this: IExecuteFunctions, item: ItemRun) {
 		})),
 		attribution: attributed(read),
 	});
-	const answer = await item.request(SEND_PATH, body);
+	return { body, responseType: asked.responseType, waitTill };
+}
+
+export async function send({ body, responseType, waitTill }: Asking, platform: ItemPlatform) {
+	const answer = await platform.request(SEND_PATH, body);
 	const sent: IDataObject = {
 		success: true,
 		...(body.sandboxMode === true ? { sandboxMode: true } : {}),
-		responseType: asked.responseType,
+		responseType,
 		recipients: (body.messageVersions as Array<{ to: Array<{ email: string }> }>)[0].to.map(
 			(recipient) => recipient.email,
 		),

@@ -6,7 +6,7 @@ import { itemOptions, retryOptions, sandboxModeField } from '../common.descripti
 import { applySandboxMode, trimmed } from '../../helpers/requestValues';
 import { writeResult } from '../../run/results';
 import type { ItemParameters } from '../../items/parameterReader';
-import type { ItemRun, NamedRecord, OperationOption } from '../../run/operation';
+import type { NamedRecord, OperationOption, RequestPlan } from '../../run/operation';
 
 export const option: OperationOption = {
 	name: 'Add',
@@ -62,13 +62,16 @@ export const effect = 'the sender may have been added';
 export const recordOf = (item: ItemParameters) =>
 	String(item.get('senderEmail', '')).trim().toLowerCase();
 
-export async function execute(item: ItemRun) {
+export function prepare(item: ItemParameters): RequestPlan {
 	const body = {
 		senderEmail: trimmed(item.get('senderEmail')),
 		senderType: String(item.get('senderType')),
 	};
 	assertValid(item.node, body, FIELD_RULES, item.index);
 	applySandboxMode(body, item);
-	const answer = await item.request('/v5/verified_senders/add', body);
-	return writeResult(body, answer, { senderEmail: body.senderEmail });
+	return {
+		path: '/v5/verified_senders/add',
+		body,
+		output: (answer) => writeResult(body, answer, { senderEmail: body.senderEmail }),
+	};
 }

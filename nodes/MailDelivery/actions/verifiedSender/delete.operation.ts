@@ -10,7 +10,7 @@ export const option: OperationOption = {
 
 export const toolDescription = 'Removes a sender address from the account. Returns success.';
 
-export const { properties, named, effect, recordOf, execute } = namedAction({
+export const { properties, named, effect, recordOf, prepare } = namedAction({
 	kind: 'sender',
 	locator: senderLocator('senderEmail', 'Sender'),
 	path: '/v5/verified_senders/delete',

@@ -2,8 +2,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { sendersOf } from '../../../shared/records';
 import { itemOptions, returnAllOrLimit, filtersCollection } from '../common.descriptions';
-import { pagingOf } from '../../helpers/requestValues';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import { type Paging, pagingOf } from '../../helpers/requestValues';
+import type { ItemParameters } from '../../items/parameterReader';
+import type { ItemPlatform, OperationOption } from '../../run/operation';
 
 export const option: OperationOption = {
 	name: 'Get Many',
@@ -29,14 +30,20 @@ export const properties: INodeProperties[] = [
 	itemOptions(),
 ];
 
-export async function execute(item: ItemRun) {
+interface Search {
+	body: IDataObject;
+	paging: Paging;
+}
+
+export function prepare(item: ItemParameters): Search {
 	const filters = item.get('filters', {}) as IDataObject;
 	const senderEmail = filters.senderEmail ? String(filters.senderEmail).trim() : undefined;
+	return { body: senderEmail ? { senderEmail } : {}, paging: pagingOf(item) };
+}
+
+export async function send({ body, paging }: Search, platform: ItemPlatform) {
 	// Through the item's request, paced with the run's others, like every operation's.
-	const senders = sendersOf(
-		await item.request('/v5/verified_senders/get', senderEmail ? { senderEmail } : {}),
-	);
+	const senders = sendersOf(await platform.request('/v5/verified_senders/get', body));
 	// The platform answers all senders at once; Limit is applied here.
-	const { returnAll, limit } = pagingOf(item);
-	return returnAll ? senders : senders.slice(0, limit);
+	return paging.returnAll ? senders : senders.slice(0, paging.limit);
 }

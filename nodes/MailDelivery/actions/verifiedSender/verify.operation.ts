@@ -3,7 +3,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions, senderLocator } from '../common.descriptions';
 import { trimmed } from '../../helpers/requestValues';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import type { ItemParameters } from '../../items/parameterReader';
+import type { OperationOption, RequestPlan } from '../../run/operation';
 
 export const option: OperationOption = {
 	name: 'Verify',
@@ -32,19 +33,22 @@ const FIELD_RULES = labelledBy(properties, {
 	selector: [rules.required, rules.textOrDigits],
 });
 
-export async function execute(item: ItemRun) {
+export function prepare(item: ItemParameters): RequestPlan {
 	const body = {
 		fromDomain: item.locator('fromDomain'),
 		selector: trimmed(item.get('selector')),
 	};
 	assertValid(item.node, body, FIELD_RULES, item.index);
-	const answer = await item.request('/v5/verified_senders/verify', body);
 	return {
-		fromDomain: body.fromDomain,
-		valid: answer.valid,
-		goodMX: answer.goodMX,
-		goodSPF: answer.goodSPF,
-		goodDKIM: answer.goodDKIM,
-		goodDMARC: answer.goodDMARC,
+		path: '/v5/verified_senders/verify',
+		body,
+		output: (answer) => ({
+			fromDomain: body.fromDomain,
+			valid: answer.valid,
+			goodMX: answer.goodMX,
+			goodSPF: answer.goodSPF,
+			goodDKIM: answer.goodDKIM,
+			goodDMARC: answer.goodDMARC,
+		}),
 	};
 }

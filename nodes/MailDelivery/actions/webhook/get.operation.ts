@@ -2,7 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { maskSecret } from '../../../shared/triggerAddresses';
 import { itemOptions } from '../common.descriptions';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import type { ApiResponse } from '../../../shared/transport';
+import type { OperationOption, RequestPlan } from '../../run/operation';
 
 export const option: OperationOption = {
 	name: 'Get',
@@ -15,13 +16,14 @@ export const toolDescription =
 
 export const properties: INodeProperties[] = [itemOptions()];
 
+export const prepare = (): RequestPlan => ({ path: '/v5/webhook/get', body: {}, output: shown });
+
 /**
  * The configuration as the platform holds it, except the secret of a Mail Delivery Trigger's URL: with
  * it anyone could post forged events into that workflow, so it is masked (the user's own URLs are shown
  * as they are).
  */
-export async function execute(item: ItemRun) {
-	const answer = await item.request('/v5/webhook/get', {});
+function shown(answer: ApiResponse): IDataObject {
 	const extra = answer.transCallbackUrlExtra as IDataObject[] | null | undefined;
 	return {
 		transEvent: answer.transEvent ?? null,

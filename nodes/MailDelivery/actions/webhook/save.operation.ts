@@ -5,7 +5,8 @@ import { SWITCHABLE_KINDS, transEventFor } from '../../../shared/eventKinds';
 import type { WebhookConfig } from '../../../shared/webhookConfig';
 import { trimmed } from '../../helpers/requestValues';
 import { assertValid, inputError, rules } from '../../helpers/validation';
-import type { ItemRun, OperationOption } from '../../run/operation';
+import type { ItemParameters } from '../../items/parameterReader';
+import type { ItemPlatform, OperationOption } from '../../run/operation';
 import { writeResult } from '../../run/results';
 import { itemOptions, retryOptions } from '../common.descriptions';
 import { keepingRecords, maskedBody, triggerConflicts, unmasked } from './triggerRecords';
@@ -134,7 +135,13 @@ export const effect = 'the webhook configuration may have been saved';
 /** The account has one webhook configuration: every save changes it, so saves run in input order. */
 export const recordOf = () => 'the account';
 
-export async function execute(item: ItemRun) {
+/** The save the item asks for, and whether it may take pushes from a trigger (Options → Replace Anyway). */
+interface Save {
+	body: IDataObject;
+	replaceAnyway: boolean;
+}
+
+export function prepare(item: ItemParameters): Save {
 	const fields = item.get('updateFields', {}) as IDataObject;
 	const body: IDataObject = {};
 	if (fields.transCallbackUrl !== undefined)
@@ -169,10 +176,12 @@ export async function execute(item: ItemRun) {
 		item.index,
 	);
 	const options = item.get<IDataObject>('options', {});
-	const saving = touchesTriggers(body)
-		? await withTriggers(item, body, options.replaceTriggerSettings === true)
-		: body;
-	const answer = await item.request('/v5/webhook/save', saving);
+	return { body, replaceAnyway: options.replaceTriggerSettings === true };
+}
+
+export async function send({ body, replaceAnyway }: Save, platform: ItemPlatform) {
+	const saving = touchesTriggers(body) ? await withTriggers(platform, body, replaceAnyway) : body;
+	const answer = await platform.request('/v5/webhook/save', saving);
 	return writeResult(saving, answer, { saved: maskedBody(saving) });
 }
 
@@ -192,7 +201,7 @@ function touchesTriggers(body: IDataObject): boolean {
  * kept true (triggerRecords.ts).
  */
 async function withTriggers(
-	item: ItemRun,
+	item: ItemPlatform,
 	body: IDataObject,
 	replaceAnyway: boolean,
 ): Promise<IDataObject> {

@@ -1,5 +1,5 @@
 /**
- * The steps of a transactional send (send.operation.ts's execute, in its order): items read into messages,
+ * The steps of a transactional send (send.operation.ts's steps, in their order): items read into messages,
  * their missing tags checked, messages packed into requests, each request made and its failure explained, and
  * each item's output.
  */
@@ -19,6 +19,7 @@ import {
 	type Run,
 } from '../../../run/engine';
 import { writeResult } from '../../../run/results';
+import type { ItemParameters } from '../../../items/parameterReader';
 import { diagnoseSendFailure, type LookupMemo } from './diagnosis';
 import { type MissingTagCheck, missingTagsOutput } from './missingTags';
 import { itemPreview, PREVIEWED_ITEMS } from './preview';
@@ -46,13 +47,9 @@ export interface Message {
 
 const versionsOf = (messages: Message[]) => messages.map((message) => message.version);
 
-/** Every item read and checked into its messages; the look-up of the templates they use starts meanwhile. */
-export async function readMessages(
-	run: Run<Message, IDataObject>,
-	inputs: INodeExecutionData[],
-	tags: MissingTagCheck,
-): Promise<Message[]> {
-	return await run.read((item): Message[] => {
+/** An item read and checked into its messages; the look-up of the templates they use starts meanwhile. */
+export function messageReader(inputs: INodeExecutionData[], tags: MissingTagCheck) {
+	return (item: ItemParameters): Message[] => {
 		const { shared, versions, attachment } = readSendItem(item, inputs[item.index]);
 		tags.lookUp(shared, versions, item.index);
 		return versions.map((version) => ({
@@ -62,7 +59,7 @@ export async function readMessages(
 			attachment,
 			missingTags: [],
 		}));
-	}, tags.lookingUp);
+	};
 }
 
 /**
