@@ -82,7 +82,7 @@ export async function runEachItem(
 			send: async ([{ itemIndex, plan }], _fixed, request) => {
 				const platform = platformOf(context, run.node, itemIndex, request);
 				const output = module.send
-					? await module.send.call(context, plan as never, platform)
+					? await module.send.call(context, plan, platform)
 					: await sendPlan(plan as RequestPlan, platform);
 				return { answer: {}, sandbox: false, fixed: output };
 			},

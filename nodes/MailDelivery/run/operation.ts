@@ -84,8 +84,11 @@ type ItemSteps =
 	  }
 	| {
 			prepare(this: IExecuteFunctions, item: ItemParameters): unknown;
-			/** `plan`: what this operation's `prepare` returned (each module types it as its own plan). */
-			send(this: IExecuteFunctions, plan: never, platform: ItemPlatform): Promise<ItemOutput>;
+			/**
+			 * `plan`: what this operation's `prepare` returned. Each module types it as its own plan: a method's
+			 * parameters are compared both ways, so `send(plan: Search, …)` is one of these.
+			 */
+			send(this: IExecuteFunctions, plan: unknown, platform: ItemPlatform): Promise<ItemOutput>;
 	  };
 
 interface Described {
