@@ -1,6 +1,6 @@
 // The README's test command: install what is missing (not counted in the time budget), the project's lint and `npm
 // run verify` (n8n's verification points; it builds dist/ for the suites) side by side, jest, then the tooling's
-// tests and the end-to-end suites three at a time; at the end a table of each suite's time, a line saying whether the
+// tests and the end-to-end suites two at a time; at the end a table of each suite's time, a line saying whether the
 // run kept to its budget, and one closing line with the totals. `--unit` runs only the in-process suites (jest and
 // the tooling's tests).
 import { exec, execSync } from 'node:child_process';

@@ -1,5 +1,5 @@
 // Runs the end-to-end suites: for each n8n line (default: 2 then 1; E2E_LINES=2 for one) its suites (E2E_SUITES=
-// main,trigger-faults,browser,… picks some), three at a time (E2E_LANES), each suite in a process of its own with its
+// main,trigger-faults,browser,… picks some), two at a time (E2E_LANES), each suite in a process of its own with its
 // own n8n, emulator and ports. Both lines run the fault suites (a platform failing a chosen request: the trigger's
 // record, Retry On Fail, time-outs) and Send and Wait for Response; line 2 also runs the MCP suite, the browser suites
 // (the editor in Chromium, in two parts; E2E_SUITES=browser picks both), the install suite (the package from a
@@ -138,11 +138,11 @@ export function e2ePreconditions(tasks) {
 }
 
 /**
- * Lanes for suites side by side (E2E_LANES; 3 by default on this project's 2-core machine): a suite spends most of
- * its time waiting for n8n, the editor or a time limit, not computing. Measured with two lanes (npm test's CPU
- * column, a fresh clone): the lanes' processes used 2,314 CPU seconds in 2,242 s, about one core of the two.
+ * Lanes for suites side by side (E2E_LANES, 2 by default: the machine's two cores). Three were measured no faster
+ * on a fresh clone (34 min 14 s at a load average of 9.5, against 33 min 23 s with two at 5.5): the suites' n8n
+ * starts, Chromium and the engine keep both cores busy, and a third lane only makes every wait longer.
  */
-export const lanes = () => Number(process.env.E2E_LANES ?? 3);
+export const lanes = () => Number(process.env.E2E_LANES ?? 2);
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	let tasks;

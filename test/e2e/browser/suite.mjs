@@ -2,7 +2,7 @@
 // the built package and the emulator, the demo's credentials and example workflows (as `npm start` makes them), and
 // Debian's Chromium driven as a person drives it. The REST API only sets the stage; every check reads what the editor
 // shows. Screenshots: .tmp/browser/<journey>/. The journeys are split over two suites, each with its own n8n and
-// Chromium, so that they run side by side: a journey spends most of its time waiting for the editor.
+// Chromium, so that both lanes of npm test share them: as one suite they took 1,300 s, the longest task of the run.
 import { after, before, test } from 'node:test';
 
 import { setupDemo } from '../../../scripts/demo.mjs';
