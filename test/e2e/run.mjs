@@ -1,10 +1,9 @@
 // Runs the end-to-end suites: for each n8n line (default: 2 then 1; E2E_LINES=2 for one) its suites (E2E_SUITES=
 // main,trigger-faults,browser,… picks some), two at a time (E2E_LANES), each suite in a process of its own with its
 // own n8n, emulator and ports. Both lines run the fault suites (a platform failing a chosen request: the trigger's
-// record, Retry On Fail, time-outs) and Send and Wait for Response; line 2 also runs the MCP suite, the browser suites
-// (the editor in Chromium, in two parts; E2E_SUITES=browser picks both), the install suite (the package from a
-// registry), the queue-mode suite and a sample of the history explorer's histories (explorer); both run the retries
-// suite (never twice around n8n's Retry).
+// record, Retry On Fail, time-outs) and Send and Wait for Response; line 2 also runs the MCP suite, the browser suite
+// (the editor in Chromium), the install suite (the package from a registry), the queue-mode suite and a sample of
+// the history explorer's histories (explorer); both run the retries suite (never twice around n8n's Retry).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,8 +21,7 @@ export const SUITES = {
 		'explorer',
 		'send-and-wait',
 		'mcp',
-		'browser-build',
-		'browser-run',
+		'browser',
 		'install',
 		'queue',
 	],
@@ -35,8 +33,7 @@ export const SUITES = {
  * first, so that none is left to run alone at the end.
  */
 const TYPICAL_SECONDS = {
-	'e2e 2 browser-build': 800,
-	'e2e 2 browser-run': 700,
+	'e2e 2 browser': 1500,
 	'e2e 2 trigger-faults': 320,
 	'e2e 1 trigger-faults': 320,
 	'e2e 2 queue': 250,
@@ -82,10 +79,7 @@ export function e2eTasks() {
 		.split(',')
 		.map((line) => line.trim())
 		.filter(Boolean);
-	// "browser" names both browser suites.
-	const chosen = process.env.E2E_SUITES?.split(',')
-		.map((suite) => suite.trim())
-		.flatMap((suite) => (suite === 'browser' ? ['browser-build', 'browser-run'] : [suite]));
+	const chosen = process.env.E2E_SUITES?.split(',').map((suite) => suite.trim());
 	const unknown = chosen?.filter((suite) => !Object.values(SUITES).flat().includes(suite)) ?? [];
 	if (unknown.length > 0)
 		throw new Error(

@@ -1,8 +1,8 @@
-// The browser suites' set-up, shared by both (browser-build.e2e.mjs, browser-run.e2e.mjs): n8n of the main line with
-// the built package and the emulator, the demo's credentials and example workflows (as `npm start` makes them), and
-// Debian's Chromium driven as a person drives it. The REST API only sets the stage; every check reads what the editor
-// shows. Screenshots: .tmp/browser/<journey>/. The journeys are split over two suites, each with its own n8n and
-// Chromium, so that both lanes of npm test share them: as one suite they took 1,300 s, the longest task of the run.
+// The browser suite's set-up (browser.e2e.mjs lists the journeys): n8n of the main line with the built package and
+// the emulator, the demo's credentials and example workflows (as `npm start` makes them), and Debian's Chromium driven
+// as a person drives it. The REST API only sets the stage; every check reads what the editor shows. Screenshots:
+// .tmp/browser/<journey>/. One suite, not two: split in two (each with its own n8n and Chromium) its journeys took
+// 1,549 s of the lanes against 1,307 s as one, and two lanes share the run's other suites well enough.
 import { after, before, test } from 'node:test';
 
 import { setupDemo } from '../../../scripts/demo.mjs';

@@ -1,16 +1,60 @@
-// The editor in a real browser, second part: runs and what they show (a person in the loop, numbers and words, text
-// bodies, the README's pictures, sandbox, events by clicking, time running out; set-up: browser/suite.mjs; the
-// other part: browser-build.e2e.mjs).
+// The editor in a real browser: its journeys, one after another, on one n8n with the demo and one Chromium (set-up:
+// browser/suite.mjs). Screenshots: .tmp/browser/<journey>/.
 import { browserSuite } from './browser/suite.mjs';
 import { n } from './browser/approval.mjs';
 import { ab, u } from './browser/bad-day.mjs';
 import { t } from './browser/human-review.mjs';
-import { m } from './browser/journeys.mjs';
+import { a, b, c, d, e, f, g, h, i, j, k, l, m } from './browser/journeys.mjs';
 import { o, p, q, r } from './browser/newcomer.mjs';
 import { s } from './browser/repeated-events.mjs';
 import { v, w, x, y, z } from './browser/second-hour.mjs';
 
 browserSuite([
+	[
+		"a. sign in, run the two manual examples and read their output, see the trigger example's executions by kind",
+		a,
+	],
+	[
+		'b. a new workflow: Code → Mail Delivery Send with pickers, drag and drop into To and a tag value, execute',
+		b,
+	],
+	[
+		'c. On Error: error output routes the bad item, regular output keeps it, Stop Workflow says what was not sent',
+		c,
+	],
+	[
+		'd. the trigger panel: Registration, Manual fields (the Secret says it is required), one output per kind, a test listen while the example holds the address (it gives way)',
+		d,
+	],
+	[
+		'e. the three credential dialogs: wrong secrets explained, the authorization code fetched from the URL the dialog shows',
+		e,
+	],
+	["f. Webhook → Save refuses to take a trigger's address unless the Replace option is on", f],
+	[
+		"g. a second trigger published in the editor while the user's first holds the address: refused fast, by workflow name",
+		g,
+	],
+	[
+		'h. tags pasted into Template → Create (n8n stores them as an expression) reach the platform as tags',
+		h,
+	],
+	[
+		'i. the node creator: On any event, Send transactional mail first; Campaign → Create lists its lists on first open; Custom API Call',
+		i,
+	],
+	[
+		'j. no label cut: the trigger outputs on the canvas, the send panel as a desktop browser draws it with every field hovered',
+		j,
+	],
+	[
+		"k. the send says what it cannot: tags without a value fail by default (the error names the tag, the item and its values), Send With the Tag Empty sends them (output, hint, the emulator's mail log), Email Field named in the error, fields before the first run",
+		k,
+	],
+	[
+		"l. the example's Tag Values → Name shows its mode, Import's Add to List offers a new list, the node creator's entry speaks of actions and events",
+		l,
+	],
 	[
 		'm. a field only n8n can evaluate over 150 items: the output panel names it and the faster way; an operation run item by item offers Requests in Parallel and Redo After a Crash',
 		m,
