@@ -222,6 +222,7 @@ export async function startQueueStack({
 		const n8n = async (name, command, port) => {
 			const processStarted = Date.now();
 			const instance = await startN8n({
+				editor: false,
 				line: '2',
 				command,
 				userFolder: path.join(folder, name),

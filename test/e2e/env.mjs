@@ -202,9 +202,10 @@ export function triggerWorkflow({ name, credential, parameters = {} }) {
 
 /**
  * The emulator and an n8n with an owner. `faults`: a JSON file of faults in n8n's own saving of executions
- * (n8n-faults.cjs, preloaded), which tests write while n8n runs; `extraEnv`: more of n8n's environment.
+ * (n8n-faults.cjs, preloaded), which tests write while n8n runs; `extraEnv`: more of n8n's environment. n8n runs
+ * without its editor unless `editor` is true (a suite that opens it): a start then costs a quarter less.
  */
-export async function startStack(line, { faults, extraEnv } = {}) {
+export async function startStack(line, { faults, extraEnv, editor = false } = {}) {
 	const emulator = await startEmulatorProcess();
 	const userFolder = mkdtempSync(path.join(tmpdir(), `mail-delivery-e2e-${line}-`));
 	let n8n;
@@ -212,6 +213,7 @@ export async function startStack(line, { faults, extraEnv } = {}) {
 		n8n = await startN8n({
 			line,
 			userFolder,
+			editor,
 			...(faults ? n8nFaults(faults) : {}),
 			...(extraEnv ? { extraEnv } : {}),
 		});

@@ -56,6 +56,7 @@ export function executionsOf(stack, line) {
 			process.kill(pid, 'SIGKILL');
 			await exited;
 			stack.n8n = await startN8n({
+				editor: false,
 				line,
 				userFolder: stack.userFolder,
 				port: Number(new URL(stack.n8n.baseUrl).port),

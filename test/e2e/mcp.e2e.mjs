@@ -30,7 +30,8 @@ let credential;
 const rl = (value) => ({ __rl: true, mode: 'list', value });
 
 before(async () => {
-	stack = await startStack(line);
+	// With its editor: a test reads the node list the editor loads (the Human review tool n8n makes).
+	stack = await startStack(line, { editor: true });
 	credential = await createCredential(
 		stack.session,
 		'mailDeliverySignatureApi',

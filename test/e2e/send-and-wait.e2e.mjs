@@ -535,6 +535,7 @@ test('n8n restarts while runs wait (n8n 2.x with its quickjs expression engine):
 	await stack.n8n.stop();
 	await new Promise((resolve) => setTimeout(resolve, 4000));
 	stack.n8n = await startN8n({
+		editor: false,
 		line,
 		userFolder: stack.userFolder,
 		port: Number(port),

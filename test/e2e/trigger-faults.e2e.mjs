@@ -520,6 +520,7 @@ test('each pushed event once across a restart: a push that comes again after n8n
 	n8nSaving({});
 
 	stack.n8n = await startN8n({
+		editor: false,
 		line,
 		userFolder: stack.userFolder,
 		port,
@@ -560,6 +561,7 @@ test("n8n started while the platform cannot be reached: the trigger stays publis
 	await stack.emulator.stop();
 	const log = [];
 	stack.n8n = await startN8n({
+		editor: false,
 		line,
 		userFolder: stack.userFolder,
 		port,
@@ -596,6 +598,7 @@ test('n8n restarted with another public address: the trigger takes over its own 
 	const moved = `http://localhost:${port}`;
 	const log = [];
 	stack.n8n = await startN8n({
+		editor: false,
 		line,
 		userFolder: stack.userFolder,
 		port,
@@ -634,6 +637,7 @@ test('a published trigger that comes back takes its address back: production sto
 	const copyLog = [];
 	const startCopy = async () =>
 		await startN8n({
+			editor: false,
 			line,
 			userFolder: copyFolder,
 			port: copyPort,
@@ -660,6 +664,7 @@ test('a published trigger that comes back takes its address back: production sto
 
 		// Production comes back at its own address: it takes the address back as it starts, and says so.
 		stack.n8n = await startN8n({
+			editor: false,
 			line,
 			userFolder: stack.userFolder,
 			port,
@@ -719,6 +724,7 @@ test("a copy of this n8n made from its user folder neither takes nor gives back 
 	const copyFolder = mkdtempSync(path.join(tmpdir(), `mail-delivery-e2e-${line}-copy-`));
 	cpSync(stack.userFolder, copyFolder, { recursive: true });
 	stack.n8n = await startN8n({
+		editor: false,
 		line,
 		userFolder: stack.userFolder,
 		port,
@@ -733,6 +739,7 @@ test("a copy of this n8n made from its user folder neither takes nor gives back 
 	);
 	const copyLog = [];
 	const copy = await startN8n({
+		editor: false,
 		line,
 		userFolder: copyFolder,
 		log: (text) => copyLog.push(text),

@@ -21,7 +21,7 @@ export function browserSuite(journeys) {
 		const started = Date.now();
 		// Chromium first: without it the suite fails here, before starting anything.
 		env.browser = await launchBrowser();
-		stack = await startStack('2');
+		stack = await startStack('2', { editor: true });
 		const { url, account, redirectUri } = stack.emulator;
 		await setupDemo(stack.session, { url, account, redirectUri });
 		Object.assign(env, {
