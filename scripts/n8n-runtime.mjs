@@ -143,7 +143,8 @@ async function launchN8n(
 		N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false',
 		...(editor ? {} : { N8N_DISABLE_UI: 'true' }),
 		// Node's cache of compiled modules, kept with the installs: n8n's next start compiles a fifth less.
-		NODE_COMPILE_CACHE: process.env.NODE_COMPILE_CACHE ?? path.join(installCache(), 'compile-cache'),
+		NODE_COMPILE_CACHE:
+			process.env.NODE_COMPILE_CACHE ?? path.join(installCache(), 'compile-cache'),
 		// A worker answers readiness on its health port.
 		...(command === 'worker'
 			? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port) }
