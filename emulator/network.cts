@@ -28,6 +28,12 @@ export interface NetworkSettings {
 	 */
 	workWithinLatency: number;
 	/**
+	 * 1: a request over a limit (rateLimitPerSecond, maxUnderWay, unavailableEvery) is refused as it arrives,
+	 * without the latency, as a platform that refuses at its edge before any work: its refusals come back before the
+	 * answers of the requests it took at the same moment. 0 (the default): a refusal waits the latency too.
+	 */
+	refuseAtOnce: number;
+	/**
 	 * With HTTPS on (EmulatorOptions.https), the round trip to the platform in ms: each connection's TCP
 	 * handshake, its TLS handshake, and each request and answer pay it (distance.cts). 0: on this machine.
 	 */
@@ -65,6 +71,7 @@ export class Network {
 		unavailableEvery: 0,
 		maxUnderWay: 0,
 		workWithinLatency: 0,
+		refuseAtOnce: 0,
 		distanceMs: 0,
 	};
 	/** Answers refused by the settings: 429 (rate limit) and 503 (unavailable). */
@@ -110,22 +117,25 @@ export class Network {
 
 	/** Plays distance and limits: the latency, then may refuse the request unprocessed (true). */
 	async throttle(res: http.ServerResponse): Promise<boolean> {
-		const {
-			latencyMs,
-			latencyJitterMs,
-			rateLimitPerSecond,
-			unavailableEvery,
-			maxUnderWay,
-			workWithinLatency,
-		} = this.settings;
-		// Counted as it arrives, answered after the latency as any other answer.
+		const { latencyMs, latencyJitterMs, maxUnderWay, workWithinLatency, refuseAtOnce } =
+			this.settings;
+		// Counted as it arrives, answered after the latency as any other answer (or at once: refuseAtOnce).
 		const crowded = maxUnderWay > 0 && this.underWay > maxUnderWay;
+		if (refuseAtOnce) {
+			if (this.refuse(res, crowded)) return true;
+		}
 		const delay = latencyMs + Math.random() * latencyJitterMs;
 		if (delay > 0 && workWithinLatency)
 			answerAt(res, Date.now() + delay, (late) => {
 				if (this.lateAnswers.length < MAX_LATE_ANSWERS) this.lateAnswers.push(late);
 			});
 		else if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+		return refuseAtOnce ? false : this.refuse(res, crowded);
+	}
+
+	/** Refuses the request unprocessed (true) when the platform is crowded, unavailable, or over its rate. */
+	private refuse(res: http.ServerResponse, crowded: boolean): boolean {
+		const { rateLimitPerSecond, unavailableEvery } = this.settings;
 		this.v5Requests++;
 		if (crowded || (unavailableEvery > 0 && this.v5Requests % unavailableEvery === 0)) {
 			this.throttled[503]++;

@@ -2,7 +2,10 @@
  * The number of requests at once that follows the platform (nodes/shared/transport/concurrency.ts), driven round
  * by round as the engine and the transport drive it: a permit per request, each attempt's answer time or refusal.
  */
-import { ConcurrencyLimit } from '../../nodes/shared/transport/concurrency';
+import {
+	ConcurrencyLimit,
+	type ConcurrencyFigures,
+} from '../../nodes/shared/transport/concurrency';
 
 /** Starts `count` requests (all the limit allows by default), then answers each after `ms` or refuses it. */
 async function round(
@@ -114,7 +117,9 @@ test('never more under way than allowed; waiting requests start in the order the
 });
 
 test('the execution hint gives the figures of a number that followed the platform, and nothing for a fixed one or one that never moved', async () => {
-	const { concurrencyHint } = await import('../../nodes/MailDelivery/run/report');
+	const { throughputHints } = await import('../../nodes/MailDelivery/run/report');
+	const concurrencyHint = (figures: ConcurrencyFigures) =>
+		throughputHints(figures, undefined)[0]?.message;
 	const limit = new ConcurrencyLimit(16, 64, true);
 	await round(limit, 100);
 	await round(limit, 100);
@@ -131,4 +136,8 @@ test('the execution hint gives the figures of a number that followed the platfor
 	const short = new ConcurrencyLimit(16, 64, true);
 	await round(short, 100, 10);
 	expect(concurrencyHint(short.summary)).toBeUndefined();
+	// Paced after a 429, fixed or not: the rate is said.
+	expect(throughputHints(fixed.summary, 10).map((hint) => hint.message)).toEqual([
+		'After the platform\'s first "too many requests" (HTTP 429), requests were paced to 10 a second (what it had accepted in the second before refusing), probing for more every 3 s without a refusal.',
+	]);
 });

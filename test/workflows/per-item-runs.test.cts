@@ -174,6 +174,30 @@ test('after a 429 the items are paced to the rate the platform accepts, and each
 	expect(answered.filter((r) => r.code === 200)).toHaveLength(60);
 });
 
+test('a platform that refuses before it works (its 429s come back before the answers it accepted): the run is paced to the rate it accepted, and the hint says so', async () => {
+	await env.control('POST', 'settings', {
+		latencyMs: 300,
+		rateLimitPerSecond: 10,
+		refuseAtOnce: 1,
+	});
+	const result = await runWorkflow({
+		...actionWorkflow({ resource: 'contact', operation: 'get', email: '={{ $json.email }}' }),
+		credentials: env.credentials(),
+		items: [...Array(40).keys()].map(() => ({ json: { email: 'ada@example.org' } })),
+	});
+	expect(result.error()).toBeUndefined();
+	expect(result.output('Mail Delivery')).toHaveLength(40);
+	const answered = env.view().requests.filter((r) => r.path === '/v5/contacts/get');
+	expect(answered.filter((r) => r.code === 200)).toHaveLength(40);
+	const hints = (result.run.data.resultData.runData['Mail Delivery'][0].hints ?? []).map(
+		(hint) => hint.message,
+	);
+	// Read as the first 429 came back, before the answers it accepted, the rate was lower (7 here; 1 at worst).
+	expect(hints).toContainEqual(
+		expect.stringMatching(/requests were paced to 10 a second \(what it had accepted/),
+	);
+});
+
 test('a stopped execution starts no other request (a 2,000-item send stopped as its 3rd request of mail was about to leave)', async () => {
 	await env.control('POST', 'settings', { latencyMs: 100, credits: 1_000_000 });
 	const txCount = () => env.view().requests.filter((r) => r.path === TX).length;

@@ -30,7 +30,6 @@ import { type ItemOutcome, Outcomes } from './outcomes';
 import type { ItemParameters, ParameterReader } from '../items/parameterReader';
 import { type Entry, type Packing, RequestQueue, type Unit } from './queue';
 import {
-	concurrencyHint,
 	earlierSummary,
 	isNotRun,
 	outputOf,
@@ -41,6 +40,7 @@ import {
 	runError,
 	type RunSettings,
 	stoppedError,
+	throughputHints,
 } from './report';
 import { checkRetry, type RetryCheck, runEnded, runName } from '../neverTwice/retries';
 import { concurrencyOf, type DefaultParallel, type Throughput, throughputOf } from './throughput';
@@ -232,8 +232,8 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 	 * execution (neverTwice/retries.ts: a retry of it may then show that it is alone).
 	 */
 	async settled(threw: boolean) {
-		const hint = threw ? undefined : concurrencyHint(this.concurrency.summary);
-		if (hint) this.context.addExecutionHints({ message: hint, location: 'outputPane' });
+		const paceHints = throughputHints(this.concurrency.summary, this.pacer.pacedRate);
+		if (!threw) this.context.addExecutionHints(...paceHints);
 		if (!this.retryCheck) return;
 		await this.retryCheck.check.catch(() => undefined);
 		runEnded(this.context, { threw });

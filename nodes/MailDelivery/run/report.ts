@@ -4,7 +4,7 @@
  * execution was stopped, what was done before the stop. The words come from data: which items were done, may
  * have been, were refused or not run, and what the operation's requests do.
  */
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
+import type { IDataObject, INode, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ConcurrencyFigures } from '../../shared/transport/concurrency';
@@ -286,10 +286,24 @@ export function outputOf<E>(
 }
 
 /**
- * The execution hint of a run whose number of requests at once followed the platform, when that mattered: it
- * made more requests than it started with at once, or the number was lowered.
+ * The execution hints of a run's pace, each when there is something to say: the number of requests at once when
+ * it followed the platform and that mattered (it made more requests than it started with at once, or the number
+ * was lowered), and the rate it was paced to after the platform's first 429 (`pacedRate`, requests a second).
  */
-export function concurrencyHint(figures: ConcurrencyFigures): string | undefined {
+export function throughputHints(
+	figures: ConcurrencyFigures,
+	pacedRate: number | undefined,
+): NodeExecutionHint[] {
+	const paced =
+		pacedRate === undefined
+			? undefined
+			: `After the platform's first "too many requests" (HTTP 429), requests were paced to ${pacedRate} a second (what it had accepted in the second before refusing), probing for more every 3 s without a refusal.`;
+	return [concurrencyHint(figures), paced]
+		.filter((message) => message !== undefined)
+		.map((message) => ({ message, location: 'outputPane' }));
+}
+
+function concurrencyHint(figures: ConcurrencyFigures): string | undefined {
 	const { start, highest, final, ceiling, lowestAfterHighest } = figures;
 	const lowered = figures.loweredOnRefusals + figures.loweredOnSlowAnswers;
 	if (!figures.adaptive || (figures.attempts <= start && lowered === 0)) return undefined;

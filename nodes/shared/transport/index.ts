@@ -293,7 +293,7 @@ export async function apiRequest(
 			if (status === 429 || status === 503 || connectionFailureOf(error as HttpFailure))
 				concurrency?.refused();
 			else if (Number.isFinite(status)) concurrency?.answered(Date.now() - sentAt);
-			if (status === 429) pacer?.onTooManyRequests();
+			if (status === 429) pacer?.onTooManyRequests(startedAt);
 			else if (!tryLater && Number.isFinite(status)) pacer?.onAccepted(startedAt);
 			else pacer?.onOtherAnswer();
 			const delay = tryLater ? (retryAfter ?? backoffMs(attempt)) : 0;

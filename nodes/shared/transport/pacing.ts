@@ -7,18 +7,27 @@ const SAFETY = 0.95;
 const PROBE_AFTER_MS = 3000;
 /** After a refusal of a rate that was tried, no higher rate is tried for this long: the limit was found. */
 const SETTLE_MS = 30_000;
+/** How long after the first refusal the answers of requests started before it still correct the rate. */
+const ESTIMATE_MS = 5000;
+/** How long start times of accepted requests are kept: a refusal's second is read from them. */
+const KEPT_MS = ESTIMATE_MS + SECOND_MS;
 
 /**
  * Paces the requests of one run to the rate the platform accepts. Nothing is paced until the platform
- * answers 429 ("too many requests"); then the requests it accepted in the second before that answer
- * are its rate, and after a second's pause (the platform still counts the burst) starts are spaced to
- * just under it. Every three seconds without a refusal the rate goes up by one request a second, to
- * follow a limit that rises; once a rate tried that way is refused, the one below it is kept for 30 s.
- * Retries go through it too, so a steady limit sees few refusals instead of bursts refused by half.
+ * answers 429 ("too many requests"); then its rate is how many requests it accepted that started within the
+ * second before the refused one started, and after a second's pause (the platform still counts the burst)
+ * starts are spaced to just under it. Answers come back in any order (a platform refuses before it works, and
+ * n8n handles answers that arrive together in any order): for ESTIMATE_MS after the first refusal, each answer
+ * of a request from that second raises the rate to what it shows. Every three seconds without a refusal the
+ * rate then goes up by one request a second, to follow a limit that rises; once a rate tried that way is
+ * refused, the one below it is kept for 30 s. Retries go through it too, so a steady limit sees few refusals
+ * instead of bursts refused by half.
  */
 export class RequestPacer {
-	/** Start times of attempts the platform accepted, over the last second. */
+	/** Start times of attempts the platform accepted, over the last KEPT_MS, in the order answered. */
 	private accepted: number[] = [];
+	/** While the first refusal's second is still being read: until when, and the latest refused start. */
+	private estimate: { until: number; refusedStart: number } | undefined;
 	/** Requests per second, once the platform refused one; undefined: unpaced. */
 	private rate: number | undefined;
 	private nextStart = 0;
@@ -68,7 +77,11 @@ export class RequestPacer {
 		this.answered();
 		const now = Date.now();
 		this.accepted.push(startedAt);
-		while (this.accepted.length > 0 && this.accepted[0] <= now - SECOND_MS) this.accepted.shift();
+		while (this.accepted.length > 0 && this.accepted[0] <= now - KEPT_MS) this.accepted.shift();
+		if (this.estimating(now)) {
+			this.rate = Math.max(this.rate!, this.acceptedInSecondBefore(this.estimate!.refusedStart));
+			return;
+		}
 		if (
 			this.rate !== undefined &&
 			now >= this.settledUntil &&
@@ -79,15 +92,36 @@ export class RequestPacer {
 		}
 	}
 
-	/** The platform answered 429: its rate is what it accepted in the last second. */
-	onTooManyRequests() {
+	/** Requests per second the run is paced to; undefined: the platform refused none, nothing is paced. */
+	get pacedRate(): number | undefined {
+		return this.rate;
+	}
+
+	private estimating(now: number) {
+		return this.estimate !== undefined && now < this.estimate.until;
+	}
+
+	/** Accepted attempts that started within the second up to `start`. */
+	private acceptedInSecondBefore(start: number) {
+		return this.accepted.filter((at) => at > start - SECOND_MS && at <= start).length;
+	}
+
+	/** The platform answered 429 to the attempt that started at `startedAt`. */
+	onTooManyRequests(startedAt: number) {
 		this.answered();
 		const now = Date.now();
-		if (this.rate !== undefined && now - this.lastChange < SECOND_MS) return;
-		// First refusal: the platform's rate is what it accepted in the last second. Paced already: one slower.
-		if (this.rate === undefined)
-			this.rate = Math.max(1, this.accepted.filter((at) => at > now - SECOND_MS).length);
+		if (this.rate === undefined) {
+			// First refusal: the platform's rate is what it accepted in the second before this request started.
+			this.estimate = { until: now + ESTIMATE_MS, refusedStart: startedAt };
+			this.rate = Math.max(1, this.acceptedInSecondBefore(startedAt));
+		} else if (this.estimating(now)) {
+			// More of the same second: its latest refusal shows the most the platform accepted before refusing.
+			this.estimate!.refusedStart = Math.max(this.estimate!.refusedStart, startedAt);
+			this.rate = Math.max(this.rate, this.acceptedInSecondBefore(this.estimate!.refusedStart));
+			return;
+		} else if (now - this.lastChange < SECOND_MS) return;
 		else {
+			// Paced already: one slower.
 			this.rate = Math.max(1, this.rate - 1);
 			this.settledUntil = now + SETTLE_MS;
 		}
