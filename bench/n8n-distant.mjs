@@ -184,9 +184,14 @@ async function prepare(kind, { session, n8n }, { emulator, credential, place, fi
 		if (items !== n) throw new Error(`the node gave ${items} items for ${n}`);
 		const { requests, throttled, connections } = await emulator.control('GET', 'requests');
 		await check(kind, n, emulator, requests);
-		const hint = (node.hints ?? [])
-			.map((h) => h.message)
-			.find((message) => message.startsWith('Requests in parallel followed the platform'));
+		// The pace it chose: requests at once, and the rate after a 429.
+		const hint =
+			(node.hints ?? [])
+				.map((h) => h.message)
+				.filter((message) =>
+					/^(Requests in parallel followed|After the platform's first)/.test(message),
+				)
+				.join(' ') || undefined;
 		return {
 			nodeMs: node.executionTime,
 			// Refused requests are not in the emulator's log: counted apart.

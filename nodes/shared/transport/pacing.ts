@@ -15,8 +15,8 @@ const KEPT_MS = ESTIMATE_MS + SECOND_MS;
 /**
  * Paces the requests of one run to the rate the platform accepts. Nothing is paced until the platform
  * answers 429 ("too many requests"); then its rate is how many requests it accepted that started within the
- * second before the refused one started, and after a second's pause (the platform still counts the burst)
- * starts are spaced to just under it. Answers come back in any order (a platform refuses before it works, and
+ * second before the refused one started, and from a second after that one started (the platform still counts
+ * the burst) starts are spaced to just under it. Answers come back in any order (a platform refuses before it works, and
  * n8n handles answers that arrive together in any order): for ESTIMATE_MS after the first refusal, each answer
  * of a request from that second raises the rate to what it shows. Every three seconds without a refusal the
  * rate then goes up by one request a second, to follow a limit that rises; once a rate tried that way is
@@ -126,7 +126,8 @@ export class RequestPacer {
 			this.settledUntil = now + SETTLE_MS;
 		}
 		this.lastChange = now;
-		// The platform counts the last second's requests: let them age out before the paced ones start.
-		this.nextStart = Math.max(this.nextStart, now + SECOND_MS);
+		// The platform counts the last second's requests: let them age out before the paced ones start (a second
+		// after the refused one started: the paced ones take as long to reach the platform as it did).
+		this.nextStart = Math.max(this.nextStart, startedAt + SECOND_MS);
 	}
 }
