@@ -13,21 +13,24 @@ const ESTIMATE_MS = 5000;
 const KEPT_MS = ESTIMATE_MS + SECOND_MS;
 
 /**
- * Paces the requests of one run to the rate the platform accepts. Nothing is paced until the platform
- * answers 429 ("too many requests"); then its rate is how many requests it accepted that started within the
- * second before the refused one started, and from a second after that one started (the platform still counts
- * the burst) starts are spaced to just under it. Answers come back in any order (a platform refuses before it works, and
- * n8n handles answers that arrive together in any order): for ESTIMATE_MS after the first refusal, each answer
- * of a request from that second raises the rate to what it shows. Every three seconds without a refusal the
- * rate then goes up by one request a second, to follow a limit that rises; once a rate tried that way is
- * refused, the one below it is kept for 30 s. Retries go through it too, so a steady limit sees few refusals
- * instead of bursts refused by half.
+ * Paces the requests of one run to the rate the platform accepts. Nothing is paced until the platform answers
+ * 429 ("too many requests"); then its rate is how many requests it accepted that started within the second
+ * before the refused one started, and from a second after that one started (the platform still counts the burst)
+ * starts are spaced to just under it. Answers come back in any order (a platform refuses before it works, and
+ * n8n handles answers that arrive together in any order): for ESTIMATE_MS after the first refusal, each answer of
+ * a request from that second raises the rate to what it shows. Every three seconds without a refusal the rate
+ * then goes up by one request a second, to follow a limit that rises; once a rate tried that way is refused, the
+ * one below it is kept for 30 s. Retries go through it too, so a steady limit sees few refusals instead of
+ * bursts refused by half.
  */
 export class RequestPacer {
 	/** Start times of attempts the platform accepted, over the last KEPT_MS, in the order answered. */
 	private accepted: number[] = [];
-	/** While the first refusal's second is still being read: until when, and the latest refused start. */
-	private estimate: { until: number; refusedStart: number } | undefined;
+	/**
+	 * While the first refusal's second is still being read: until when, the latest refused start, and how many
+	 * accepted attempts started in the second up to it (counted as their answers come: no scan per answer).
+	 */
+	private estimate: { until: number; refusedStart: number; accepted: number } | undefined;
 	/** Requests per second, once the platform refused one; undefined: unpaced. */
 	private rate: number | undefined;
 	private nextStart = 0;
@@ -78,8 +81,10 @@ export class RequestPacer {
 		const now = Date.now();
 		this.accepted.push(startedAt);
 		while (this.accepted.length > 0 && this.accepted[0] <= now - KEPT_MS) this.accepted.shift();
-		if (this.estimating(now)) {
-			this.rate = Math.max(this.rate!, this.acceptedInSecondBefore(this.estimate!.refusedStart));
+		const estimate = this.estimateAt(now);
+		if (estimate) {
+			if (startedAt > estimate.refusedStart - SECOND_MS && startedAt <= estimate.refusedStart)
+				this.rate = Math.max(this.rate ?? 1, ++estimate.accepted);
 			return;
 		}
 		if (
@@ -97,8 +102,8 @@ export class RequestPacer {
 		return this.rate;
 	}
 
-	private estimating(now: number) {
-		return this.estimate !== undefined && now < this.estimate.until;
+	private estimateAt(now: number) {
+		return this.estimate && now < this.estimate.until ? this.estimate : undefined;
 	}
 
 	/** Accepted attempts that started within the second up to `start`. */
@@ -110,14 +115,19 @@ export class RequestPacer {
 	onTooManyRequests(startedAt: number) {
 		this.answered();
 		const now = Date.now();
+		const estimate = this.estimateAt(now);
 		if (this.rate === undefined) {
 			// First refusal: the platform's rate is what it accepted in the second before this request started.
-			this.estimate = { until: now + ESTIMATE_MS, refusedStart: startedAt };
-			this.rate = Math.max(1, this.acceptedInSecondBefore(startedAt));
-		} else if (this.estimating(now)) {
+			const accepted = this.acceptedInSecondBefore(startedAt);
+			this.estimate = { until: now + ESTIMATE_MS, refusedStart: startedAt, accepted };
+			this.rate = Math.max(1, accepted);
+		} else if (estimate) {
 			// More of the same second: its latest refusal shows the most the platform accepted before refusing.
-			this.estimate!.refusedStart = Math.max(this.estimate!.refusedStart, startedAt);
-			this.rate = Math.max(this.rate, this.acceptedInSecondBefore(this.estimate!.refusedStart));
+			if (startedAt > estimate.refusedStart) {
+				estimate.refusedStart = startedAt;
+				estimate.accepted = this.acceptedInSecondBefore(startedAt);
+				this.rate = Math.max(this.rate, estimate.accepted);
+			}
 			return;
 		} else if (now - this.lastChange < SECOND_MS) return;
 		else {
