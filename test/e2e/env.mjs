@@ -203,7 +203,8 @@ export function triggerWorkflow({ name, credential, parameters = {} }) {
 /**
  * The emulator and an n8n with an owner. `faults`: a JSON file of faults in n8n's own saving of executions
  * (n8n-faults.cjs, preloaded), which tests write while n8n runs; `extraEnv`: more of n8n's environment. n8n runs
- * without its editor unless `editor` is true (a suite that opens it): a start then costs a quarter less.
+ * without its editor unless `editor` is true (a suite that opens it): a start then costs a sixth less
+ * (bench/n8n-start.mjs).
  */
 export async function startStack(line, { faults, extraEnv, editor = false } = {}) {
 	const emulator = await startEmulatorProcess();
