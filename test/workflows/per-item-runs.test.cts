@@ -156,22 +156,28 @@ test('16 at once under Retry On Fail with a 500, a dropped connection and a refu
 		);
 });
 
-test('after a 429 the items are paced to the rate the platform accepts, and each is sent once', async () => {
-	await env.control('POST', 'settings', { latencyMs: 0, rateLimitPerSecond: 25 });
+/** `count` Contact → Get of one address: no error, an output per item, each answered once in the end. */
+async function getsOfOneContact(count: number, options: IDataObject = {}) {
 	const result = await runWorkflow({
 		...actionWorkflow({
 			resource: 'contact',
 			operation: 'get',
 			email: '={{ $json.email }}',
-			options: { parallelRequests: 16 },
+			options,
 		}),
 		credentials: env.credentials(),
-		items: [...Array(60).keys()].map(() => ({ json: { email: 'ada@example.org' } })),
+		items: [...Array(count).keys()].map(() => ({ json: { email: 'ada@example.org' } })),
 	});
 	expect(result.error()).toBeUndefined();
-	expect(result.output('Mail Delivery')).toHaveLength(60);
+	expect(result.output('Mail Delivery')).toHaveLength(count);
 	const answered = env.view().requests.filter((r) => r.path === '/v5/contacts/get');
-	expect(answered.filter((r) => r.code === 200)).toHaveLength(60);
+	expect(answered.filter((r) => r.code === 200)).toHaveLength(count);
+	return result;
+}
+
+test('after a 429 the items are paced to the rate the platform accepts, and each is sent once', async () => {
+	await env.control('POST', 'settings', { latencyMs: 0, rateLimitPerSecond: 25 });
+	await getsOfOneContact(60, { parallelRequests: 16 });
 });
 
 test('a platform that refuses before it works (its 429s come back before the answers it accepted): the run is paced to the rate it accepted, and the hint says so', async () => {
@@ -180,15 +186,7 @@ test('a platform that refuses before it works (its 429s come back before the ans
 		rateLimitPerSecond: 10,
 		refuseAtOnce: 1,
 	});
-	const result = await runWorkflow({
-		...actionWorkflow({ resource: 'contact', operation: 'get', email: '={{ $json.email }}' }),
-		credentials: env.credentials(),
-		items: [...Array(40).keys()].map(() => ({ json: { email: 'ada@example.org' } })),
-	});
-	expect(result.error()).toBeUndefined();
-	expect(result.output('Mail Delivery')).toHaveLength(40);
-	const answered = env.view().requests.filter((r) => r.path === '/v5/contacts/get');
-	expect(answered.filter((r) => r.code === 200)).toHaveLength(40);
+	const result = await getsOfOneContact(40);
 	const hints = (result.run.data.resultData.runData['Mail Delivery'][0].hints ?? []).map(
 		(hint) => hint.message,
 	);
