@@ -4,20 +4,19 @@
 // spent until then (its task runner apart).
 //
 // node bench/n8n-start.mjs [--rounds 2]
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
 import { startN8n } from '../scripts/n8n-runtime.mjs';
+import { statFields } from '../scripts/processes.mjs';
 
 const at = process.argv.indexOf('--rounds');
 const ROUNDS = at > 0 ? Number(process.argv[at + 1]) : 2;
 
 /** CPU seconds process `pid` has spent (user and system), from /proc. */
 function cpuSeconds(pid) {
-	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-	const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-	// utime and stime, in clock ticks: 100 a second on Linux.
+	const fields = statFields(pid);
 	return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 

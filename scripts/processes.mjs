@@ -125,6 +125,15 @@ export const describeHolder = (holder) =>
 		? `process ${holder.pid} (${(holder.command ?? '?').slice(0, 160)})`
 		: 'a process this user cannot see';
 
+/**
+ * The fields of /proc/<pid>/stat from the third on (state, ppid, …; utime is [11], stime [12], cutime [13],
+ * cstime [14], in clock ticks of 1/100 s): after "pid (command) ", whose command may hold spaces and parentheses.
+ */
+export function statFields(pid = 'self') {
+	const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+	return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 /** Whether a process of that id is alive (a zombie, dead but not yet reaped by its parent, is not). */
 export function isAlive(pid) {
 	try {
@@ -133,8 +142,7 @@ export function isAlive(pid) {
 		return error.code === 'EPERM';
 	}
 	try {
-		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-		return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+		return statFields(pid)[0] !== 'Z';
 	} catch {
 		return true; // no /proc: kill(0) said it lives
 	}

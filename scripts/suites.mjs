@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import readline from 'node:readline';
+import { statFields } from './processes.mjs';
 
 /**
  * Totals of a node:test run from its TAP report, the reasons of the tests it skipped, and each failed test with the
@@ -58,9 +59,7 @@ function groupMembers(group) {
 	for (const entry of readdirSync('/proc')) {
 		if (!/^\d+$/.test(entry)) continue;
 		try {
-			const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-			// After "pid (command) ": state, parent, process group, …
-			const [state, , processGroup] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+			const [state, , processGroup] = statFields(entry);
 			if (Number(processGroup) !== group || state === 'Z') continue;
 			const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ');
 			members.push(`${entry} ${command.trim().slice(0, 160)}`);
@@ -88,10 +87,8 @@ function signalGroup(group, signal) {
  */
 export function reapedChildrenCpuSeconds() {
 	try {
-		const stat = readFileSync('/proc/self/stat', 'utf8');
-		// After "pid (command) ": fields 3 onwards; cutime and cstime are fields 16 and 17, in clock ticks of 1/100 s.
-		const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-		return (Number(fields[13]) + Number(fields[14])) / 100;
+		const fields = statFields();
+		return (Number(fields[13]) + Number(fields[14])) / 100; // cutime and cstime
 	} catch {
 		return Number.NaN; // not Linux
 	}

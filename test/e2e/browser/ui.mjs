@@ -131,42 +131,35 @@ export async function openWorkflowFromList(page, baseUrl, name) {
  * machine: n8n 2.41.3's editor, measured per process).
  */
 export async function openWorkflowById(page, baseUrl, id) {
-	if (!(await routeInEditor(page, `/workflow/${id}`, id)))
-		await page.goto(`${baseUrl}/workflow/${id}`);
+	if (!(await routeInEditor(page, id))) await page.goto(`${baseUrl}/workflow/${id}`);
 	await page.getByTestId('canvas-node').first().waitFor();
 }
 
 /**
- * Whether the editor this page shows went to `path` through its router and holds workflow `id` (its store's, so
+ * Whether the editor this page shows went to workflow `id` through its router and holds it (its store's, so
  * that the canvas read next is that workflow's). False when the page shows no editor, or the editor did not get
  * there within 30 s (a dialog held it): the caller loads the page then.
  */
-async function routeInEditor(page, path, id) {
+async function routeInEditor(page, id) {
 	return await page
-		.evaluate(
-			async ({ path, id }) => {
-				const app = document.querySelector('#app')?.__vue_app__;
-				const router = app?.config.globalProperties.$router;
-				if (!router) return false;
-				const pause = (ms, value) => new Promise((resolve) => setTimeout(() => resolve(value), ms));
-				const failure = await Promise.race([
-					router.push(path).catch((error) => error ?? 'refused'),
-					pause(10_000, 'timed out'),
-				]);
-				if (failure) return false;
-				const workflows = app.config.globalProperties.$pinia?._s.get('workflows');
-				for (let waited = 0; waited < 20_000; waited += 100) {
-					if (
-						workflows?.workflowId === id &&
-						document.querySelector('[data-test-id="canvas-node"]')
-					)
-						return true;
-					await pause(100);
-				}
-				return false;
-			},
-			{ path, id },
-		)
+		.evaluate(async (id) => {
+			const app = document.querySelector('#app')?.__vue_app__;
+			const router = app?.config.globalProperties.$router;
+			if (!router) return false;
+			const pause = (ms, value) => new Promise((resolve) => setTimeout(() => resolve(value), ms));
+			const failure = await Promise.race([
+				router.push(`/workflow/${id}`).catch((error) => error ?? 'refused'),
+				pause(10_000, 'timed out'),
+			]);
+			if (failure) return false;
+			const workflows = app.config.globalProperties.$pinia?._s.get('workflows');
+			for (let waited = 0; waited < 20_000; waited += 100) {
+				if (workflows?.workflowId === id && document.querySelector('[data-test-id="canvas-node"]'))
+					return true;
+				await pause(100);
+			}
+			return false;
+		}, id)
 		.catch(() => false);
 }
 
