@@ -9,7 +9,7 @@ import { setupDemo, startDemoEmulator } from './demo.mjs';
 import { root } from './ensure-deps.mjs';
 import { dataPaths, lineOf } from './n8n-install.mjs';
 import { OWNER, setupOwner, startN8n } from './n8n-runtime.mjs';
-import { describeExit, describeHolder, isAlive, portHolder } from './processes.mjs';
+import { describeExit, describeHolder, isAlive, portHolder, statFields } from './processes.mjs';
 
 const clock = () => new Date().toTimeString().slice(0, 8);
 
@@ -36,9 +36,7 @@ const environOf = (pid) => {
 };
 const parentOf = (pid) => {
 	try {
-		// /proc/<pid>/stat: "pid (command) state ppid …"; the command may hold spaces and parentheses.
-		const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-		return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+		return Number(statFields(pid)[1]); // state, then the parent's pid
 	} catch {
 		return undefined;
 	}
