@@ -2,7 +2,7 @@
 // settings) and the emulator as its own process, every platform answer 150 ms late. Each case is a production
 // Webhook → Code node making N items → the measured node; figures come from n8n's own execution records and the
 // emulator's request log. `node bench/n8n-bulk.mjs [--cpu-prof DIR]`; `npm run bench` runs it last.
-// BENCH_ROUNDS (default 3) runs per case, medians printed; BENCH_CASES='import,Set:' (parts of labels) picks cases;
+// BENCH_ROUNDS (default 3) runs per case, medians printed; BENCH_CASES='import|Set:' (parts of labels, apart by |: labels hold commas) picks cases;
 // BENCH_SIZE=500 puts 500 where a case has 10,000 items (and scales the others alike) for a quick run.
 import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -23,6 +23,7 @@ import { LINES } from '../scripts/n8n-install.mjs';
 import { itemsCode, measuredBehindWebhook, postItemCount } from './n8n-workflow.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 import { residentMiB } from '../scripts/queue-stack.mjs';
+import { cpuSecondsOf } from '../scripts/processes.mjs';
 
 const profileDir = process.argv.includes('--cpu-prof')
 	? process.argv[process.argv.indexOf('--cpu-prof') + 1]
@@ -31,11 +32,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SCALE = process.env.BENCH_SIZE ? Number(process.env.BENCH_SIZE) / 10_000 : 1;
 const LATENCY_MS = 150;
 const RECIPIENTS_PER_REQUEST = 100; // a combined send carries at most 100 message versions
-/** CPU time the process used so far (user + system), in ms; /proc counts in ticks of 10 ms. */
-const processCpuMs = (pid) => {
-	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-	return (Number(fields[11]) + Number(fields[12])) * 10;
-};
+/** CPU time the process used so far (user + system), in ms. */
+const processCpuMs = (pid) => cpuSecondsOf(pid) * 1000;
 /** The machine's CPU counters: on a shared virtual machine, steal is time the host gave to someone else. */
 const machineCpu = () => {
 	const counters = readFileSync('/proc/stat', 'utf8')
@@ -357,7 +355,7 @@ async function main() {
 		.loadavg()
 		.map((value) => value.toFixed(2))
 		.join(' ');
-	const chosen = process.env.BENCH_CASES?.split(',').map((part) => part.trim());
+	const chosen = process.env.BENCH_CASES?.split('|').map((part) => part.trim());
 	const cases = CASES.filter(({ label }) => !chosen || chosen.some((part) => label.includes(part)));
 	const emulator = await startEmulatorProcess();
 	const entries = cases.map((benchCase) => ({ benchCase, runs: [], baselineRuns: [] }));
@@ -582,6 +580,8 @@ async function prepareCase(benchCase, { session, credential, emulator, n8n }) {
 				},
 				'the execution to end',
 				900_000,
+				// Asked once a second, not more: each question takes n8n's main thread while the node runs.
+				1000,
 			);
 		} finally {
 			clearInterval(sampler);

@@ -7,7 +7,10 @@
 // the same cases on loopback (plain HTTP, every answer 150 ms late, as bench/n8n-bulk.mjs measures them).
 //
 // node bench/n8n-distant.mjs [--sends 10000,100000] [--upserts 1000] [--distances 50,150] [--loopback|--no-loopback]
-//                            [--rate-limit|--no-rate-limit] [--http-node|--no-http-node] [--rounds 1] [--also-fixed 4]
+//                            [--rate-limit|--no-rate-limit] [--http-node|--no-http-node] [--unchecked|--no-unchecked]
+//                            [--rounds 1] [--also-fixed 4] [--timeline] [--cpu-prof DIR]
+// --unchecked (on by default) runs the first send at each distance also with Options → Missing Tag Values: Send With the
+// Tag Empty, which needs no look-up of the template before the first request: the default check's cost, side by side.
 // --also-fixed 4 runs each send and Create or Update also with Options → Requests in Parallel set to 4 (the default
 // before issue 52), right after the same case at the defaults: before and after in one run.
 // `npm run bench` runs it last with its defaults.
@@ -30,6 +33,7 @@ import {
 import { LINES } from '../scripts/n8n-install.mjs';
 import { itemsCode, measuredBehindWebhook, postItemCount } from './n8n-workflow.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
+import { cpuSecondsOf } from '../scripts/processes.mjs';
 
 const flag = (name, fallback) => {
 	const at = process.argv.indexOf(`--${name}`);
@@ -50,9 +54,25 @@ const LOOPBACK = flag('loopback', true) !== false;
 const RATE_LIMIT = flag('rate-limit', true) !== false;
 const HTTP_NODE = flag('http-node', true) !== false;
 const ROUNDS = Number(flag('rounds', '1'));
+/** --timeline: for each run, when its requests reached the platform, counted by 100 ms from the node's start. */
+const TIMELINE = flag('timeline', false) !== false;
+/** --cpu-prof DIR: n8n writes a CPU profile there when it stops (and the runs' monotonic times are printed). */
+const PROFILE_DIR = flag('cpu-prof', false) || undefined;
 const ALSO_FIXED = flag('also-fixed', false) ? Number(flag('also-fixed', false)) : undefined;
+const UNCHECKED = flag('unchecked', true) !== false;
+/** A case's options beside the defaults: what its row says, and the node's Options it sets. */
+const fixedVariant = (parallel) => ({
+	label: `Requests in Parallel ${parallel}`,
+	options: { parallelRequests: parallel },
+});
+const UNCHECKED_VARIANT = {
+	label: 'Missing Tag Values: Send With the Tag Empty',
+	options: { missingTagValues: 'send' },
+};
 /** Loopback as bench/n8n-bulk.mjs measures it: plain HTTP, every answer this late. */
 const LOOPBACK_LATENCY_MS = 150;
+/** How often the bench asks n8n whether a run ended. */
+const POLL_MS = 1000;
 const RECIPIENTS_PER_REQUEST = 100;
 /** The plain client's requests at once, as the issue's reference client. */
 const CLIENT_AT_ONCE = 16;
@@ -111,7 +131,7 @@ const httpRequestNode = (credential, baseUrl) => ({
 	credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 });
 
-function workflowOf(kind, credential, baseUrl, fixed) {
+function workflowOf(kind, credential, baseUrl, options) {
 	const hookPath = `bench-distant-${randomUUID()}`;
 	const measured =
 		kind === 'http'
@@ -122,9 +142,7 @@ function workflowOf(kind, credential, baseUrl, fixed) {
 					type: ACTION,
 					typeVersion: 1,
 					position: [400, 0],
-					parameters: (kind === 'send' ? sendByDragging : upsertContacts)(
-						fixed ? { parallelRequests: fixed } : {},
-					),
+					parameters: (kind === 'send' ? sendByDragging : upsertContacts)(options),
 					credentials: { [credential.type]: { id: credential.id, name: credential.name } },
 				};
 	return {
@@ -149,8 +167,8 @@ const placeSettings = (place, rateLimit) =>
 			};
 
 /** A workflow for `kind` against `emulator`, activated and warmed up; `run(n)` measures one execution. */
-async function prepare(kind, { session, n8n }, { emulator, credential, place, fixed }) {
-	const { workflow, hookPath } = workflowOf(kind, credential, emulator.url, fixed);
+async function prepare(kind, { session, n8n }, { emulator, credential, place, options }) {
+	const { workflow, hookPath } = workflowOf(kind, credential, emulator.url, options);
 	const workflowId = await activate(session, workflow);
 	const url = `${n8n.baseUrl}/webhook/${hookPath}`;
 	const executions = async () =>
@@ -167,12 +185,19 @@ async function prepare(kind, { session, n8n }, { emulator, credential, place, fi
 		await emulator.control('POST', 'reset');
 		await emulator.control('POST', 'settings', placeSettings(place, rateLimit));
 		const afterId = await newestId();
+		const cpuBefore = { n8n: cpuSecondsOf(n8n.pid), standIn: cpuSecondsOf(emulator.pid) };
 		await postItemCount(url, n);
+		// Asked once a second, not more: each question takes n8n's main thread while the node runs.
 		const execution = await eventually(
 			async () => (await executions()).find((e) => Number(e.id) > afterId && e.stoppedAt),
 			'the execution to end',
 			900_000,
+			POLL_MS,
 		);
+		const cpu = {
+			n8n: cpuSecondsOf(n8n.pid) - cpuBefore.n8n,
+			standIn: cpuSecondsOf(emulator.pid) - cpuBefore.standIn,
+		};
 		const full = await session.api('GET', `/executions/${execution.id}?includeData=true`);
 		const resultData = full.data?.resultData ?? {};
 		if (execution.status !== 'success' || resultData.error)
@@ -182,8 +207,20 @@ async function prepare(kind, { session, n8n }, { emulator, credential, place, fi
 		const node = resultData.runData.Measured[0];
 		const items = (node.data?.main ?? []).reduce((sum, output) => sum + (output?.length ?? 0), 0);
 		if (items !== n) throw new Error(`the node gave ${items} items for ${n}`);
-		const { requests, throttled, connections } = await emulator.control('GET', 'requests');
+		const { requests, throttled, connections, arrivals } = await emulator.control(
+			'GET',
+			'requests',
+		);
 		await check(kind, n, emulator, requests);
+		if (TIMELINE) console.log(timeline(node, arrivals));
+		if (PROFILE_DIR) {
+			// The node's run on the profile's clock (monotonic, µs): its start and end read from the wall clock.
+			const monotonicUs = (epochMs) =>
+				Math.round(epochMs * 1000 - (Date.now() * 1000 - Number(process.hrtime.bigint() / 1000n)));
+			console.log(
+				`    the node ran ${monotonicUs(node.startTime)}-${monotonicUs(node.startTime + node.executionTime)} (µs, the profile's clock)`,
+			);
+		}
 		// The pace it chose: requests at once, and the rate after a 429.
 		const hint =
 			(node.hints ?? [])
@@ -194,6 +231,9 @@ async function prepare(kind, { session, n8n }, { emulator, credential, place, fi
 				.join(' ') || undefined;
 		return {
 			nodeMs: node.executionTime,
+			// CPU seconds over the run (from the webhook's call to the bench seeing the end: n8n's includes saving the
+			// execution): a stand-in near a whole core is what held the run, not the distance.
+			cpu,
 			// Refused requests are not in the emulator's log: counted apart.
 			requests:
 				requests.filter((r) => r.path.startsWith('/v5/')).length + throttled[429] + throttled[503],
@@ -204,6 +244,24 @@ async function prepare(kind, { session, n8n }, { emulator, credential, place, fi
 	}
 	await run(Math.min(100, kind === 'send' ? SENDS[0] : UPSERTS[0])); // warm-up
 	return { run };
+}
+
+/**
+ * When the node's requests reached the platform: counts by 100 ms from the node's start, then from its last
+ * request to the node's end. Shows where a run waits (before its first request, between rounds, after its last).
+ */
+function timeline(node, arrivals) {
+	const start = node.startTime;
+	const bins = new Map();
+	for (const { at } of arrivals) {
+		const bin = Math.floor((at - start) / 100);
+		bins.set(bin, (bins.get(bin) ?? 0) + 1);
+	}
+	const lastAt = Math.max(...arrivals.map(({ at }) => at));
+	return `    timeline (ms from the node's start: requests arriving): ${[...bins]
+		.sort(([a], [b]) => a - b)
+		.map(([bin, count]) => `${bin * 100}: ${count}`)
+		.join(', ')}; last arrival to the node's end ${start + node.executionTime - lastAt} ms`;
 }
 
 /** Every recipient mailed exactly once; every contact saved once. */
@@ -302,6 +360,7 @@ async function withN8n(certificateFile, use) {
 		line: '2',
 		userFolder,
 		extraEnv: { N8N_LOG_LEVEL: 'warn', NODE_EXTRA_CA_CERTS: certificateFile },
+		nodeArgs: PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE_DIR}`] : [],
 	});
 	try {
 		return await use({ session: await setupOwner(n8n.baseUrl), n8n });
@@ -320,7 +379,9 @@ function cases() {
 		for (const kind of ['send', 'upsert'])
 			for (const n of kind === 'send' ? SENDS : UPSERTS) {
 				all.push({ place, kind, n });
-				if (ALSO_FIXED) all.push({ place, kind, n, fixed: ALSO_FIXED });
+				if (ALSO_FIXED) all.push({ place, kind, n, variant: fixedVariant(ALSO_FIXED) });
+				if (UNCHECKED && kind === 'send' && n === SENDS[0] && place.distanceMs)
+					all.push({ place, kind, n, variant: UNCHECKED_VARIANT });
 			}
 		if (HTTP_NODE && UPSERTS.length)
 			all.push({ place, kind: 'http', n: UPSERTS[0], clientOf: 'upsert' });
@@ -336,8 +397,8 @@ function cases() {
 	return all;
 }
 
-const describe = ({ kind, n, rateLimit, fixed }) =>
-	`${kind === 'send' ? 'Send (dragged fields)' : kind === 'upsert' ? 'Create or Update' : 'HTTP Request node, Batching 16 / 150 ms: upserts'} ${n.toLocaleString('en')}${rateLimit ? ` under ${rateLimit} requests/s` : ''}${fixed ? `, Requests in Parallel ${fixed}` : ''}`;
+const describe = ({ kind, n, rateLimit, variant }) =>
+	`${kind === 'send' ? 'Send (dragged fields)' : kind === 'upsert' ? 'Create or Update' : 'HTTP Request node, Batching 16 / 150 ms: upserts'} ${n.toLocaleString('en')}${rateLimit ? ` under ${rateLimit} requests/s` : ''}${variant ? `, ${variant.label}` : ''}`;
 
 async function main() {
 	const load = os
@@ -370,10 +431,10 @@ async function main() {
 						emulator,
 						credential: credentials.get(emulator),
 						place: benchCase.place,
-						fixed: benchCase.fixed,
+						options: benchCase.variant?.options ?? {},
 					});
 					benchCase.runs = [];
-					const ownClient = !benchCase.rateLimit && !benchCase.clientOf && !benchCase.fixed;
+					const ownClient = !benchCase.rateLimit && !benchCase.clientOf && !benchCase.variant;
 					if (ownClient) [benchCase.kept, benchCase.fresh] = [[], []];
 					// Each round: n8n's run, then the plain client's runs of the same requests (n8n idle), so that
 					// both are measured on the machine as it is then (it may be shared and its load drift).
@@ -393,19 +454,19 @@ async function main() {
 				}
 				const last = benchCase.runs?.at(-1);
 				console.log(
-					`  ${benchCase.place.label}, ${describe(benchCase)}: ${benchCase.error ?? `${seconds(last.nodeMs)}, ${last.requests} requests (${last.refused} refused), ${last.connections || '—'} connections${benchCase.kept?.length && !benchCase.fixed && !benchCase.clientOf ? `; plain client ${seconds(benchCase.kept.at(-1))} kept, ${seconds(benchCase.fresh.at(-1))} new connections` : ''}`}`,
+					`  ${benchCase.place.label}, ${describe(benchCase)}: ${benchCase.error ?? `${seconds(last.nodeMs)}, ${last.requests} requests (${last.refused} refused), ${last.connections || '—'} connections${benchCase.kept?.length && !benchCase.variant && !benchCase.clientOf ? `; plain client ${seconds(benchCase.kept.at(-1))} kept, ${seconds(benchCase.fresh.at(-1))} new connections` : ''}`}`,
 				);
 			}
 		});
 		// The HTTP Request node and the rate-limited send are read against the plain client's same requests.
-		for (const benchCase of all.filter((c) => c.rateLimit || c.clientOf || c.fixed)) {
+		for (const benchCase of all.filter((c) => c.rateLimit || c.clientOf || c.variant)) {
 			const same = all.find(
 				(other) =>
 					other.place === benchCase.place &&
 					other.kind === (benchCase.clientOf ?? benchCase.kind) &&
 					other.n === benchCase.n &&
 					!other.rateLimit &&
-					!other.fixed,
+					!other.variant,
 			);
 			benchCase.kept = same?.kept;
 			benchCase.fresh = same?.fresh;
@@ -425,13 +486,15 @@ ${DISTANCES.join(' and ')} ms away (TCP and TLS handshakes, each request and ans
 and on loopback over plain HTTP with every answer ${LOOPBACK_LATENCY_MS} ms late (bench/n8n-bulk.mjs's stand-in). node = the node's
 executionTime in n8n's record; connections = TCP connections the platform saw (HTTPS only); plain client = Node's
 http(s) with no n8n making the same requests ${CLIENT_AT_ONCE} at once, over ${CLIENT_AT_ONCE} kept connections / with a new connection per
-request, run right after the case in n8n (n8n idle). ${os.cpus().length} cores, load average ${load} at the start (the machine may be shared); ${ROUNDS === 1 ? 'one run per case' : `medians of ${ROUNDS} runs`}, after a
+request, run right after the case in n8n (n8n idle). CPU÷node = CPU time of n8n's main process and of the stand-in
+(the emulator with its distance proxy) from the webhook's call to the bench seeing the run's end, over the node's
+time: a stand-in near 100 % (one core) held the run, which a real platform's own servers would not. ${os.cpus().length} cores, load average ${load} at the start (the machine may be shared); ${ROUNDS === 1 ? 'one run per case' : `medians of ${ROUNDS} runs`}, after a
 100-item warm-up per case; ${seconds(tookMs)} in all, load average ${os
 		.loadavg()
 		.map((value) => value.toFixed(2))
 		.join(
 			' ',
-		)} at the end.${ALSO_FIXED ? ` Rows with "Requests in Parallel ${ALSO_FIXED}" set that option (a fixed number: the default before issue 52 was 4), each run right after the same case at the defaults.` : ''}
+		)} at the end.${ALSO_FIXED ? ` Rows with "Requests in Parallel ${ALSO_FIXED}" set that option (a fixed number: the default before issue 52 was 4), each run right after the same case at the defaults.` : ''}${UNCHECKED ? ` Rows with "${UNCHECKED_VARIANT.label}" set that option (no look-up of the template before the first request, which the default, Fail the Item, waits for), each run right after the same case at the defaults.` : ''}
 `);
 	const rows = all.map((c) => {
 		if (c.error) return [c.place.label, describe(c), `failed: ${c.error}`];
@@ -449,6 +512,7 @@ request, run right after the case in n8n (n8n idle). ${os.cpus().length} cores, 
 			seconds(fresh),
 			ratio(node / kept),
 			ratio(node / fresh),
+			`${percentOf(c.runs, 'n8n')} / ${percentOf(c.runs, 'standIn')}`,
 		];
 	});
 	const header = [
@@ -461,6 +525,7 @@ request, run right after the case in n8n (n8n idle). ${os.cpus().length} cores, 
 		'client new conn.',
 		'node÷kept',
 		'node÷new conn.',
+		'CPU÷node: n8n / stand-in',
 	];
 	const widths = header.map((title, i) =>
 		Math.max(title.length, ...rows.map((row) => String(row[i] ?? '').length)),
@@ -481,6 +546,59 @@ request, run right after the case in n8n (n8n idle). ${os.cpus().length} cores, 
 			`\n${c.place.label}, ${describe(c)}: ${refused} of ${requests} requests refused (${((refused / requests) * 100).toFixed(0)} %); ${needed} requests at ${c.rateLimit}/s cannot end before ${seconds(((needed - c.rateLimit) / c.rateLimit) * 1000)} after the first; node ${seconds(median(c.runs.map((r) => r.nodeMs)))} = ${ratio(median(c.runs.map((r) => r.nodeMs)) / ((needed / c.rateLimit) * 1000))} of ${seconds((needed / c.rateLimit) * 1000)}.`,
 		);
 	}
+	printTargets(all);
+}
+
+/** A process's CPU time over a run as a share of the node's time (median of the runs): 100 % is one core. */
+const percentOf = (runs, process) =>
+	`${(median(runs.map((r) => (r.cpu[process] * 1000) / r.nodeMs)) * 100).toFixed(0)} %`;
+
+/** Issue 52's targets at the farthest distance, each read from this run's figures. */
+function printTargets(all) {
+	const farthest = DISTANCES.at(-1);
+	if (!farthest) return;
+	const at = (kind, n, rateLimit) =>
+		all.find(
+			(c) =>
+				c.place.distanceMs === farthest &&
+				c.kind === kind &&
+				c.n === n &&
+				!c.variant &&
+				Boolean(c.rateLimit) === Boolean(rateLimit) &&
+				c.runs?.length,
+		);
+	const nodeMs = (c) => median(c.runs.map((r) => r.nodeMs));
+	const targets = [];
+	for (const [kind, n, most] of [
+		['send', 100_000, 1.3],
+		['send', 10_000, 1.5],
+		['upsert', 1_000, 1.3],
+	]) {
+		const c = at(kind, n);
+		if (c?.kept)
+			targets.push([
+				`${describe(c)} ÷ the plain client keeping 16 connections`,
+				nodeMs(c) / median(c.kept),
+				most,
+			]);
+	}
+	const limited = at('send', 10_000, 10);
+	if (limited) {
+		const { requests, refused } = limited.runs.at(-1);
+		targets.push([
+			`${describe(limited)}: share of requests refused`,
+			refused / requests,
+			0.1,
+			'share',
+		]);
+		targets.push([`${describe(limited)} ÷ 10 s`, nodeMs(limited) / 10_000, 1.3]);
+	}
+	if (targets.length === 0) return;
+	console.log(`\nTargets at HTTPS ${farthest} ms (issue 52), from this run:`);
+	for (const [label, value, most, unit] of targets)
+		console.log(
+			`  ${label}: ${unit === 'share' ? `${(value * 100).toFixed(0)} %` : ratio(value)} (target ≤ ${unit === 'share' ? `${most * 100} %` : ratio(most)}: ${value <= most ? 'met' : 'NOT met'})`,
+		);
 }
 
 main().then(

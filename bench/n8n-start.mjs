@@ -9,16 +9,10 @@ import os from 'node:os';
 import path from 'node:path';
 
 import { startN8n } from '../scripts/n8n-runtime.mjs';
-import { statFields } from '../scripts/processes.mjs';
+import { cpuSecondsOf } from '../scripts/processes.mjs';
 
 const at = process.argv.indexOf('--rounds');
 const ROUNDS = at > 0 ? Number(process.argv[at + 1]) : 2;
-
-/** CPU seconds process `pid` has spent (user and system), from /proc. */
-function cpuSeconds(pid) {
-	const fields = statFields(pid);
-	return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 const cache = mkdtempSync(path.join(os.tmpdir(), 'n8n-start-cache-'));
 const variants = [
@@ -45,7 +39,7 @@ for (let round = 0; round < ROUNDS; round++)
 			editor,
 			extraEnv: cached ? { NODE_COMPILE_CACHE: cache } : { NODE_DISABLE_COMPILE_CACHE: '1' },
 		});
-		results.get(name).push({ ms: Date.now() - started, cpu: cpuSeconds(n8n.pid) });
+		results.get(name).push({ ms: Date.now() - started, cpu: cpuSecondsOf(n8n.pid) });
 		await n8n.stop();
 		rmSync(userFolder, { recursive: true, force: true });
 	}

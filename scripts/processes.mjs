@@ -134,6 +134,12 @@ export function statFields(pid = 'self') {
 	return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 }
 
+/** CPU seconds process `pid` has spent so far (user and system, its own threads), from /proc. */
+export function cpuSecondsOf(pid) {
+	const fields = statFields(pid);
+	return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** Whether a process of that id is alive (a zombie, dead but not yet reaped by its parent, is not). */
 export function isAlive(pid) {
 	try {

@@ -64,6 +64,7 @@ export async function startEmulatorProcess(port = 0, env = {}) {
 	};
 	return {
 		...info,
+		pid: child.pid,
 		control,
 		stop: async () => {
 			await supervised.stop();
@@ -261,14 +262,14 @@ export async function activate(session, workflow) {
 	return created.id;
 }
 
-/** Waits until `check` holds (n8n 2 activates and deactivates in the background). */
-export async function eventually(check, what, timeoutMs = 120_000) {
+/** Waits until `check` holds, asking every `intervalMs` (n8n 2 activates and deactivates in the background). */
+export async function eventually(check, what, timeoutMs = 120_000, intervalMs = 200) {
 	const started = Date.now();
 	let last;
 	while (Date.now() - started < timeoutMs) {
 		last = await check();
 		if (last) return last;
-		await new Promise((resolve) => setTimeout(resolve, 200));
+		await new Promise((resolve) => setTimeout(resolve, intervalMs));
 	}
 	throw new Error(`Timed out waiting for ${what}`);
 }
