@@ -580,7 +580,8 @@ async function prepareCase(benchCase, { session, credential, emulator, n8n }) {
 				},
 				'the execution to end',
 				900_000,
-				// Asked once a second, not more: each question takes n8n's main thread while the node runs.
+				// The webhook answered as the run ended: its record is found at once, or a second later (never asked again and
+				// again while the node runs: each question takes n8n's main thread).
 				1000,
 			);
 		} finally {

@@ -187,7 +187,8 @@ async function prepare(kind, { session, n8n }, { emulator, credential, place, op
 		const afterId = await newestId();
 		const cpuBefore = { n8n: cpuSecondsOf(n8n.pid), standIn: cpuSecondsOf(emulator.pid) };
 		await postItemCount(url, n);
-		// Asked once a second, not more: each question takes n8n's main thread while the node runs.
+		// The webhook answered as the run ended: its record is found at once, or a second later (never asked again and
+		// again while the node runs: each question takes n8n's main thread).
 		const execution = await eventually(
 			async () => (await executions()).find((e) => Number(e.id) > afterId && e.stoppedAt),
 			'the execution to end',
@@ -486,8 +487,8 @@ ${DISTANCES.join(' and ')} ms away (TCP and TLS handshakes, each request and ans
 and on loopback over plain HTTP with every answer ${LOOPBACK_LATENCY_MS} ms late (bench/n8n-bulk.mjs's stand-in). node = the node's
 executionTime in n8n's record; connections = TCP connections the platform saw (HTTPS only); plain client = Node's
 http(s) with no n8n making the same requests ${CLIENT_AT_ONCE} at once, over ${CLIENT_AT_ONCE} kept connections / with a new connection per
-request, run right after the case in n8n (n8n idle). CPU÷node = CPU time of n8n's main process and of the stand-in
-(the emulator with its distance proxy) from the webhook's call to the bench seeing the run's end, over the node's
+request, run right after the case in n8n (n8n idle). CPU÷node = CPU time of n8n's process (all its threads) and of the stand-in
+(the emulator with its distance proxy) from the webhook's call to the bench seeing the run's end (n8n's includes saving the run), over the node's
 time: a stand-in near 100 % (one core) held the run, which a real platform's own servers would not. ${os.cpus().length} cores, load average ${load} at the start (the machine may be shared); ${ROUNDS === 1 ? 'one run per case' : `medians of ${ROUNDS} runs`}, after a
 100-item warm-up per case; ${seconds(tookMs)} in all, load average ${os
 		.loadavg()
