@@ -268,6 +268,11 @@ export async function readOutput(page) {
 /** The output panel's branch tabs ("Success Branch (4 items)", "Error Branch"…), as shown. */
 export async function branchTabs(page) {
 	const tabs = page.getByTestId('output-panel').getByRole('tab');
+	// The panel draws its branch tabs a moment after the run's end: read them once they are there (none: none).
+	await tabs
+		.first()
+		.waitFor({ timeout: 10_000 })
+		.catch(() => undefined);
 	return (await tabs.allInnerTexts())
 		.map((text) => text.replace(/\s+/g, ' ').trim())
 		.filter(Boolean);
