@@ -2,7 +2,8 @@
 // settings) and the emulator as its own process, every platform answer 150 ms late. Each case is a production
 // Webhook → Code node making N items → the measured node; figures come from n8n's own execution records and the
 // emulator's request log. `node bench/n8n-bulk.mjs [--cpu-prof DIR]`; `npm run bench` runs it last.
-// BENCH_ROUNDS (default 3) runs per case, medians printed; BENCH_CASES='import|Set:' (parts of labels, apart by |: labels hold commas) picks cases;
+// BENCH_ROUNDS (default 3) runs per case, medians printed; BENCH_CASES='import|Set:' (parts of labels, apart by |,
+// as labels hold commas) picks cases;
 // BENCH_SIZE=500 puts 500 where a case has 10,000 items (and scales the others alike) for a quick run.
 import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -20,7 +21,12 @@ import {
 	startEmulatorProcess,
 } from '../test/e2e/env.mjs';
 import { LINES } from '../scripts/n8n-install.mjs';
-import { itemsCode, measuredBehindWebhook, postItemCount } from './n8n-workflow.mjs';
+import {
+	itemsCode,
+	measuredBehindWebhook,
+	postItemCount,
+	RUN_END_POLL_MS,
+} from './n8n-workflow.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 import { residentMiB } from '../scripts/queue-stack.mjs';
 import { cpuSecondsOf } from '../scripts/processes.mjs';
@@ -580,9 +586,7 @@ async function prepareCase(benchCase, { session, credential, emulator, n8n }) {
 				},
 				'the execution to end',
 				900_000,
-				// The webhook answered as the run ended: its record is found at once, or a second later (never asked again and
-				// again while the node runs: each question takes n8n's main thread).
-				1000,
+				RUN_END_POLL_MS,
 			);
 		} finally {
 			clearInterval(sampler);

@@ -31,7 +31,12 @@ import {
 	startEmulatorProcess,
 } from '../test/e2e/env.mjs';
 import { LINES } from '../scripts/n8n-install.mjs';
-import { itemsCode, measuredBehindWebhook, postItemCount } from './n8n-workflow.mjs';
+import {
+	itemsCode,
+	measuredBehindWebhook,
+	postItemCount,
+	RUN_END_POLL_MS,
+} from './n8n-workflow.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 import { cpuSecondsOf } from '../scripts/processes.mjs';
 
@@ -71,8 +76,6 @@ const UNCHECKED_VARIANT = {
 };
 /** Loopback as bench/n8n-bulk.mjs measures it: plain HTTP, every answer this late. */
 const LOOPBACK_LATENCY_MS = 150;
-/** How often the bench asks n8n whether a run ended. */
-const POLL_MS = 1000;
 const RECIPIENTS_PER_REQUEST = 100;
 /** The plain client's requests at once, as the reference client. */
 const CLIENT_AT_ONCE = 16;
@@ -187,13 +190,11 @@ async function prepare(kind, { session, n8n }, { emulator, credential, place, op
 		const afterId = await newestId();
 		const cpuBefore = { n8n: cpuSecondsOf(n8n.pid), standIn: cpuSecondsOf(emulator.pid) };
 		await postItemCount(url, n);
-		// The webhook answered as the run ended: its record is found at once, or a second later (never asked again and
-		// again while the node runs: each question takes n8n's main thread).
 		const execution = await eventually(
 			async () => (await executions()).find((e) => Number(e.id) > afterId && e.stoppedAt),
 			'the execution to end',
 			900_000,
-			POLL_MS,
+			RUN_END_POLL_MS,
 		);
 		const cpu = {
 			n8n: cpuSecondsOf(n8n.pid) - cpuBefore.n8n,

@@ -57,6 +57,12 @@ export const measuredBehindWebhook = ({ name, hookPath, code, measured }) => ({
 });
 
 /**
+ * How often a bench asks n8n for the execution record of a run whose webhook has answered: it is found at once, or a
+ * second later (never asked again and again while the node runs: each question takes n8n's main thread).
+ */
+export const RUN_END_POLL_MS = 1000;
+
+/**
  * Posts `{ n }` to the workflow's webhook and resolves when the run of `n` items has ended (n8n answers then). n8n 2
  * publishes in the background: until the webhook is registered it answers 404 and runs nothing, so the post is made
  * again until it is taken. A run that failed answers 500: the bench reads why from the execution record. Node's http,
