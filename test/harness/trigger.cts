@@ -101,15 +101,17 @@ export interface TriggerHostOptions {
 	instanceId?: string;
 	/**
 	 * How n8n handles a production push the trigger passes events on from (n8n 2.41's executeWebhook):
-	 * it saves the execution (taking `savingMs`; `savingFails` answers 500 and saves nothing), saves the
-	 * push's static data, answers, then runs the execution through n8n-core's engine, the trigger's
-	 * execute() included, and saves the static data the run changed. `crashesBeforeRunning` plays n8n
+	 * it saves the execution (taking `savingMs`, or until `savedWhen` settles; `savingFails` answers 500
+	 * and saves nothing), saves the push's static data, answers, then runs the execution through
+	 * n8n-core's engine, the trigger's execute() included, and saves the static data the run changed. `crashesBeforeRunning` plays n8n
 	 * killed after answering, before the execution ran.
 	 */
 	execution?: {
 		/** The execution runs as on a queue worker of n8n 2.41: with empty static data (saved if it changes). */
 		onWorker?: boolean;
 		savingMs?: number;
+		/** Holds every save until the test lets it go: a save as slow as the test needs, whatever the machine's speed. */
+		savedWhen?: Promise<unknown>;
 		savingFails?: () => boolean;
 		crashesBeforeRunning?: () => boolean;
 	};
@@ -382,6 +384,7 @@ export async function startTriggerHost(
 			if (answer.workflowData && mode !== 'manual') {
 				if (executionOptions.savingMs)
 					await new Promise((resolve) => setTimeout(resolve, executionOptions.savingMs));
+				await executionOptions.savedWhen;
 				if (executionOptions.savingFails?.()) {
 					response.status(500).json({ message: 'There was a problem saving the execution' });
 					return;
