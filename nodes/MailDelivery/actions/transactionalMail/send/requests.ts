@@ -46,17 +46,23 @@ export function requestLevel(shared: IDataObject, versions: IDataObject[]): IDat
 	return body;
 }
 
-/** The keys a version may share with the request level, which then carries them for all. */
-const SHAREABLE = new Set(['templateName', 'content', 'subject']);
-
-/** One request: the request-level body, and each version without what it shares with it. */
+/**
+ * One request: the request-level body, and each version without what it shares with it. A version that
+ * shares nothing goes as it is; one that does goes as a copy with those fields undefined, which JSON leaves
+ * out. (A copy made key by key, each field added under a computed key, cost n8n's main thread 0.5 ms per
+ * request of 100 messages in its CPU profile: most of the send's own time per request.)
+ */
 export function buildRequest(level: IDataObject, versions: IDataObject[]): IDataObject {
 	const messageVersions = versions.map((version) => {
-		// Copied key by key, in order, leaving those out (not deleted after: a copy with holes is slower to send).
-		const own: IDataObject = {};
-		for (const key in version)
-			if (!SHAREABLE.has(key) || version[key] === undefined || version[key] !== level[key])
-				own[key] = version[key];
+		const sharesTemplate =
+			version.templateName !== undefined && version.templateName === level.templateName;
+		const sharesContent = version.content !== undefined && version.content === level.content;
+		const sharesSubject = version.subject !== undefined && version.subject === level.subject;
+		if (!sharesTemplate && !sharesContent && !sharesSubject) return version;
+		const own = { ...version };
+		if (sharesTemplate) own.templateName = undefined;
+		if (sharesContent) own.content = undefined;
+		if (sharesSubject) own.subject = undefined;
 		return own;
 	});
 	return { ...level, messageVersions };
