@@ -103,14 +103,14 @@ export interface TriggerHostOptions {
 	 * How n8n handles a production push the trigger passes events on from (n8n 2.41's executeWebhook):
 	 * it saves the execution (taking `savingMs`, or until `savedWhen` settles; `savingFails` answers 500
 	 * and saves nothing), saves the push's static data, answers, then runs the execution through
-	 * n8n-core's engine, the trigger's execute() included, and saves the static data the run changed. `crashesBeforeRunning` plays n8n
-	 * killed after answering, before the execution ran.
+	 * n8n-core's engine, the trigger's execute() included, and saves the static data the run changed.
+	 * `crashesBeforeRunning` plays n8n killed after answering, before the execution ran.
 	 */
 	execution?: {
 		/** The execution runs as on a queue worker of n8n 2.41: with empty static data (saved if it changes). */
 		onWorker?: boolean;
 		savingMs?: number;
-		/** Holds every save until the test lets it go: a save as slow as the test needs, whatever the machine's speed. */
+		/** Holds every save until it settles: a save as slow as the test needs, whatever the machine's speed. */
 		savedWhen?: Promise<unknown>;
 		savingFails?: () => boolean;
 		crashesBeforeRunning?: () => boolean;
