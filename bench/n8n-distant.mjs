@@ -13,6 +13,7 @@
 // Tag Empty, which needs no look-up of the template before the first request: the default check's cost, side by side.
 // --also-fixed 4 runs each send and Create or Update also with Options → Requests in Parallel set to 4 (the default
 // before issue 52), right after the same case at the defaults: before and after in one run.
+// --rounds N runs each case N times and prints medians; a send of 10,000 or fewer runs at least 3 times.
 // `npm run bench` runs it last with its defaults.
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -59,6 +60,13 @@ const LOOPBACK = flag('loopback', true) !== false;
 const RATE_LIMIT = flag('rate-limit', true) !== false;
 const HTTP_NODE = flag('http-node', true) !== false;
 const ROUNDS = Number(flag('rounds', '1'));
+/**
+ * Runs of a send of 10,000 or fewer at least (not under a rate limit): one such run lasts 1 to 3 s, and one run's
+ * figure moves by a tenth from one run to the next on a shared machine, as much as its target's margin.
+ */
+const SMALL_SEND_ROUNDS = 3;
+const roundsOf = ({ kind, n, rateLimit }) =>
+	kind === 'send' && n <= 10_000 && !rateLimit ? Math.max(ROUNDS, SMALL_SEND_ROUNDS) : ROUNDS;
 /** --timeline: for each run, when its requests reached the platform, counted by 100 ms from the node's start. */
 const TIMELINE = flag('timeline', false) !== false;
 /** --cpu-prof DIR: n8n writes a CPU profile there when it stops (and the runs' monotonic times are printed). */
@@ -440,7 +448,7 @@ async function main() {
 					if (ownClient) [benchCase.kept, benchCase.fresh] = [[], []];
 					// Each round: n8n's run, then the plain client's runs of the same requests (n8n idle), so that
 					// both are measured on the machine as it is then (it may be shared and its load drift).
-					for (let round = 0; round < ROUNDS; round++) {
+					for (let round = 0; round < roundsOf(benchCase); round++) {
 						benchCase.runs.push(await bench.run(benchCase.n, benchCase.rateLimit));
 						if (!ownClient) continue;
 						for (const [kept, times] of [
@@ -490,7 +498,7 @@ executionTime in n8n's record; connections = TCP connections the platform saw (H
 http(s) with no n8n making the same requests ${CLIENT_AT_ONCE} at once, over ${CLIENT_AT_ONCE} kept connections / with a new connection per
 request, run right after the case in n8n (n8n idle). CPU÷node = CPU time of n8n's process (all its threads) and of the stand-in
 (the emulator with its distance proxy) from the webhook's call to the bench seeing the run's end (n8n's includes saving the run), over the node's
-time: a stand-in near 100 % (one core) held the run, which a real platform's own servers would not. ${os.cpus().length} cores, load average ${load} at the start (the machine may be shared); ${ROUNDS === 1 ? 'one run per case' : `medians of ${ROUNDS} runs`}, after a
+time: a stand-in near 100 % (one core) held the run, which a real platform's own servers would not. ${os.cpus().length} cores, load average ${load} at the start (the machine may be shared); ${ROUNDS === 1 ? `one run per case (medians of ${SMALL_SEND_ROUNDS} runs for sends of 10,000 or fewer not under a rate limit)` : `medians of ${ROUNDS} runs${ROUNDS < SMALL_SEND_ROUNDS ? ` (${SMALL_SEND_ROUNDS} for sends of 10,000 or fewer not under a rate limit)` : ''}`}, after a
 100-item warm-up per case; ${seconds(tookMs)} in all, load average ${os
 		.loadavg()
 		.map((value) => value.toFixed(2))
