@@ -489,6 +489,11 @@ async function main() {
 }
 
 function print(all, load, tookMs) {
+	const perCase = ROUNDS === 1 ? 'one run per case' : `medians of ${ROUNDS} runs`;
+	const roundsSaid =
+		ROUNDS >= SMALL_SEND_ROUNDS
+			? perCase
+			: `${perCase} (medians of ${SMALL_SEND_ROUNDS} for sends of 10,000 or fewer not under a rate limit)`;
 	console.log(`
 The node at its defaults (no option set) in a real n8n ${LINES[2].n8n} (n8n's defaults, one process, SQLite, execution
 data saved; NODE_EXTRA_CA_CERTS the emulator's certificate), against the emulator as its own process: over HTTPS as if
@@ -498,7 +503,7 @@ executionTime in n8n's record; connections = TCP connections the platform saw (H
 http(s) with no n8n making the same requests ${CLIENT_AT_ONCE} at once, over ${CLIENT_AT_ONCE} kept connections / with a new connection per
 request, run right after the case in n8n (n8n idle). CPU÷node = CPU time of n8n's process (all its threads) and of the stand-in
 (the emulator with its distance proxy) from the webhook's call to the bench seeing the run's end (n8n's includes saving the run), over the node's
-time: a stand-in near 100 % (one core) held the run, which a real platform's own servers would not. ${os.cpus().length} cores, load average ${load} at the start (the machine may be shared); ${ROUNDS === 1 ? `one run per case (medians of ${SMALL_SEND_ROUNDS} runs for sends of 10,000 or fewer not under a rate limit)` : `medians of ${ROUNDS} runs${ROUNDS < SMALL_SEND_ROUNDS ? ` (${SMALL_SEND_ROUNDS} for sends of 10,000 or fewer not under a rate limit)` : ''}`}, after a
+time: a stand-in near 100 % (one core) held the run, which a real platform's own servers would not. ${os.cpus().length} cores, load average ${load} at the start (the machine may be shared); ${roundsSaid}, after a
 100-item warm-up per case; ${seconds(tookMs)} in all, load average ${os
 		.loadavg()
 		.map((value) => value.toFixed(2))
