@@ -48,6 +48,13 @@ async function main() {
 				`  BROKEN: ${coverage.found.violations.join('; ')}\n${await describe(config, coverage.found.history)}`,
 			);
 		} else console.log('  every history kept the promise');
+		console.log(
+			`  lone retries that did not send what nobody may have sent (liveness): ${coverage.stuck} state${coverage.stuck === 1 ? '' : 's'}`,
+		);
+		if (coverage.firstStuck)
+			console.log(
+				`  the first: ${coverage.firstStuck.violations[0]}\n${await describe(config, coverage.firstStuck.history)}`,
+			);
 	}
 	console.log(
 		`\n${scopes.length - broken} of ${scopes.length} scopes kept the promise, ${((performance.now() - started) / 1000).toFixed(1)} s`,

@@ -31,10 +31,23 @@ export interface Protocol {
 	checkRetry(
 		context: unknown,
 		node: INode,
-		options: { recordFits: boolean; repeatOnRetry: boolean; oneProcess?: boolean },
-	): Promise<{ send: true } | { send: false; refusal: (itemIndex: number) => Error }>;
+		options: { recordFits: boolean; repeatOnRetry: boolean },
+	): Promise<
+		| { send: true; journal?: (fingerprint: string) => Journal; takeOver?: boolean }
+		| { send: false; refusal: (item: { itemIndex: number }) => Error }
+	>;
 	/** The node's run ended (new code): whether it threw, so that the process knows its execution went no further. */
 	runEnded?: (context: unknown, ended: { threw: boolean }) => void;
+}
+
+/** The run's journal in n8n's store (nodes/MailDelivery/neverTwice/journal.ts), as the engine uses it. */
+export interface Journal {
+	readEarlier(
+		origins: number[],
+	): Promise<{ accepted: Set<number>; inDoubt: Set<number> } | 'otherPacking' | 'forgotten'>;
+	announce(origin: number): Promise<void>;
+	answered(origin: number, outcome: 'accepted' | 'unprocessed'): void;
+	close(): Promise<void>;
 }
 
 const RETRIES = path.resolve(__dirname, '../../nodes/MailDelivery/neverTwice/retries.ts');
@@ -86,10 +99,8 @@ export function loadProtocol(): Protocol {
 }
 
 export interface Config {
-	/** n8n processes sharing the store (2: queue mode with two workers). */
+	/** n8n processes sharing the store: 1, n8n's main process (regular mode); 2, two workers (queue mode). */
 	processes: 1 | 2;
-	/** The node's option: the user says this n8n runs as one process. */
-	oneProcess: boolean;
 	items: number;
 	/** Entries each row of the store keeps (n8n: 10,000). */
 	bound: number;
@@ -116,6 +127,7 @@ type Phase =
 	| 'waiting' // waits before the node
 	| 'claiming' // the real check runs; it may be waiting for the store
 	| 'sending'
+	| 'ending' // the node's last store writes (its journal) before it ends
 	| 'succeeded'
 	| 'failed'
 	| 'crashed';
@@ -146,6 +158,9 @@ interface Execution {
 	verdict?: 'send' | 'refuse';
 	/** Items left to request, in order. */
 	toSend: number[];
+	/** The run's journal (regular mode), and whether a request waits for its intent to be written. */
+	journal?: Journal;
+	announcing?: boolean;
 }
 
 type StoreCall =
@@ -181,6 +196,14 @@ export class World {
 	readonly rows = new Map<string, string[]>();
 	readonly accepted = new Map<string, number>();
 	readonly violations: string[] = [];
+	/**
+	 * Lone retries that did not send what nobody may have sent (regular mode, no push-out): a retry of an execution
+	 * that cannot come back, that no other try of it races, refused while an item of it was never accepted, nor may
+	 * have been (never requested, or refused unprocessed). Kept apart from the promise: counted, not a stop.
+	 */
+	readonly stuck: string[] = [];
+	/** Per first execution of a chain, per item: what the platform did with its requests (the truth, not a record). */
+	private readonly truth = new Map<number, Map<number, 'accepted' | 'maybe'>>();
 	readonly steps: Action[] = [];
 	/** What each step did, in words (for a history that breaks the promise). */
 	readonly log: string[] = [];
@@ -208,9 +231,11 @@ export class World {
 		if (!this.config.ranBefore) return;
 		this.now = START - 60 * MINUTE;
 		await this.start(0, false);
-		for (let pending = this.pending[0]; pending; pending = this.pending[0])
-			await this.storeStep(pending.execution);
-		while (this.executions[0].phase === 'sending') await this.request(this.executions[0], 'none');
+		const first = this.executions[0];
+		while (this.pending.length > 0 || ['claiming', 'sending', 'ending'].includes(first.phase)) {
+			if (this.pending.length > 0) await this.storeStep(this.pending[0].execution);
+			else if (first.phase === 'sending' && !first.announcing) await this.request(first, 'none');
+		}
 		this.now = START;
 		this.log.push('(the node ran once an hour before)');
 	}
@@ -226,7 +251,7 @@ export class World {
 		const actions: Action[] = [];
 		for (const pending of this.pending) actions.push({ do: 'store', execution: pending.execution });
 		for (const execution of this.executions)
-			if (execution.phase === 'sending' && execution.toSend.length > 0) {
+			if (execution.phase === 'sending' && execution.toSend.length > 0 && !execution.announcing) {
 				const faults = config.faults
 					? (['none', 'refused', 'lost', 'maybeAccepted'] as const)
 					: (['none'] as const);
@@ -247,8 +272,11 @@ export class World {
 			if (execution.phase === 'waiting' && execution.saved)
 				for (const process of processes) actions.push({ do: 'resume', of: execution.id, process });
 		for (const process of processes) if (this.live(process)) actions.push({ do: 'kill', process });
-		actions.push({ do: 'pushOut' });
-		if (config.pushMarks) actions.push({ do: 'pushOut', marks: true });
+		// Later runs in n8n's one process write the row in turn with the node's own calls (one at a time per row).
+		if (config.processes > 1 || this.pending.length === 0) {
+			actions.push({ do: 'pushOut' });
+			if (config.pushMarks) actions.push({ do: 'pushOut', marks: true });
+		}
 		actions.push({ do: 'clock' });
 		return actions;
 	}
@@ -261,7 +289,7 @@ export class World {
 		return this.executions.some(
 			(execution) =>
 				execution.process === process &&
-				['waiting', 'claiming', 'sending'].includes(execution.phase),
+				['waiting', 'claiming', 'sending', 'ending'].includes(execution.phase),
 		);
 	}
 
@@ -358,7 +386,6 @@ export class World {
 		const checked = protocol.checkRetry(this.contextOf(execution), NODE, {
 			recordFits: true,
 			repeatOnRetry: execution.redo,
-			oneProcess: this.config.oneProcess,
 		});
 		checked.then(
 			async (check) => {
@@ -367,15 +394,36 @@ export class World {
 					`${execution.id}:${check.send ? 'send' : 'refuse'}:${JSON.stringify(execution.context.runHistory)}`,
 				);
 				this.log.push(
-					`  execution ${execution.id}: the node's check says ${check.send ? 'send' : `refuse: ${check.refusal(0).message}`} (its record: ${JSON.stringify(execution.context.runHistory)})`,
+					`  execution ${execution.id}: the node's check says ${check.send ? 'send' : `refuse: ${check.refusal({ itemIndex: 0 }).message}`} (its record: ${JSON.stringify(execution.context.runHistory)})`,
 				);
 				if (check.send) {
+					execution.journal = check.journal?.(JSON.stringify(unaccounted));
+					let toSend = unaccounted;
+					if (check.takeOver && execution.journal) {
+						// The engine reads what the earlier try of the run left in its journal (run/claim.ts).
+						const earlier = await execution.journal.readEarlier(unaccounted).catch(() => undefined);
+						if (execution.phase !== 'claiming' || earlier === undefined) return; // killed meanwhile
+						this.log.push(
+							`  execution ${execution.id} reads the run's journal: ${JSON.stringify(typeof earlier === 'string' ? earlier : { accepted: [...earlier.accepted], inDoubt: [...earlier.inDoubt] })}`,
+						);
+						if (earlier === 'otherPacking' || earlier === 'forgotten') {
+							execution.verdict = 'refuse';
+							execution.refused = 'Not sent: the record of what an earlier try sent does not fit';
+							await this.end(execution, true);
+							return;
+						}
+						for (const item of earlier.accepted) ledger[item] = 'sent';
+						for (const item of earlier.inDoubt) ledger[item] = 'maybe';
+						toSend = unaccounted.filter((item) => ledger[item] === undefined);
+						if (earlier.inDoubt.size > 0) execution.refused = 'in doubt';
+					}
 					execution.verdict = 'send';
 					execution.phase = 'sending';
-					execution.toSend = unaccounted;
+					execution.toSend = toSend;
+					if (toSend.length === 0) await this.end(execution, execution.refused !== undefined);
 				} else {
 					execution.verdict = 'refuse';
-					execution.refused = check.refusal(unaccounted[0]).message;
+					execution.refused = check.refusal({ itemIndex: unaccounted[0] }).message;
 					this.checkRefusal(execution);
 					await this.end(execution, true);
 				}
@@ -391,7 +439,7 @@ export class World {
 	private contextOf(execution: Execution) {
 		const world = this;
 		const call = async (call: StoreCall) => {
-			if (execution.phase !== 'claiming' && execution.phase !== 'sending')
+			if (!['claiming', 'sending', 'ending'].includes(execution.phase))
 				throw new Error('process killed');
 			return await new Promise((resolve, reject) => {
 				world.pending.push({ execution: execution.id, call, resolve, reject });
@@ -399,6 +447,8 @@ export class World {
 		};
 		const options = (scope: string) => scope;
 		return {
+			// n8n names its process by the command that started it: one process is n8n's main (regular mode).
+			instanceSettings: { instanceType: this.config.processes === 1 ? 'main' : 'worker' },
 			getMode: () => (execution.retryOf ? 'retry' : 'webhook'),
 			getContext: () => execution.context,
 			getExecutionContext: () => ({
@@ -407,9 +457,12 @@ export class World {
 				source: 'webhook',
 				triggerNode: { name: 'Trigger', type: 'n8n-nodes-base.webhook' },
 			}),
-			// What the trigger gave the execution (a retry keeps it).
+			// What the trigger gave the execution, and its resume token (a retry keeps both).
 			getWorkflowDataProxy: () => ({
 				$: () => ({ all: () => [{ json: { execution: execution.root } }] }),
+				$execution: {
+					resumeUrl: `http://n8n/webhook-waiting/${execution.id}?signature=token-${execution.root}`,
+				},
 			}),
 			getExecutionId: () => String(execution.id),
 			getWorkflow: () => ({ id: 'workflow' }),
@@ -486,7 +539,28 @@ export class World {
 		fault: 'none' | 'refused' | 'lost' | 'maybeAccepted',
 	) {
 		const item = execution.toSend.shift()!;
+		const go = async () => {
+			execution.announcing = false;
+			if (execution.phase !== 'sending') return; // killed meanwhile
+			await this.requested(execution, item, fault);
+		};
+		if (!execution.journal) return await go();
+		// The request leaves once the store holds its intent (the journal's write is a store step of its own).
+		execution.announcing = true;
+		execution.journal.announce(item).then(go, () => undefined);
+		await settle();
+	}
+
+	private async requested(
+		execution: Execution,
+		item: number,
+		fault: 'none' | 'refused' | 'lost' | 'maybeAccepted',
+	) {
 		const ledger = execution.context.ledger as Ledger;
+		const truth = this.truth.get(execution.root) ?? new Map<number, 'accepted' | 'maybe'>();
+		this.truth.set(execution.root, truth);
+		if (fault === 'none' || fault === 'maybeAccepted') truth.set(item, 'accepted');
+		else if (fault === 'lost' && truth.get(item) !== 'accepted') truth.set(item, 'maybe');
 		if (fault === 'none' || fault === 'maybeAccepted') {
 			const recipient = `${execution.root}-${item}`;
 			const times = (this.accepted.get(recipient) ?? 0) + 1;
@@ -496,6 +570,8 @@ export class World {
 		}
 		if (fault === 'none') ledger[item] = 'sent';
 		else if (fault !== 'refused') ledger[item] = 'maybe';
+		if (fault === 'none') execution.journal?.answered(item, 'accepted');
+		if (fault === 'refused') execution.journal?.answered(item, 'unprocessed');
 		if (fault !== 'none') {
 			// Stop Workflow: the node throws; the items after it are not sent.
 			execution.toSend = [];
@@ -507,11 +583,19 @@ export class World {
 		return this.executions.some((execution) => execution.root === root && execution.redo);
 	}
 
-	/** The node's run ends: n8n saves the execution (its end: nothing follows the node). */
+	/** The node's run ends (its journal's writes done first): n8n saves the execution (nothing follows the node). */
 	private async end(execution: Execution, threw: boolean) {
-		this.protocols[execution.process].runEnded?.(this.contextOf(execution), { threw });
-		execution.phase = threw ? 'failed' : 'succeeded';
-		execution.saved = { context: JSON.stringify(execution.context) };
+		const finish = () => {
+			if (execution.phase === 'crashed') return;
+			this.protocols[execution.process].runEnded?.(this.contextOf(execution), { threw });
+			execution.phase = threw ? 'failed' : 'succeeded';
+			execution.saved = { context: JSON.stringify(execution.context) };
+		};
+		if (!execution.journal) finish();
+		else {
+			execution.phase = 'ending';
+			execution.journal.close().then(finish, () => undefined);
+		}
 		await settle();
 	}
 
@@ -520,7 +604,7 @@ export class World {
 		for (const execution of this.executions)
 			if (
 				execution.process === process &&
-				['waiting', 'claiming', 'sending'].includes(execution.phase)
+				['waiting', 'claiming', 'sending', 'ending'].includes(execution.phase)
 			) {
 				// A waiting execution is in the database, not in a process: it waits on.
 				if (execution.phase !== 'waiting') execution.phase = 'crashed';
@@ -552,8 +636,17 @@ export class World {
 	}
 
 	private checkRefusal(execution: Execution) {
+		this.checkLiveness(execution);
 		if (execution.retryOf !== 0 || this.config.onlyTwice) return;
 		const refused = execution.refused ?? '';
+		// An execution resumed after a restart, once later runs pushed its lineage's record out of the store: allowed.
+		if (/whether a retry of this execution sent it cannot be told/.test(refused)) {
+			if (!this.steps.some((step) => step.do === 'pushOut'))
+				this.violations.push(
+					`execution ${execution.id} (not a retry) refused with no push-out: ${refused}`,
+				);
+			return;
+		}
 		if (!/a retry of this execution sends it/.test(refused)) {
 			this.violations.push(`execution ${execution.id} (not a retry) refused: ${refused}`);
 			return;
@@ -564,6 +657,36 @@ export class World {
 		if (!retryThatSends)
 			this.violations.push(
 				`execution ${execution.id} refused "${refused}" but no retry of it sends`,
+			);
+	}
+
+	/**
+	 * A refusing retry in regular mode that is alone (no other try of its chain runs, waits or may come back), with no
+	 * push-out in the history, while an item of its chain was never accepted nor may have been: it should have sent.
+	 */
+	private checkLiveness(execution: Execution) {
+		if (this.config.processes !== 1 || execution.retryOf === 0 || execution.redo) return;
+		if (this.steps.some((step) => step.do === 'pushOut')) return;
+		const others = this.executions.filter(
+			(other) =>
+				other !== execution &&
+				other.root === execution.root &&
+				['waiting', 'claiming', 'sending', 'ending'].includes(other.phase),
+		);
+		if (others.length > 0) return;
+		const truth = this.truth.get(execution.root);
+		// An item whose request's intent is in the store may have left (its journal: it was about to when n8n died).
+		const lineage = (execution.context.runHistory as { lineage?: string } | undefined)?.lineage;
+		const row = this.rows.get(`node:${NODE.id}`) ?? [];
+		const inFlight = (item: number) =>
+			lineage !== undefined &&
+			row.some((entry) => entry.startsWith(`p:${lineage}:`) && entry.endsWith(`:${item}`));
+		const free = Array.from({ length: this.config.items }, (_, item) => item).filter(
+			(item) => truth?.get(item) === undefined && !inFlight(item),
+		);
+		if (free.length > 0)
+			this.stuck.push(
+				`execution ${execution.id}, a lone retry, refused (${execution.refused}) though item${free.length === 1 ? '' : 's'} ${free.join(', ')} of its execution ${free.length === 1 ? 'was' : 'were'} never sent`,
 			);
 	}
 
@@ -591,10 +714,13 @@ export class World {
 					execution.saved?.context,
 					execution.toSend,
 					execution.verdict,
+					execution.announcing,
+					execution.refused,
 				]),
 				pending: this.pending.map((pending) => [pending.execution, pending.call, pending.read]),
 				seen: this.seen,
 				violations: this.violations.length > 0,
+				stuck: this.stuck.length,
 				steps: this.environmentSteps(),
 			}),
 		);

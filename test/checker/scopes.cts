@@ -1,7 +1,7 @@
 /**
  * The scopes the checker covers: small worlds where every history up to a depth is played. One process (n8n's
- * regular mode) with kills and restarts, with and without the user's "one process" option; two processes sharing
- * the store (queue mode), whose writes can lose each other's.
+ * regular mode: its main process) with kills and restarts; two workers sharing the store (queue mode), whose writes
+ * can lose each other's.
  */
 import type { Config } from './model.cts';
 
@@ -15,9 +15,8 @@ export interface Scope {
 
 const base: Config = {
 	processes: 1,
-	oneProcess: false,
 	items: 1,
-	bound: 4,
+	bound: 64,
 	saveProgress: true,
 	faults: false,
 	redo: false,
@@ -29,39 +28,25 @@ const base: Config = {
 export const SCOPES: Scope[] = [
 	{
 		name: 'one-process',
-		title: 'one n8n process, the option "one process" on: waits, retries, kills, push-outs',
-		config: { ...base, oneProcess: true, maxExecutions: 3, depth: 7 },
-		quickDepth: 4,
-	},
-	{
-		name: 'one-process-faults',
-		title: 'one n8n process, option on, two items, platform faults, Redo After a Crash',
-		config: {
-			...base,
-			oneProcess: true,
-			items: 2,
-			faults: true,
-			redo: true,
-			maxExecutions: 3,
-			depth: 4,
-		},
-		quickDepth: 2,
-	},
-	{
-		name: 'default-one-process',
-		title: 'one n8n process, the option off (the default)',
+		title: "n8n's one process (regular mode): waits, retries, kills, push-outs",
 		config: { ...base, maxExecutions: 3, depth: 7 },
 		quickDepth: 4,
 	},
 	{
+		name: 'one-process-faults',
+		title: "n8n's one process, two items, platform faults, Redo After a Crash",
+		config: { ...base, items: 2, faults: true, redo: true, maxExecutions: 3, depth: 4 },
+		quickDepth: 2,
+	},
+	{
 		name: 'queue-mode',
-		title: 'two n8n processes sharing the store (queue mode), the option off',
+		title: 'two workers sharing the store (queue mode)',
 		config: { ...base, processes: 2, maxExecutions: 3, depth: 5 },
 		quickDepth: 3,
 	},
 	{
 		name: 'queue-mode-faults',
-		title: 'two n8n processes, two items, platform faults, Redo After a Crash',
+		title: 'two workers, two items, platform faults, Redo After a Crash',
 		config: {
 			...base,
 			processes: 2,

@@ -22,6 +22,10 @@ export interface Coverage {
 	complete: number;
 	ms: number;
 	found?: Found;
+	/** States reached by a step where a lone retry refused what nobody may have sent (World.stuck): liveness. */
+	stuck: number;
+	/** The first (shortest) such history. */
+	firstStuck?: Found;
 }
 
 const realNow = Date.now;
@@ -44,7 +48,7 @@ export async function check(
 	{ progress }: { progress?: (coverage: Coverage) => void } = {},
 ): Promise<Coverage> {
 	const started = realNow();
-	const coverage: Coverage = { states: 0, transitions: 0, complete: 0, ms: 0 };
+	const coverage: Coverage = { states: 0, transitions: 0, complete: 0, ms: 0, stuck: 0 };
 	try {
 		for (let depth = 1; depth <= config.depth; depth++) {
 			const found = await explore({ ...config, depth }, coverage, progress);
@@ -70,6 +74,7 @@ async function explore(
 		const { history, world: given } = stack.pop()!;
 		const world = given ?? (await replay(config, history));
 		const actions = world.actions();
+		const stuckBefore = world.stuck.length;
 		if (actions.length === 0) coverage.complete++;
 		for (let index = 0; index < actions.length; index++) {
 			// The first action goes on with this world; the others are played again from the start.
@@ -83,6 +88,10 @@ async function explore(
 			if (visited.has(state)) continue;
 			visited.add(state);
 			coverage.states++;
+			if (next.stuck.length > stuckBefore) {
+				coverage.stuck++;
+				coverage.firstStuck ??= { history: [...history, actions[index]], violations: next.stuck };
+			}
 			if (coverage.states % 2000 === 0) progress?.(coverage);
 			stack.push({ history: [...history, actions[index]], world: index === 0 ? next : undefined });
 		}

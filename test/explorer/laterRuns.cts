@@ -1,14 +1,22 @@
 /**
- * Later runs of the node, by other executions. The node keeps nothing of them in n8n's store (only a retry that
- * takes a run, or redoes one, writes there: neverTwice/storeClaims.ts); what they change is the process's record of
- * runs (a run of the node seen here, the first one dated; the newest 100,000 kept, so that a retry whose run was
- * pushed out of it cannot show that it is alone, and refuses). Each is recorded there as the node's check records an
- * ordinary execution's run, a moment after the one before.
+ * Later runs of the node, by other executions: each is recorded as the node's check records an ordinary execution's
+ * run, a moment after the one before, in the process's record of runs (neverTwice/processRecord.ts) and in the node's
+ * row of n8n's store (neverTwice/storeClaims.ts: the hour's entries, then the run's claim), which keeps its newest
+ * 10,000 entries: enough later runs push what an execution's lineage left there out.
  */
 import type { Emulator } from '../../emulator/server.cts';
+import { MAX_ENTRIES } from '../../nodes/MailDelivery/neverTwice/storeClaims';
 import type { Execution, N8nInstance } from '../harness/instance.cts';
-import { processRecord } from '../harness/n8n.cts';
+import { processedData, processRecord } from '../harness/n8n.cts';
 import { advanceClock } from './clock.cts';
+
+/** Appends the entries the row does not hold, as n8n's store does, and drops the oldest past its bound. */
+function record(row: string, entries: string[]) {
+	const held = processedData.get(row) ?? [];
+	const present = new Set(held);
+	const kept = [...held, ...entries.filter((entry) => !present.has(entry))];
+	processedData.set(row, kept.slice(Math.max(0, kept.length - MAX_ENTRIES)));
+}
 
 export async function laterRuns(
 	n8n: N8nInstance,
@@ -19,20 +27,52 @@ export async function laterRuns(
 	const node = n8n.workflow.nodes.find((candidate) => candidate.name === nodeName)!;
 	for (let run = 0; run < count; run++) {
 		advanceClock(emulator, 1);
-		processRecord().claimHere(`${n8n.workflowId}:${node.id}`, `n8n:${Date.now()}:later`, 1, {
+		const now = Date.now();
+		const lineage = `n8n:${now}:later`;
+		processRecord().claimHere(String(n8n.workflowId), lineage, 1, {
+			nodeId: node.id,
+			nodeName: node.name,
+			executionId: `later-${now}`,
 			byRetry: false,
 			sends: true,
-			ended: true,
+			over: true,
+			endsExecution: false,
+			at: now,
 		});
+		const hour = Math.floor(now / 3_600_000);
+		record(`${n8n.workflowId}:${node.id}`, [
+			`h:${hour}:0`,
+			`h:${hour}:1`,
+			`c:${lineage}:1`,
+			`took:${lineage}:1`,
+		]);
 	}
 }
 
-/** Later runs until what the lineage of `execution` left in the store is pushed out: it leaves nothing there. */
+/** The lineage an execution's saved data names for the node, if it ran the node. */
+function lineageOf(execution: Execution, nodeName: string) {
+	const node = execution.saved.executionData?.contextData?.[`node:${nodeName}`] as
+		{ runHistory?: { lineage?: string } } | undefined;
+	return node?.runHistory?.lineage;
+}
+
+/**
+ * Later runs until what the lineage of `execution` left in the node's row is pushed out (its claims; or, when its
+ * data names none, every entry the row held): false when the row holds nothing to push out.
+ */
 export async function pushOut(
-	_n8n: N8nInstance,
-	_nodeName: string,
-	_execution: Execution,
-	_emulator: Emulator,
+	n8n: N8nInstance,
+	nodeName: string,
+	execution: Execution,
+	emulator: Emulator,
 ) {
-	return false;
+	const node = n8n.workflow.nodes.find((candidate) => candidate.name === nodeName)!;
+	const row = `${n8n.workflowId}:${node.id}`;
+	const lineage = lineageOf(execution, nodeName);
+	const held = () => processedData.get(row) ?? [];
+	const oldest =
+		lineage === undefined ? held()[0] : held().find((entry) => entry.startsWith(`c:${lineage}:`));
+	if (oldest === undefined) return false;
+	while (held().includes(oldest)) await laterRuns(n8n, nodeName, 500, emulator);
+	return true;
 }

@@ -520,6 +520,9 @@ export async function runWorkflow({
 					: {}),
 				...(contextData ? { contextData: structuredClone(contextData) } : {}),
 			},
+			// n8n makes a resume token for each execution, and a retry runs with its execution's data, token included:
+			// the same context here stands for the same execution.
+			...(executionContext ? { resumeToken: `token-${executionContext.establishedAt}` } : {}),
 		});
 	const execution = new WorkflowExecute(additionalData, mode, runData);
 	const running = execution.processRunExecutionData(workflow);

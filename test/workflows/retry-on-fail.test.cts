@@ -102,10 +102,6 @@ test('a request the platform did not process (429, given up at once): the retry 
 			),
 		}),
 		expect.objectContaining({ message: expect.stringContaining('no value for {{name}}') }),
-		// A run of several requests in a workflow that does not save its progress (issue 54.1).
-		expect.objectContaining({
-			message: expect.stringContaining('Workflow Settings → Save Execution Progress'),
-		}),
 	]);
 });
 

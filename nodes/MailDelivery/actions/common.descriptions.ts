@@ -361,20 +361,11 @@ const repeatOnRetryOption: INodeProperties = {
 	type: 'boolean',
 	default: false,
 	description:
-		'Whether a retry sends (or changes) again what an earlier try may have done: after n8n crashed, restarted or was stopped while this node ran, or when the retry cannot show that no other try of the execution sends. Every item the record of that execution does not show as done goes out again, also to recipients who may have it already; once per run of the node, however many retries follow (on one n8n process). Off: those items fail with an error saying why, and nothing is sent twice.',
-};
-
-const oneN8nProcessOption: INodeProperties = {
-	displayName: 'One Process',
-	name: 'oneN8nProcess',
-	type: 'boolean',
-	default: false,
-	description:
-		"Whether this n8n runs as one process (regular mode, n8n's default), not in queue mode with workers. On: Retry of an execution that began since n8n started sends what it did not, also when the execution failed before this node or still runs or waits (coming back, it then refuses), and of two Retries pressed at once one sends. Off: Retry sends only when the execution failed or was stopped in this node in the same n8n process since it started. Otherwise Retry refuses, saying why. Never turn it on in queue mode: there a second Retry could send again.",
+		'Whether a retry sends (or changes) again what an earlier try may have done: a request under way when n8n crashed or restarted, or what a retry cannot tell apart (in queue mode, on another worker). Every item the record of that execution does not show as done goes out again, also to recipients who may have it already; once per run of the node, however many retries follow. Off: those items fail with an error saying why, and nothing is sent twice. A crashed execution can be retried only with Workflow Settings → Save Execution Progress on.',
 };
 
 /** What a retry of the execution may send (neverTwice/retries.ts): on every operation that changes something. */
-export const retryOptions: INodeProperties[] = [oneN8nProcessOption, repeatOnRetryOption];
+export const retryOptions: INodeProperties[] = [repeatOnRetryOption];
 
 /** The Filters of a Get Many: what the platform's search narrows by. */
 export const filtersCollection = (options: INodeProperties[]): INodeProperties => ({

@@ -13,6 +13,9 @@ export function inputError(node: INode, message: string, itemIndex: number) {
 	});
 }
 
+/** The fields of an error's context that an output item carries: a refusal's reason and what it names. */
+const ACTIONABLE = ['reason', 'uniqueMsgID', 'email', 'execution'];
+
 /**
  * A failed item as n8n expects it: `error` (the message) and `details`, and no other key, so that with
  * On Error = "Continue (using error output)" n8n moves it to the error output and puts the input
@@ -29,6 +32,10 @@ export function errorItem(
 	if (failed.description) details.description = failed.description;
 	if (failed instanceof NodeApiError && failed.httpCode)
 		details.code = Number(failed.httpCode) || failed.httpCode;
+	// An item not sent for an earlier try's sake says why, and where to look, as fields (neverTwice/notSent.ts).
+	const context = (failed as { context?: IDataObject }).context;
+	for (const field of ACTIONABLE)
+		if (context?.[field] !== undefined) details[field] = context[field];
 	return {
 		json: { error: failed.message, details: { ...details, ...extra } },
 		pairedItem: { item: itemIndex },

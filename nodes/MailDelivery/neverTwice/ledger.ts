@@ -82,6 +82,8 @@ export function keptFailure(error: unknown): EarlierFailure {
 interface LedgerRecord<RequestData> {
 	/** The operation and the input size the record belongs to. */
 	scope: string;
+	/** The execution whose try wrote it last (a retry's record comes from the execution it retries). */
+	execution?: string;
 	itemCount: number;
 	/** The number of the last request made, so that a retry's requests are numbered after it. */
 	lastRequest: number;
@@ -94,8 +96,6 @@ export class SentLedger<RequestData> {
 	/** This try's requests under way, by number, to settle when their answer comes. */
 	private readonly underWay = new Map<number, EarlierRequest<RequestData>>();
 
-	private readonly firstOfTry: number;
-
 	private constructor(
 		private readonly store: IContextObject,
 		private readonly key: string,
@@ -105,8 +105,9 @@ export class SentLedger<RequestData> {
 		 * changed workflow): what it did cannot be matched with these items.
 		 */
 		readonly recordFits: boolean,
+		/** The execution an earlier try of this run ran in, when not this one (the execution a retry goes on from). */
+		readonly earlierIn?: string,
 	) {
-		this.firstOfTry = record.lastRequest;
 		for (const request of record.requests) {
 			if (request.underWay) {
 				delete request.underWay;
@@ -137,8 +138,14 @@ export class SentLedger<RequestData> {
 		const found = store[key] as LedgerRecord<RequestData> | undefined;
 		const fits = found?.scope === scope && found.itemCount === itemCount;
 		const record = fits ? found : { scope, itemCount, lastRequest: 0, requests: [] };
+		const execution = String(context.getExecutionId?.() ?? '');
+		const earlierIn =
+			fits && found.execution !== undefined && found.execution !== execution
+				? found.execution
+				: undefined;
+		record.execution = execution;
 		store[key] = record;
-		return new SentLedger(store, key, record, fits || found === undefined);
+		return new SentLedger(store, key, record, fits || found === undefined, earlierIn);
 	}
 
 	/** Whether an earlier try of this run sent (or may have sent) any entry. */
@@ -148,11 +155,6 @@ export class SentLedger<RequestData> {
 
 	get lastRequest(): number {
 		return this.record.lastRequest;
-	}
-
-	/** The number after which this try's requests are numbered (an earlier try's last). */
-	get firstRequestOfTry(): number {
-		return this.firstOfTry;
 	}
 
 	/** What an earlier try's request did with this entry, if it sent it or may have. */
@@ -205,12 +207,18 @@ export class SentLedger<RequestData> {
 	}
 }
 
+/** Who made the earlier tries of a run, as the user reads it. */
+export const earlierTryWords = (earlierIn: string | undefined) =>
+	earlierIn === undefined
+		? "an earlier try of this execution (n8n's Retry On Fail)"
+		: `execution ${earlierIn}, which this retry goes on from`;
+
 /** The failure an earlier try's request left, as this try reports it (not sent again). */
-export function earlierFailure(node: INode, failed: EarlierFailure) {
+export function earlierFailure(node: INode, failed: EarlierFailure, earlierIn?: string) {
 	const texts = {
 		message: failed.message,
 		description: [
-			"An earlier try of this execution (n8n's Retry On Fail) sent the request of this item, which failed after it may have reached the platform, so it was not sent again.",
+			`${asSentence(earlierTryWords(earlierIn)).slice(0, -1)} sent the request of this item, which failed after it may have reached the platform, so it was not sent again.`,
 			failed.description,
 		]
 			.filter(Boolean)

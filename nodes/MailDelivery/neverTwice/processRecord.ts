@@ -1,33 +1,40 @@
 /**
- * What this n8n process saw of the node's runs since it started: which try claimed which run of an execution's
- * lineage, whether it sends, and whether it ended in a way that ends its execution (it threw, or the execution was
- * stopped). Kept in memory, so it is exact and every change is atomic (JavaScript runs one thing at a time), and it
- * is lost when the process ends: another process, or this one after a restart, has a record of its own.
+ * What this n8n process saw of the node's runs since it loaded the node: which try claimed which run of an
+ * execution's lineage, whether it sends, and whether its run is over. Kept in memory, so it is exact and every change
+ * is atomic (JavaScript runs one thing at a time), and it is lost when the process ends: another process, or this one
+ * after a restart, has a record of its own.
  *
- * That is what lets a retry show that it is alone without an atomic store, which n8n does not give a community node
- * (docs/reliability.md): a retry that finds here that the try whose run its data goes on from ended in this very
- * process knows that (1) that execution will run the node no further, and (2) any other retry that could send the
- * same items either runs here, where this record orders them, or runs in another process, which has no such record
- * and refuses.
+ * In n8n's regular mode one process runs every execution, retries included, so for a lineage that began after this
+ * process loaded the node the record holds every claim of it (retries.ts). A claim is found by the node's ID or by its
+ * name: n8n keeps a node's saved data by name and its store row by ID, and a node pasted again keeps its name.
  */
 
 /** A run of the node in an execution's lineage, as this process saw it claimed. */
-interface RunSeenHere {
-	/** The try that claimed it is a retry (n8n's Retry), not the execution itself. */
+export interface RunSeenHere {
+	nodeId: string;
+	nodeName: string;
+	/** The execution of the try that claimed it. */
+	executionId: string;
+	/** The try is a retry (n8n's Retry), not the execution itself. */
 	byRetry: boolean;
-	/** That try sends (or sent) the run's items. */
+	/** That try sends (or sent) the run's items; false: it refused. */
 	sends: boolean;
-	/** Its execution ends with that try: the node threw, or the execution was stopped. */
-	ended: boolean;
+	/** Its run is over (every request answered, or it threw, or the execution was stopped). */
+	over: boolean;
+	/** Its run ended its execution: the node threw, or the execution was stopped. */
+	endsExecution: boolean;
+	/** When it was claimed. */
+	at: number;
 }
 
 /**
- * Runs kept at most: the oldest are forgotten first (a retry of one then cannot show it is alone, and refuses). A
- * run is a few dozen bytes: a busy n8n keeps the last day or more in a few MiB.
+ * Runs kept at most: the oldest are forgotten first, and the record is exact only for lineages that began after the
+ * newest one forgotten (exactSince). A run is a few dozen bytes: a busy n8n keeps the last day or more in a few MiB.
  */
 const MAX_RUNS_SEEN = 100_000;
 
-const runsSeen = new Map<string, RunSeenHere>();
+const runsSeen = new Map<string, RunSeenHere[]>();
+let kept = 0;
 
 /**
  * When this process loaded the node: what happened before, it did not see (n8n loads the package as it starts, and
@@ -35,27 +42,44 @@ const runsSeen = new Map<string, RunSeenHere>();
  */
 export const SEEN_SINCE = Date.now();
 
-const keyOf = (row: string, lineage: string, run: number) => `${row}|${lineage}|${run}`;
+/** The newest claim forgotten (pushed out of the record): the record is exact only for lineages after it. */
+let forgottenUntil = 0;
 
-/** When this process first saw a run of each node (by workflow and node ID) claimed. */
-const firstRuns = new Map<string, number>();
+const keyOf = (workflow: string, lineage: string, run: number) => `${workflow}|${lineage}|${run}`;
 
-/** When this process first saw a run of the node claimed; undefined if never. */
-export const firstRunHere = (row: string) => firstRuns.get(row);
+/** When this process first saw a run of each node claimed, by workflow and node ID. */
+const firstClaims = new Map<string, number>();
 
-export function seenHere(row: string, lineage: string, run: number): RunSeenHere | undefined {
-	return runsSeen.get(keyOf(row, lineage, run));
+/** When this process first saw a run of the node (by its ID) claimed; undefined if never. */
+export const firstClaimHere = (workflow: string, nodeId: string) =>
+	firstClaims.get(`${workflow}|${nodeId}`);
+
+/** The time after which the record holds every claim made in this process. */
+export const exactSince = () => Math.max(SEEN_SINCE, forgottenUntil);
+
+/** Who claimed this run of the lineage for this node (by ID or name): a try that sends first, if any. */
+export function seenHere(
+	workflow: string,
+	lineage: string,
+	run: number,
+	node: { id: string; name: string },
+): RunSeenHere | undefined {
+	const claims = runsSeen.get(keyOf(workflow, lineage, run));
+	const mine = claims?.filter((seen) => seen.nodeId === node.id || seen.nodeName === node.name);
+	return mine?.find((seen) => seen.sends) ?? mine?.[0];
 }
 
-/** Records the claim of a run; the caller has checked that no other try holds it. */
-export function claimHere(row: string, lineage: string, run: number, claim: RunSeenHere) {
-	if (!firstRuns.has(row)) firstRuns.set(row, Date.now());
-	runsSeen.set(keyOf(row, lineage, run), claim);
-	if (runsSeen.size > MAX_RUNS_SEEN) runsSeen.delete(runsSeen.keys().next().value!);
-}
-
-/** The try that claimed the run ended its execution. */
-export function endedHere(row: string, lineage: string, run: number) {
-	const seen = runsSeen.get(keyOf(row, lineage, run));
-	if (seen) seen.ended = true;
+/** Records the claim of a run; the caller has checked that no try that sends holds it. */
+export function claimHere(workflow: string, lineage: string, run: number, claim: RunSeenHere) {
+	if (!firstClaims.has(`${workflow}|${claim.nodeId}`))
+		firstClaims.set(`${workflow}|${claim.nodeId}`, claim.at);
+	const key = keyOf(workflow, lineage, run);
+	const claims = runsSeen.get(key);
+	if (claims) claims.push(claim);
+	else runsSeen.set(key, [claim]);
+	if (++kept <= MAX_RUNS_SEEN) return;
+	const [oldestKey, oldest] = runsSeen.entries().next().value!;
+	runsSeen.delete(oldestKey);
+	kept -= oldest.length;
+	forgottenUntil = Math.max(forgottenUntil, ...oldest.map((seen) => seen.at));
 }

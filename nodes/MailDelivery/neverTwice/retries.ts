@@ -4,30 +4,26 @@
  * saved (the nodes' context data, with the run's ledger, ledger.ts), also while that execution still runs or waits,
  * and twice when Retry is pressed twice; n8n may have crashed, restarted or been stopped after that save. The tries of
  * one execution and its retries form a lineage; each run of the node claims the next number in it before its first
- * request (the context data counts the runs its data knows).
+ * request (the context data counts the runs its data knows), in this process's record (processRecord.ts) and in n8n's
+ * store (storeClaims.ts), where it outlives the process.
  *
- * What decides is this n8n process's record of the runs it saw (processRecord.ts): exact, and no other process has
- * it. The verdict, first row that applies (docs/reliability.md says why each holds):
+ * Where the retry runs says how many n8n processes there are: n8n runs a Retry in its one process in regular mode
+ * (its default) and always on a worker in queue mode (`WorkflowRunner.run`), so a retry that runs in n8n's main
+ * process is alone with every other try of its execution in it, or in what that process's store shows of earlier
+ * ones. The verdict, first row that applies (docs/reliability.md says why each holds):
  *
- * | the execution itself (not a retry) | a retry took this run (its data, this process, or the store) | refuse (retryWentFirst) |
- * | the execution itself               | otherwise                                        | send                     |
- * | a retry                            | another retry sends this run (seen here)         | refuse (retrySends)      |
- * | a retry with Redo After a Crash    | another redo holds this run (the store)          | refuse (retrySends)      |
- * | a retry with Redo After a Crash    | otherwise                                        | send                     |
- * | a retry                            | its data holds a refusal                         | refuse (inDoubt)         |
- * | a retry                            | another try took this run (seen here)            | refuse (taken)           |
- * | a retry                            | not shown alone (below)                          | refuse (notShownAlone)   |
- * | a retry                            | otherwise                                        | send                     |
- *
- * Shown alone: the try whose run the retry's data goes on from ended its execution in this process (it threw, or
- * the execution was stopped): that execution runs the node no further, and any other retry that could send the same
- * items runs here, where the record orders them, or in another process, which has no such record and refuses. With
- * Options → One Process (the user says no other process exists), also: everything the data goes on from
- * happened in this process since it started (its run was claimed here, or the execution began after it started),
- * and a retry that takes the run of an execution that may come back records so in n8n's store first
- * (storeClaims.ts), where that execution looks when it comes back after a restart.
- *
- * The context data keeps a refusal's verdict (inDoubt), so that a retry of a refused retry is refused again.
+ * | the execution itself       | a retry claimed this run (this process, or the store)          | refuse (retryWentFirst)     |
+ * | the execution itself       | otherwise                                                      | send                        |
+ * | a retry                    | a try here sends this run (not over)                           | refuse (retrySends, executionSends) |
+ * | a retry                    | a try here claimed and ended this run                          | refuse (ranSince)           |
+ * | a retry, Redo After a Crash| another redo holds this run (the store)                        | refuse (retrySends)         |
+ * | a retry, Redo After a Crash| otherwise                                                      | send                        |
+ * | a retry                    | its data holds a refusal                                       | refuse, as that one         |
+ * | a retry in the main process| the lineage began before this process, and the store cannot show what it held since | refuse (cannotTell) |
+ * | a retry in the main process| the store holds a claim of this run (a try before a restart)   | refuse (stoppedWhileSending) |
+ * | a retry in the main process| otherwise                                                      | send                        |
+ * | a retry on a worker        | the try its data goes on from ended its execution on this worker, and no claim | send      |
+ * | a retry on a worker        | otherwise                                                      | refuse (otherWorker)        |
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type {
@@ -37,16 +33,18 @@ import type {
 	INode,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { NodeOperationError } from 'n8n-workflow';
 
-import { claimHere, endedHere, firstRunHere, SEEN_SINCE, seenHere } from './processRecord';
+import { RunJournal } from './journal';
+import { notSentError, type RefusalCause, type RefusedItem } from './notSent';
+import { claimHere, exactSince, firstClaimHere, type RunSeenHere, seenHere } from './processRecord';
 import {
+	claim,
 	claimRedo,
 	MAX_ENTRIES,
-	recordTakeOver,
 	type RunName,
 	type StoreRow,
-	takenOver,
+	trustedSince,
 } from './storeClaims';
 
 const STORE: ICheckProcessedOptions = { mode: 'entries', maxEntries: MAX_ENTRIES };
@@ -56,26 +54,37 @@ interface RunHistory {
 	lineage: string;
 	/** Runs of the node claimed in the lineage, as far as this execution's data knows. */
 	runs: number;
-	/** A try of this data refused: what an earlier try sent cannot be told, for this try's retries either. */
+	/** When the lineage began (its execution's beginning), where known. */
+	since?: number;
+	/** A try of this data refused, and why (what its output said; a retry of it asks again). */
+	refused?: RefusalCause;
+	/** Saved by the node before this version: the execution itself lost a run to its retry. */
+	lostToRetry?: RefusalCause;
+	/** The run that ended its execution (the node threw, or the execution was stopped). */
+	endedExecution?: number;
+	/** Saved by the node before this version: a refusal without its cause. */
 	inDoubt?: true;
-	/** The execution itself lost a run to its retry: its later runs are the retry's too. */
-	lostToRetry?: true;
 }
 
 const HISTORY_KEY = 'runHistory';
 
-/** Why a run does not send. */
-type Refusal = 'noRecord' | 'inDoubt' | 'taken' | 'notShownAlone' | 'retrySends' | 'retryWentFirst';
-
 /**
- * Whether this run may send: `refusal` makes the error of each item an earlier try may have sent, with what the
- * platform's events call the request it would have been in (`eventsName`) and how many items are refused.
+ * Whether this run may send: `refusal` makes the error of each item an earlier try may have sent (`all`: every item
+ * refused, listed in the error under Stop Workflow).
  */
 export type RetryCheck =
-	| { send: true }
+	| {
+			send: true;
+			/**
+			 * The run's journal in n8n's store (regular mode), once the run's packing is known; `takeOver`: read what an
+			 * earlier try of the run left in it first (journal.ts).
+			 */
+			journal?: (fingerprint: string) => RunJournal;
+			takeOver?: boolean;
+	  }
 	| {
 			send: false;
-			refusal: (itemIndex: number, eventsName?: string, refused?: number) => NodeOperationError;
+			refusal: (item: RefusedItem, all?: RefusedItem[]) => NodeOperationError;
 	  };
 
 interface RetryOptions {
@@ -83,20 +92,29 @@ interface RetryOptions {
 	recordFits: boolean;
 	/** Options → Redo After a Crash. */
 	repeatOnRetry: boolean;
-	/** Options → One Process: the user says n8n runs as one process. */
-	oneProcess: boolean;
 }
 
 /** One try of a run: what its data says and what it claims. */
-interface Try {
+interface Try extends RunName {
 	retry: boolean;
 	saved?: RunHistory;
-	lineage: string;
-	run: number;
+	since?: number;
 	redo: boolean;
-	/** A refusal its data already holds, or a record it cannot use. */
-	inDoubt: boolean;
+	/** Its data cannot be matched with these items (a retry of a changed workflow). */
+	misfit: boolean;
+	workflow: string;
+	node: { id: string; name: string };
+	execution: string;
+	/** It runs in n8n's main process (regular mode, for a retry). */
+	main: boolean;
+	/** This process's record of its claim, once it claims. */
+	claimed?: RunSeenHere;
+	/** It sends a run an earlier try claimed and is over: from the run's journal. */
+	takeOver?: true;
 }
+
+/** This process's claim of each run, by the node's context data, for runEnded. */
+const claimsOfRuns = new WeakMap<IContextObject, RunSeenHere>();
 
 /**
  * Claims this run of the node and says whether it may send, before its first request. The claim is written into
@@ -110,34 +128,54 @@ export async function checkRetry(
 	const data = nodeContext(context);
 	const retry = context.getMode() === 'retry';
 	const saved = historyOf(data);
-	const lineage = lineageOf(context, saved, retry);
-	let refusal: Refusal | undefined = 'noRecord';
-	if (lineage !== undefined) {
+	const named = lineageOf(context, saved, retry);
+	let refusal: RefusalCause | undefined = { kind: 'noRecord' };
+	let journaled = false;
+	let takeOver = false;
+	if (named !== undefined) {
 		const run: Try = {
 			retry,
 			saved,
-			lineage,
+			lineage: named.lineage,
+			since: named.since,
 			run: (saved?.runs ?? 0) + 1,
 			redo: options.repeatOnRetry,
-			inDoubt: retry && (saved?.inDoubt === true || !options.recordFits),
+			misfit: !options.recordFits,
+			workflow: String(context.getWorkflow().id),
+			node: { id: context.getNode().id, name: context.getNode().name },
+			execution: String(context.getExecutionId?.() ?? ''),
+			main: runsInMainProcess(context),
 		};
-		refusal = await serialized(context, async () =>
-			retry ? await retryVerdict(context, run, options.oneProcess) : await ownVerdict(context, run),
+		refusal = await serialized(run.workflow, async () =>
+			retry ? await retryVerdict(context, run) : await ownVerdict(context, run),
 		);
+		if (run.claimed) claimsOfRuns.set(data, run.claimed);
+		journaled = run.main;
+		takeOver = run.takeOver === true;
 		data[HISTORY_KEY] = {
-			lineage,
-			runs: run.run,
-			...(refusal || run.inDoubt ? { inDoubt: true } : {}),
-			...(refusal === 'retryWentFirst' ? { lostToRetry: true } : {}),
+			lineage: run.lineage,
+			// A try that refuses takes no run: a later run of it, or a retry of it, asks about the same run again.
+			runs: refusal ? run.run - 1 : run.run,
+			...(run.since === undefined ? {} : { since: run.since }),
+			...(refusal ? { refused: refusal } : {}),
 		} satisfies RunHistory;
 	}
-	if (!refusal) return { send: true };
-	const why = refusal;
-	return {
-		send: false,
-		refusal: (itemIndex, eventsName, refused) =>
-			notSent(node, itemIndex, why, { eventsName, refused }),
-	};
+	if (!refusal) {
+		const row = nodeRow(context);
+		const name: RunName | undefined = historyOf(data) && {
+			lineage: historyOf(data)!.lineage,
+			run: historyOf(data)!.runs,
+		};
+		return {
+			send: true,
+			...(journaled && name
+				? { journal: (fingerprint) => new RunJournal(row, name, fingerprint) }
+				: {}),
+			...(takeOver ? { takeOver } : {}),
+		};
+	}
+	const cause = refusal;
+	return { send: false, refusal: (item, all) => notSentError(node, cause, item, all) };
 }
 
 /**
@@ -151,102 +189,211 @@ export function runName(context: IExecuteFunctions) {
 
 /**
  * The node's run ended. When it threw, or the execution was stopped, its execution runs the node no further (but
- * for n8n's Retry On Fail, which claims its next run here, in this process): a retry of it may then show here that
- * it is alone.
+ * for n8n's Retry On Fail, which claims its next run): its data says so, and a retry of it may show that it is alone.
  */
 export function runEnded(context: IExecuteFunctions, { threw }: { threw: boolean }) {
-	const saved = historyOf(nodeContext(context));
+	const data = nodeContext(context);
+	const claimed = claimsOfRuns.get(data);
+	if (claimed) claimed.over = true;
+	const saved = historyOf(data);
 	const stopped = context.getExecutionCancelSignal?.()?.aborted === true;
-	if (saved && (threw || stopped)) endedHere(rowKey(context), saved.lineage, saved.runs);
+	if (saved && (threw || stopped)) {
+		data[HISTORY_KEY] = { ...saved, endedExecution: saved.runs } satisfies RunHistory;
+		if (claimed) claimed.endsExecution = true;
+	}
 }
 
 /** The execution itself: it sends unless a retry of it took this run (or an earlier one of its runs). */
-async function ownVerdict(context: IExecuteFunctions, run: Try): Promise<Refusal | undefined> {
-	if (run.redo) {
-		claim(context, run);
-		return undefined;
+async function ownVerdict(context: IExecuteFunctions, run: Try): Promise<RefusalCause | undefined> {
+	const seen = seenHere(run.workflow, run.lineage, run.run, run.node);
+	if (run.saved?.lostToRetry) return run.saved.lostToRetry;
+	if (!run.redo && seen?.byRetry && seen.sends)
+		return { kind: 'retryWentFirst', execution: seen.executionId };
+	try {
+		const refusal = await nodeRow(context).alone(async (row) => {
+			// Resumed after n8n restarted (it waited): a retry may have taken its run meanwhile, which only the store
+			// shows, and only if it forgot nothing since the execution began.
+			if (!run.redo && !recordHoldsAll(run) && !(await storeHoldsAll(row, run)))
+				return { kind: 'waitedTooLong' as const };
+			if (!(await claim(row, run, Date.now())) && !run.redo)
+				return { kind: 'retryWentFirst' as const };
+			return undefined;
+		});
+		if (refusal) return refusal;
+	} catch {
+		return { kind: 'storeFailed' };
 	}
-	const seen = seenHere(rowKey(context), run.lineage, run.run);
-	if (run.saved?.lostToRetry || (seen?.byRetry && seen.sends)) return 'retryWentFirst';
-	// After a restart this process has no record of a retry that took the run before it: n8n's store has.
-	if (await takenOver(nodeRow(context), storeName(run)).catch(() => false)) return 'retryWentFirst';
-	claim(context, run);
+	remember(run);
 	return undefined;
 }
+
+/** This process's record holds every claim of the run's lineage: it began after the process loaded the node. */
+const recordHoldsAll = (run: Try) => run.since !== undefined && run.since > exactSince();
+
+/** n8n's store shows every claim of the run's lineage: it forgot nothing since the lineage began. */
+const storeHoldsAll = async (row: StoreRow, run: Try) =>
+	run.since !== undefined && (await trustedSince(row, run.since));
 
 async function retryVerdict(
 	context: IExecuteFunctions,
 	run: Try,
-	oneProcess: boolean,
-): Promise<Refusal | undefined> {
-	const row = rowKey(context);
-	const seen = seenHere(row, run.lineage, run.run);
-	if (seen?.byRetry && seen.sends) return 'retrySends';
+): Promise<RefusalCause | undefined> {
+	const seen = seenHere(run.workflow, run.lineage, run.run, run.node);
+	if (seen?.sends && !seen.over)
+		return { kind: seen.byRetry ? 'retrySends' : 'executionSends', execution: seen.executionId };
+	const row = nodeRow(context);
 	if (run.redo) {
 		// What a redo sent is kept where a restart does not lose it (in queue mode n8n's store may still lose it).
-		const free = await claimRedo(nodeRow(context), storeName(run)).catch(() => true);
-		if (!free) return 'retrySends';
-		claim(context, run);
+		if (!(await claimRedo(row, run).catch(() => true))) return { kind: 'retrySends' };
+		await claim(row, run, Date.now()).catch(() => undefined);
+		remember(run);
 		return undefined;
 	}
-	if (run.inDoubt) return 'inDoubt';
-	if (seen) return 'taken';
-	const before = run.saved && seenHere(row, run.lineage, run.saved.runs);
-	const alone =
-		before?.ended === true || (oneProcess && (before !== undefined || begunHere(context, run)));
-	if (!alone) return 'notShownAlone';
-	// An execution that did not end here may come back to the node: it finds this in the store.
-	if (oneProcess && !before?.ended) await recordTakeOver(nodeRow(context), storeName(run));
-	claim(context, run);
+	if (run.misfit) return { kind: 'workflowChanged' };
+	if (run.saved?.inDoubt) return { kind: 'cannotTell' };
+	if (seen?.sends) {
+		// A try that ran this run is over: in n8n's one process the run is taken over from its journal, in the row of
+		// the node's ID (one pasted again since has another); elsewhere nothing shows what it sent.
+		const ranSince: RefusalCause = { kind: 'ranSince', execution: seen.executionId };
+		if (!run.main || seen.nodeId !== run.node.id) return ranSince;
+		const refusal = await aloneInMainProcess(row, run, true);
+		if (refusal) return refusal.kind === 'cannotTell' ? ranSince : refusal;
+	} else {
+		const refusal = run.main
+			? await aloneInMainProcess(row, run, false)
+			: await aloneOnWorker(row, run);
+		if (refusal) return refusal;
+	}
+	remember(run);
 	return undefined;
 }
 
 /**
- * The execution began after this process started, and its data knows no run of the node: all of it was seen here.
- * And this node (by its ID) ran here before the execution began: it is the node the execution runs, not one pasted
- * again since (a new ID, which the execution, coming back, would not look under).
+ * Regular mode: every try of the lineage ran in this process or before it started (and is over). This process's
+ * record holds every claim of a lineage that began after it started; of one that began before, n8n's store does,
+ * when an entry of an hour before the lineage began is still there (nothing recorded since was forgotten). Either
+ * way the node must have run under this ID before the lineage began: a node pasted again since has a new ID and a
+ * new row of the store, where the lineage's earlier tries, and the execution coming back, do not look.
+ *
+ * A claim of the run by a try that is over (`overHere`: this process saw it end; or one in the store that this
+ * process did not make, by a try that n8n's restart or crash ended while it sent) is taken over from the run's
+ * journal (journal.ts), which the store holds whole when it forgot nothing since the lineage began.
  */
-function begunHere(context: IExecuteFunctions, run: Try) {
-	const established = n8nLineage(context);
-	const firstRun = firstRunHere(rowKey(context));
-	return (
-		run.saved === undefined &&
-		established !== undefined &&
-		established > SEEN_SINCE &&
-		firstRun !== undefined &&
-		firstRun < established
-	);
-}
-
-function claim(context: IExecuteFunctions, run: Try) {
-	if (!seenHere(rowKey(context), run.lineage, run.run))
-		claimHere(rowKey(context), run.lineage, run.run, {
-			byRetry: run.retry,
-			sends: true,
-			ended: false,
+async function aloneInMainProcess(
+	row: StoreRow,
+	run: Try,
+	overHere: boolean,
+): Promise<RefusalCause | undefined> {
+	if (run.since === undefined) return await aloneOnWorker(row, run, { kind: 'cannotTell' });
+	const since = run.since;
+	const holdsAll = recordHoldsAll(run);
+	const ranBefore = (firstClaimHere(run.workflow, run.node.id) ?? Infinity) < since;
+	try {
+		// The look and the claim with no other call of this process between: the store forgets nothing meanwhile.
+		const refusal = await row.alone(async (alone) => {
+			// Only a claim's absence needs the look: the store forgets the oldest first, so a claim still there has
+			// all its journal after it.
+			if (!overHere && !(holdsAll && ranBefore) && !(await trustedSince(alone, since)))
+				return 'notShown' as const;
+			if (!(await claim(alone, run, Date.now()))) run.takeOver = true;
+			// The claim of a try that is over, no longer there: its journal may be gone too.
+			else if (overHere) return { kind: 'cannotTell' as const };
+			return undefined;
 		});
+		if (refusal === 'notShown') return await aloneOnWorker(row, run, { kind: 'cannotTell' });
+		return refusal;
+	} catch {
+		return { kind: 'storeFailed' };
+	}
 }
 
-const storeName = (run: Try): RunName => ({ lineage: run.lineage, run: run.run });
+/**
+ * Queue mode (or a lineage this process cannot read): the try whose run this retry's data goes on from ended its
+ * execution on this worker, so that execution runs the node no further, and any other retry that could send the same
+ * items runs here, where the record orders them, or on another worker, which has no such record and refuses.
+ */
+async function aloneOnWorker(
+	row: StoreRow,
+	run: Try,
+	otherwise: RefusalCause = { kind: 'otherWorker' },
+): Promise<RefusalCause | undefined> {
+	const before = run.saved && seenHere(run.workflow, run.lineage, run.saved.runs, run.node);
+	if (!before?.endsExecution) return otherwise;
+	if (!(await claim(row, run, Date.now()).catch(() => false))) return otherwise;
+	return undefined;
+}
+
+function remember(run: Try) {
+	run.claimed = {
+		nodeId: run.node.id,
+		nodeName: run.node.name,
+		executionId: run.execution,
+		byRetry: run.retry,
+		sends: true,
+		over: false,
+		endsExecution: false,
+		at: Date.now(),
+	};
+	claimHere(run.workflow, run.lineage, run.run, run.claimed);
+}
+
+/**
+ * Whether this try runs in n8n's main process: n8n names each process by the command that started it (`n8n start`:
+ * main; `n8n worker`, `n8n webhook`), in the settings every node's context holds. Not part of n8n's public types, so
+ * read with care: anything else is taken as a worker.
+ */
+function runsInMainProcess(context: IExecuteFunctions): boolean {
+	try {
+		const settings = (context as unknown as { instanceSettings?: { instanceType?: unknown } })
+			.instanceSettings;
+		return settings?.instanceType === 'main';
+	} catch {
+		return false;
+	}
+}
 
 /**
  * The lineage the run claims in: its data's; else one its execution and any retry of it name alike before either ran
- * the node (a retry must find the runs its execution makes later): n8n's (2.x), with what the trigger gave it.
+ * the node (a retry must find the runs its execution makes later): n8n's (2.x) beginning of the execution, with its
+ * resume token (made for each execution and kept by its retries) or what its trigger gave it.
  */
-function lineageOf(context: IExecuteFunctions, saved: RunHistory | undefined, retry: boolean) {
-	if (saved) return saved.lineage;
+function lineageOf(
+	context: IExecuteFunctions,
+	saved: RunHistory | undefined,
+	retry: boolean,
+): { lineage: string; since?: number } | undefined {
+	if (saved) return { lineage: saved.lineage, since: saved.since ?? beganAt(saved.lineage) };
 	const established = n8nLineage(context);
-	const trigger = established === undefined ? undefined : triggerFingerprint(context);
-	if (trigger !== undefined) return `n8n:${established}:${trigger}`;
+	const mark =
+		established === undefined ? undefined : (resumeTokenMark(context) ?? triggerMark(context));
+	if (established !== undefined && mark !== undefined)
+		return { lineage: `n8n:${established}:${mark}`, since: established };
 	// A retry that cannot name its execution's lineage as the execution did cannot find its runs.
-	return retry ? undefined : `node:${randomUUID()}`;
+	return retry ? undefined : { lineage: `node:${randomUUID()}`, since: Date.now() };
+}
+
+/** When a lineage named after n8n's beginning of its execution began. */
+function beganAt(lineage: string) {
+	const match = /^n8n:(\d+):/.exec(lineage);
+	return match ? Number(match[1]) : undefined;
 }
 
 /**
- * What the execution's trigger gave it (a retry keeps it: n8n does not run the trigger again), so that two
- * executions n8n started in the same millisecond have lineages of their own: n8n's lineage is a time.
+ * A digest of the execution's resume token: n8n makes one for each execution (2.x) and a retry runs with the data of
+ * the execution it retries, token included, so that two executions begun in the same millisecond differ.
  */
-function triggerFingerprint(context: IExecuteFunctions) {
+function resumeTokenMark(context: IExecuteFunctions) {
+	try {
+		const url = context.getWorkflowDataProxy(0).$execution?.resumeUrl as string | undefined;
+		const token = url === undefined ? null : new URL(url).searchParams.get('signature');
+		return token ? createHash('sha256').update(token).digest('hex').slice(0, 16) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/** What the execution's trigger gave it (a retry keeps it: n8n does not run the trigger again). */
+function triggerMark(context: IExecuteFunctions) {
 	const trigger = context.getExecutionContext?.()?.triggerNode?.name;
 	if (trigger === undefined) return undefined;
 	try {
@@ -260,7 +407,7 @@ function triggerFingerprint(context: IExecuteFunctions) {
 	}
 }
 
-/** n8n's lineage of this execution (2.x), unless n8n made it for this very retry (it lost the one retried). */
+/** n8n's beginning of this execution (2.x), unless n8n made it for this very retry (it lost the one retried). */
 function n8nLineage(context: IExecuteFunctions) {
 	const established = context.getExecutionContext?.();
 	return established?.establishedAt !== undefined && established.source !== 'retry'
@@ -270,8 +417,9 @@ function n8nLineage(context: IExecuteFunctions) {
 
 function historyOf(data: IContextObject): RunHistory | undefined {
 	const saved = data[HISTORY_KEY] as (RunHistory & { unknownEarlier?: boolean }) | undefined;
-	// Saved by the node before this version: its one flag meant either.
-	if (saved?.unknownEarlier) return { ...saved, inDoubt: true, lostToRetry: true };
+	// Saved by the node before these versions: its one flag meant either.
+	if (saved?.unknownEarlier)
+		return { ...saved, inDoubt: true, lostToRetry: { kind: 'retryWentFirst' } };
 	return saved;
 }
 
@@ -284,12 +432,13 @@ function nodeContext(context: IExecuteFunctions): IContextObject {
 	}
 }
 
-const rowKey = (context: IExecuteFunctions) =>
-	`${String(context.getWorkflow().id)}:${context.getNode().id}`;
-
-/** The node's row of n8n's deduplication store. */
+/**
+ * The node's row of n8n's store (by the node's ID). Its calls are made one at a time in this process (n8n reads and
+ * writes a row whole, and a count before and after a call tells what it did only with no other call in between).
+ */
 function nodeRow(context: IExecuteFunctions): StoreRow {
-	return {
+	const key = rowKey(context);
+	const direct: StoreRow = {
 		record: async (entries) => {
 			const { processed } = await context.helpers.checkProcessedAndRecord(entries, 'node', STORE);
 			const recordedBefore = new Set(processed.map(String));
@@ -297,81 +446,42 @@ function nodeRow(context: IExecuteFunctions): StoreRow {
 		},
 		remove: async (entries) => await context.helpers.removeProcessed(entries, 'node', STORE),
 		count: async () => await context.helpers.getProcessedDataCount('node', STORE),
+		alone: async (calls) => await calls(direct),
+	};
+	const queued = <T>(call: (row: StoreRow) => Promise<T>) =>
+		inTurn(rowQueues, key, async () => await call(direct));
+	return {
+		record: async (entries) => await queued(async (row) => await row.record(entries)),
+		remove: async (entries) => await queued(async (row) => await row.remove(entries)),
+		count: async () => await queued(async (row) => await row.count()),
+		alone: async (calls) => await queued(calls),
 	};
 }
 
-/** The node's verdicts, one at a time per node in this process (n8n reads and writes its row whole). */
-const nodeQueues = new Map<string, Promise<unknown>>();
+const rowKey = (context: IExecuteFunctions) =>
+	`${String(context.getWorkflow().id)}:${context.getNode().id}`;
 
-async function serialized<T>(context: IExecuteFunctions, work: () => Promise<T>): Promise<T> {
-	const key = rowKey(context);
-	const queued = (nodeQueues.get(key) ?? Promise.resolve()).then(work, work);
+/** Calls on each row of the store, one at a time. */
+const rowQueues = new Map<string, Promise<unknown>>();
+
+/** The node's verdicts, one at a time per workflow in this process (they read and change its record whole). */
+const workflowQueues = new Map<string, Promise<unknown>>();
+
+const serialized = async <T>(workflow: string, work: () => Promise<T>) =>
+	await inTurn(workflowQueues, workflow, work);
+
+/** Runs `work` after everything queued under `key` before it. */
+async function inTurn<T>(
+	queues: Map<string, Promise<unknown>>,
+	key: string,
+	work: () => Promise<T>,
+): Promise<T> {
+	const queued = (queues.get(key) ?? Promise.resolve()).then(work, work);
 	const settled = queued.catch(() => undefined);
-	nodeQueues.set(key, settled);
+	queues.set(key, settled);
 	try {
 		return await queued;
 	} finally {
-		if (nodeQueues.get(key) === settled) nodeQueues.delete(key);
+		if (queues.get(key) === settled) queues.delete(key);
 	}
-}
-
-const REDO =
-	'turn on Options → Redo After a Crash to send it again: every item the record of that execution does not show as sent goes out again, also to recipients who may have it already';
-
-const WHY: Record<Refusal, string> = {
-	noRecord:
-		"That execution's saved data shows nothing of this node, and this retry cannot name its runs as the execution would (n8n 1.x, or the trigger was renamed or deleted since), so whether it sent this item cannot be told.",
-	inDoubt:
-		'An earlier retry of it refused this item already: an earlier try may have sent it after n8n last saved what it sent, and that stays so for every retry of it.',
-	taken:
-		'Another try of that execution started sending from this node after n8n last saved what it sent (n8n crashed, restarted or was stopped, or another retry of the same execution went on from there).',
-	notShownAlone:
-		'That execution did not fail in this node in this n8n process since the process started (n8n restarted since, the execution ran in another n8n process, failed before this node or had not ended), so nothing shows that no other try of it sends this item: where n8n runs several processes (queue mode), its store cannot show that.',
-	retrySends:
-		'Another retry of that execution already sends from this node (Retry pressed twice, or again with Redo After a Crash): the items are its to send (see that execution).',
-	retryWentFirst:
-		'Retry was pressed on this execution while it was still running or waiting, and that retry has already started sending from this node: the items are its to send (see that execution).',
-};
-
-/** What to do, after the reason. */
-function remedy(refusal: Refusal) {
-	if (refusal === 'retryWentFirst')
-		return 'So that nothing goes out twice, this execution sent nothing from this node. Turn on Options → Redo After a Crash to send from both.';
-	if (refusal === 'retrySends') return 'So that nothing goes out twice, nothing was sent.';
-	const oneProcess =
-		refusal === 'notShownAlone'
-			? " If this n8n runs as one process (regular mode, n8n's default, not queue mode), turn on Options → One Process and retry with the saved workflow."
-			: '';
-	return `So that nothing goes out twice, nothing was sent.${oneProcess} Check what the platform received (Get Stats, or the events of a Mail Delivery Trigger), then send what is missing, or ${REDO}.`;
-}
-
-/** Where to look for what an earlier try of the request did: the platform's events about it. */
-function eventsHint(eventsName: string | undefined) {
-	return eventsName === undefined
-		? ''
-		: ` If the platform accepted it, its events carry UniqueMsgID ${eventsName}: a Delivered, Bounced or Dropped event (the Mail Delivery Trigger's) with that UniqueMsgID and this item's address says it was sent; without one, it was not.`;
-}
-
-function notSent(
-	node: INode,
-	itemIndex: number,
-	refusal: Refusal,
-	{ eventsName, refused }: { eventsName?: string; refused?: number },
-) {
-	const cost =
-		refused === undefined || refusal === 'retryWentFirst' || refusal === 'retrySends'
-			? ''
-			: ` Redo After a Crash would send the ${refused} item${refused === 1 ? '' : 's'} refused here again.`;
-	return new NodeOperationError(
-		node,
-		refusal === 'retryWentFirst'
-			? 'Not sent: a retry of this execution sends it'
-			: refusal === 'retrySends'
-				? 'Not sent: another retry of the same execution sends it'
-				: 'Not sent: the execution this one retries may have sent it already',
-		{
-			itemIndex,
-			description: `${WHY[refusal]} ${remedy(refusal)}${cost}${eventsHint(eventsName)}`,
-		},
-	);
 }

@@ -1,25 +1,29 @@
 /**
- * The two facts the node keeps in n8n's deduplication store, because they must outlive the n8n process that made
- * them. n8n's store answers only "was this entry there?", and only by recording it; so the node never asks about an
- * entry it would not want recorded (a look at an absent entry that n8n killed half-way would leave it there, saying
- * what never happened). Each fact is therefore recorded by the one that makes it true, and read either by recording
- * it (a claim: first to record it holds it) or by taking it out (a read that leaves nothing behind):
+ * What the node keeps in n8n's deduplication store (its node row, which only this node writes), because it must
+ * outlive the n8n process that made it. n8n's store answers only "was this entry there?", and only by recording it,
+ * or tells how many entries a row holds; it keeps the newest entries and forgets the oldest first. So every fact here
+ * is an entry whose presence is recorded by the one that makes it true, and whose recording as a question is harmless
+ * or is what the asker does next anyway:
  *
- * - `took:<lineage>:<n>`: a retry took run n of an execution that may come back to the node (it waited, or still
- *   ran), and sends it. That execution, coming back, takes the entry out and finds it there (after n8n restarted
- *   too: the process's record, processRecord.ts, is gone then).
- * - `redo:<lineage>:<n>`: a retry with Redo After a Crash sends run n; another such retry of the same execution
- *   finds it and sends nothing (also after a restart).
- * Both in the node's row (by its ID), which only this node writes: nothing of the user's is in it (n8n's Remove
- * Duplicates node keeps its own rows), and nothing else pushes them out. An ordinary run reads the row's count only;
- * the row holds entries only after a retry took or redid a run.
- *
- * Across n8n processes (queue mode) n8n's store may lose a write (it reads a row, changes it in memory and writes it
- * back whole): there these facts may be lost, which docs/reliability.md says.
+ * - `c:<lineage>:<n>`: run n of an execution's lineage was claimed, by the execution itself or by a retry of it,
+ *   before its first request. Recording it is the claim: a try that finds it there already does not send.
+ * - `h:<hour>:<copy>`: something was recorded in that hour. Entries are forgotten oldest first, so one such entry of an
+ *   hour before an execution began shows that nothing recorded since was forgotten (trustedSince). It is read by
+ *   taking it out (a recorded question would put it back as if new), so each hour has two.
+ * - `redo:<lineage>:<n>`: a retry with Redo After a Crash sends run n; another such retry sends nothing.
+ * - `took:<lineage>:<n>`: a take-over recorded by the node before this version (read by claims, never written).
  */
 
-/** The most entries n8n keeps per row, as n8n's Remove Duplicates node keeps by default. */
+/** The most entries n8n keeps in the node's row (as n8n's Remove Duplicates node keeps by default). */
 export const MAX_ENTRIES = 10_000;
+
+const HOUR = 3_600_000;
+
+/** Clocks move a little (and differ between n8n's processes): an hour counts as before a time only by this much. */
+const CLOCK_MARGIN = 60_000;
+
+/** How far back an hour's entry is looked for: n8n keeps executions 14 days by default (EXECUTIONS_DATA_MAX_AGE). */
+const LOOK_BACK_HOURS = 14 * 24;
 
 /** One row of n8n's store. */
 export interface StoreRow {
@@ -28,6 +32,8 @@ export interface StoreRow {
 	remove(entries: string[]): Promise<void>;
 	/** How many entries the row holds. */
 	count(): Promise<number>;
+	/** Runs `calls` with no other call of this process on the row in between (a count before and after means it). */
+	alone<T>(calls: (row: StoreRow) => Promise<T>): Promise<T>;
 }
 
 /** A run of the node in an execution's lineage. */
@@ -36,27 +42,51 @@ export interface RunName {
 	run: number;
 }
 
-const tookOf = ({ lineage, run }: RunName) => `took:${lineage}:${run}`;
+/** The entry of a run's claim. */
+export const claimOf = ({ lineage, run }: RunName) => `c:${lineage}:${run}`;
 const redoOf = ({ lineage, run }: RunName) => `redo:${lineage}:${run}`;
-
-/** A retry takes the run of an execution that may come back: recorded before its first request. */
-export async function recordTakeOver(row: StoreRow, run: RunName) {
-	await row.record([tookOf(run)]);
-}
+const tookOf = ({ lineage, run }: RunName) => `took:${lineage}:${run}`;
+const hourOf = (time: number) => Math.floor(time / HOUR);
+const hourEntries = (hour: number) => [`h:${hour}:0`, `h:${hour}:1`];
 
 /**
- * Whether a retry took this run (its execution comes back to the node): read by taking the entry out, and only when
- * the row holds anything at all (one count, the usual case: no retry ever took or redid a run of this node).
+ * Claims the run: false when a try claimed it before (or a retry of the version before this one took it). The
+ * hour's entries go first, so that they lie before the claim in the row.
  */
-export async function takenOver(row: StoreRow, run: RunName): Promise<boolean> {
-	const before = await row.count();
-	if (before === 0) return false;
-	await row.remove([tookOf(run)]);
-	return (await row.count()) < before;
+export async function claim(row: StoreRow, run: RunName, now: number): Promise<boolean> {
+	const answers = await row.record([...hourEntries(hourOf(now)), claimOf(run), tookOf(run)]);
+	return !answers[2] && !answers[3];
 }
 
 /** Claims the run for a redo: false when another redo of the lineage holds it. */
 export async function claimRedo(row: StoreRow, run: RunName): Promise<boolean> {
 	const [recordedBefore] = await row.record([redoOf(run)]);
 	return !recordedBefore;
+}
+
+/**
+ * Whether nothing the row held since `since` (an execution's beginning) was forgotten: an entry of an hour that ended
+ * before it is still there. Found by taking entries out (a count before and after), the newest hour first, then a day
+ * at a time for 14 days; each hour has two, so a later look finds the other. A row that never held one (the node
+ * never ran before `since` under this ID: new, or pasted again since) cannot show it. Call it alone on the row
+ * (StoreRow.alone): a count before and after tells what the call between did only then.
+ */
+export async function trustedSince(row: StoreRow, since: number): Promise<boolean> {
+	const newest = hourOf(since - CLOCK_MARGIN) - 1;
+	let before = await row.count();
+	if (before === 0) return false;
+	const found = async (entries: string[]) => {
+		await row.remove(entries);
+		const after = await row.count();
+		const there = after < before;
+		before = after;
+		return there;
+	};
+	for (const copy of [0, 1]) if (await found([hourEntries(newest)[copy]])) return true;
+	for (let day = 0; day < LOOK_BACK_HOURS / 24; day++) {
+		const hours = Array.from({ length: 24 }, (_, hour) => newest - 1 - day * 24 - hour);
+		for (const copy of [0, 1])
+			if (await found(hours.map((hour) => hourEntries(hour)[copy]))) return true;
+	}
+	return false;
 }

@@ -19,13 +19,13 @@ import type {
 	INodeExecutionData,
 	NodeApiError,
 } from 'n8n-workflow';
-import { sleep } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import type { RequestOptions } from '../../shared/transport';
 import type { ConcurrencyLimit } from '../../shared/transport/concurrency';
-import { restated } from '../../shared/transport/failures';
+import { mayHaveBeenProcessed, restated } from '../../shared/transport/failures';
 import { RequestPacer } from '../../shared/transport/pacing';
-import { type Accepted, SentLedger } from '../neverTwice/ledger';
+import { type Accepted, earlierTryWords, SentLedger } from '../neverTwice/ledger';
 import { type ItemOutcome, Outcomes } from './outcomes';
 import type { ItemParameters, ParameterReader } from '../items/parameterReader';
 import { type Entry, type Packing, RequestQueue, type Unit } from './queue';
@@ -42,7 +42,8 @@ import {
 	stoppedError,
 	throughputHints,
 } from './report';
-import { checkRetry, type RetryCheck, runEnded, runName } from '../neverTwice/retries';
+import { RunClaim } from './claim';
+import { runName } from '../neverTwice/retries';
 import { concurrencyOf, type DefaultParallel, type Throughput, throughputOf } from './throughput';
 
 export type { Accepted } from '../neverTwice/ledger';
@@ -71,6 +72,8 @@ export interface Requests<E, RequestData> {
  * this many items, so that the request goes out and is answered beside the reading rather than after it.
  */
 const ITEMS_BETWEEN_PAUSES = 500;
+
+const NOT_RECORDED = "Not sent: n8n's store did not record the request before it left";
 
 const SPLIT_NO_FURTHER =
 	'Both halves of the request were refused like the whole, and no item alone causes that refusal: the node did not split it further.';
@@ -111,8 +114,8 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 	private earlyOutputs:
 		{ shape: OutputShape<E, RequestData>; outputs: Array<OutputOf | undefined> } | undefined;
 
-	/** This run's claim and what a retry may send (neverTwice/retries.ts), started as reading starts; settled: its end. */
-	private retryCheck: { check: Promise<RetryCheck>; settled: boolean } | undefined;
+	/** The run's claim in its execution's lineage (claim.ts), for a run that changes something. */
+	private readonly claim: RunClaim<E, RequestData> | undefined;
 
 	constructor(
 		readonly context: IExecuteFunctions,
@@ -140,6 +143,12 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 			? SentLedger.open<RequestData>(context, settings.scope, this.itemCount)
 			: undefined;
 		this.requestNumber = this.ledger?.lastRequest ?? 0;
+		this.claim =
+			this.ledger &&
+			new RunClaim(context, this.node, {
+				recordFits: this.ledger.recordFits,
+				repeatOnRetry: this.options.repeatOnRetry === true,
+			});
 		this.outcomes = new Outcomes<E, RequestData>(this.itemCount, this.node, this.ledger);
 	}
 
@@ -153,12 +162,12 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 		/** Whether a request the reading started (a look-up) is still under way. */
 		lookingUp: () => boolean = () => false,
 	): Promise<T[]> {
-		this.startRetryCheck();
+		this.claim?.start();
 		const entries: T[] = [];
 		for (let itemIndex = 0; itemIndex < this.itemCount; itemIndex++) {
 			if (
 				itemIndex % ITEMS_BETWEEN_PAUSES === ITEMS_BETWEEN_PAUSES - 1 &&
-				(this.retryCheck?.settled === false || lookingUp())
+				(this.claim?.answered === false || lookingUp())
 			)
 				await sleep(0);
 			let read: T[];
@@ -202,74 +211,27 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 		}
 		const queue = this.queue!;
 		if (queue.size === 0) return;
-		if (this.ledger && !(await this.maySend())) return;
+		const numbered = () => this.nextNumber();
+		if (
+			this.claim &&
+			!(await this.claim.maySend(queue, this.outcomes, this.continueOnFail, numbered))
+		)
+			return;
 		const workers = Math.min(this.throughput.parallel, queue.size);
 		await Promise.all(Array.from({ length: workers }, async () => await this.worker(requests)));
 	}
 
-	/**
-	 * Claims the run (neverTwice/retries.ts) while its items are read: a run that changes something claims before its first
-	 * request, and one that then ends before any request leaves its claim saved with the execution (settled()).
-	 */
-	private startRetryCheck() {
-		if (!this.ledger || this.retryCheck) return;
-		const check = checkRetry(this.context, this.node, {
-			recordFits: this.ledger.recordFits,
-			repeatOnRetry: this.options.repeatOnRetry === true,
-			oneProcess: this.options.oneN8nProcess === true,
-		});
-		const started = { check, settled: false };
-		this.retryCheck = started;
-		check.then(
-			() => (started.settled = true),
-			() => (started.settled = true),
-		);
-	}
-
-	/**
-	 * Waits for the claim to be written into the node's context before the node ends, whatever its end: a claim
-	 * written after n8n saved the execution would make a retry of it refuse to send. `threw`: the run ends the
-	 * execution (neverTwice/retries.ts: a retry of it may then show that it is alone).
-	 */
+	/** The run's end, whatever it is (`threw`: it ends the execution): its hints, and its claim's end (claim.ts). */
 	async settled(threw: boolean) {
 		const paceHints = throughputHints(this.concurrency.summary, this.pacer.pacedRate);
 		if (!threw) this.context.addExecutionHints(...paceHints);
-		if (!this.retryCheck) return;
-		await this.retryCheck.check.catch(() => undefined);
-		runEnded(this.context, { threw });
-		if (!threw) this.adviseOnCrashes();
+		await this.claim?.end(threw);
 	}
 
-	/**
-	 * Said before a crash, not after (issue 54): a run of several requests in a workflow that does not save its
-	 * progress could not be retried if n8n stopped during it.
-	 */
-	private adviseOnCrashes() {
-		const requests = this.requestNumber - (this.ledger?.firstRequestOfTry ?? 0);
-		if (requests < 2 || this.context.getWorkflowSettings?.().saveExecutionProgress === true) return;
-		this.context.addExecutionHints({
-			message:
-				'If n8n stops while this node sends (a crash, a restart), the execution can be retried only with Workflow Settings → Save Execution Progress on: without it n8n keeps nothing of it to retry. A retry then refuses what may have been sent, saying why, and Options → Redo After a Crash sends it again.',
-			location: 'outputPane',
-		});
-	}
-
-	/** Whether this run may send; when not, every item to send fails, before any request (neverTwice/retries.ts). */
-	private async maySend(): Promise<boolean> {
-		this.startRetryCheck();
-		const retry = await this.retryCheck!.check;
-		if (retry.send) return true;
-		const requests = this.queue!.takeAllRequests();
-		const items = new Map<number, string | undefined>();
-		for (const { entries, eventsName } of requests)
-			for (const { itemIndex } of entries)
-				if (!items.has(itemIndex)) items.set(itemIndex, eventsName);
-		const refused = [...items.keys()];
-		if (!this.continueOnFail)
-			throw retry.refusal(refused[0], items.get(refused[0]), refused.length);
-		for (const [itemIndex, eventsName] of items)
-			this.outcomes.refuse(itemIndex, retry.refusal(itemIndex, eventsName, refused.length));
-		return false;
+	private nextNumber() {
+		const number = ++this.requestNumber;
+		this.ledger?.numbered(number);
+		return number;
 	}
 
 	/** Sends requests while any is left, each when the number at once allows (on a record: after the last). */
@@ -298,10 +260,15 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 		requests: Requests<E, RequestData>,
 		answeredNow: () => void,
 	) {
-		const number = ++this.requestNumber;
-		this.ledger?.numbered(number);
+		const number = this.nextNumber();
 		this.outcomes.sending(unit.entries, number);
 		try {
+			// The request leaves once the run's journal holds that it may have (neverTwice/journal.ts).
+			await this.claim?.journal?.announce(unit.origin).catch((error: unknown) => {
+				throw new NodeOperationError(this.node, NOT_RECORDED, {
+					description: `${String((error as Error).message)}: nothing of this request was sent.`,
+				});
+			});
 			const accepted = await requests.send(unit.entries, unit.fixed, {
 				retry: this.throughput.retry,
 				pacer: this.pacer,
@@ -311,16 +278,20 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 			});
 			answeredNow();
 			this.outcomes.accepted(unit.entries, number, accepted);
+			if (!unit.parent) this.claim?.journal?.answered(unit.origin, 'accepted');
 			this.answered(unit);
 		} catch (error) {
 			answeredNow();
 			if (requests.refusedWhole?.(error) && unit.entries.length > 1) {
+				this.claim?.journal?.cutInHalves(unit.origin);
 				this.answered(unit, this.queue!.refused(unit, number, error as NodeApiError));
 				return;
 			}
 			const explained = requests.explain
 				? await requests.explain(unit.entries, unit.fixed, error).catch(() => error)
 				: error;
+			if (!unit.parent && !mayHaveBeenProcessed(error))
+				this.claim?.journal?.answered(unit.origin, 'unprocessed');
 			this.failed(unit, number, explained);
 			this.answered(unit);
 		} finally {
@@ -369,22 +340,26 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 	 */
 	outputs(shape: OutputShape<E, RequestData>): INodeExecutionData[] {
 		const { items } = this.outcomes;
+		const settings = {
+			...this.settings,
+			earlierTry: this.claim?.earlierTry ?? earlierTryWords(this.ledger?.earlierIn),
+		};
 		if (!this.continueOnFail) {
-			const error = runError(this.node, items, this.settings, this.throughput);
+			const error = runError(this.node, items, settings, this.throughput);
 			if (error) throw error;
 		}
 		if ((this.queue?.size ?? 0) > 0 || items.some(isNotRun))
-			throw stoppedError(items, this.node, this.settings);
+			throw stoppedError(items, this.node, settings);
 		if (items.every((outcome) => outcome.failed.length === 0 && outcome.refused === undefined))
 			this.ledger?.close();
-		const earlier = earlierSummary(items, this.settings);
+		const earlier = earlierSummary(items, settings);
 		if (earlier)
 			this.context.addExecutionHints({
 				message: `${earlier} Their results are those of that try.`,
 				location: 'outputPane',
 			});
 		const early = this.earlyOutputs?.shape === shape ? this.earlyOutputs.outputs : undefined;
-		return outputsOf(items, this.settings, this.reportShape(shape), early);
+		return outputsOf(items, settings, this.reportShape(shape), early);
 	}
 
 	private reportShape(shape: OutputShape<E, RequestData>) {

@@ -113,7 +113,7 @@ export class Outcomes<E extends Entry, RequestData> {
 			outcome.earlier = { ...outcome.earlier, sent: true };
 		} else {
 			outcome.failed = added(outcome.failed, entry);
-			outcome.error ??= earlierFailure(this.node, earlier.failed!);
+			outcome.error ??= earlierFailure(this.node, earlier.failed!, this.ledger?.earlierIn);
 			outcome.uncertain = true;
 			outcome.earlier = { ...outcome.earlier, failed: true };
 		}
@@ -137,7 +137,8 @@ export class Outcomes<E extends Entry, RequestData> {
 		this.ledger?.sending(number, this.entryPairs(entries));
 	}
 
-	accepted(entries: E[], number: number, accepted: Accepted<RequestData>) {
+	/** `earlier`: an earlier try of the run sent the request (its journal says so: run/earlierTries.ts). */
+	accepted(entries: E[], number: number, accepted: Accepted<RequestData>, earlier = false) {
 		this.ledger?.keep({
 			number,
 			size: entries.length,
@@ -154,11 +155,12 @@ export class Outcomes<E extends Entry, RequestData> {
 			this.noteItemRequest(outcome, number);
 			outcome.sent = added(outcome.sent, entry);
 			outcome.accepted = accepted;
+			if (earlier) outcome.earlier = { ...outcome.earlier, sent: true };
 		}
 		this.answered(entries);
 	}
 
-	failed(entries: E[], number: number, error: unknown) {
+	failed(entries: E[], number: number, error: unknown, earlier = false) {
 		const uncertain = mayHaveBeenProcessed(error);
 		if (uncertain)
 			this.ledger?.keep({
@@ -174,6 +176,7 @@ export class Outcomes<E extends Entry, RequestData> {
 			outcome.failed = added(outcome.failed, entry);
 			outcome.error ??= error;
 			outcome.uncertain ||= uncertain;
+			if (earlier) outcome.earlier = { ...outcome.earlier, failed: true };
 		}
 		this.answered(entries);
 	}

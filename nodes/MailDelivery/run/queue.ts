@@ -28,11 +28,20 @@ export interface Packing<E extends Entry, RequestData> {
 	eventsName?: (fixed: RequestData) => string | undefined;
 	/** The record a request acts on (a contact's address): requests on the same record go in input order. */
 	recordOf?: (entry: E) => string | undefined;
+	/** The addresses an entry goes to (a message's recipients, a contact's address): a refused item names them. */
+	recipientsOf?: (entry: E) => string[];
 	/**
 	 * When both halves of a refused request were refused like it: a phrase naming what their entries share,
 	 * when no entry alone can cause that refusal; undefined when one could, and they are split further.
 	 */
 	sharedCause?: (entries: E[], fixed: RequestData, error: NodeApiError) => string | undefined;
+}
+
+/** A request as a refusal names it: its entries, its UniqueMsgID and each entry's addresses. */
+export interface RequestDescription<E> {
+	entries: E[];
+	eventsName?: string;
+	recipients?: string[][];
 }
 
 /** Stable text key of a value, for grouping items whose request-level fields are identical. */
@@ -128,19 +137,58 @@ export class RequestQueue<E extends Entry, RequestData> {
 		return this.waiting.length - this.head;
 	}
 
+	/**
+	 * What the packing is, as a digest: which items' entries each request carries, in order. Two tries of a run that
+	 * pack the same entries alike give the same (neverTwice/journal.ts).
+	 */
+	fingerprint(): string {
+		const hash = createHash('sha256');
+		for (let index = this.head; index < this.waiting.length; index++) {
+			const { entries, origin } = this.waiting[index];
+			hash.update(`${origin}:${entries.map((entry) => entry.itemIndex).join(',')};`);
+		}
+		return hash.digest('hex').slice(0, 32);
+	}
+
+	/** The origins of the requests not handed out yet. */
+	origins(): number[] {
+		return this.waiting.slice(this.head).map((unit) => unit.origin);
+	}
+
+	/** Takes these origins' requests out (an earlier try sent them, or may have), with their fixed choices made. */
+	withhold(origins: Set<number>): Array<Unit<E, RequestData>> {
+		const withheld = this.waiting.filter(
+			(unit, index) => index >= this.head && origins.has(unit.origin),
+		);
+		this.waiting.splice(
+			this.head,
+			this.waiting.length - this.head,
+			...this.waiting.slice(this.head).filter((unit) => !origins.has(unit.origin)),
+		);
+		for (const unit of withheld) if (unit.fixed === UNFIXED) unit.fixed = this.fixed(unit);
+		return withheld;
+	}
+
 	/** The entries not handed out yet, and none will be: the run was stopped or refused. */
 	takeAll(): E[] {
 		return this.takeAllRequests().flatMap((unit) => unit.entries);
 	}
 
-	/** The requests not handed out yet, with what the platform's events would have called each. */
-	takeAllRequests(): Array<{ entries: E[]; eventsName?: string }> {
-		const left = this.waiting.slice(this.head).map((unit) => ({
-			entries: unit.entries,
-			eventsName: this.packing.eventsName?.(this.fixed(unit)),
-		}));
+	/** The requests not handed out yet, described (describe()). */
+	takeAllRequests(): Array<RequestDescription<E>> {
+		const left = this.waiting.slice(this.head).map((unit) => this.describe(unit));
 		this.head = this.waiting.length;
 		return left;
+	}
+
+	/** A request's entries, what the platform's events call it and the addresses of each entry. */
+	describe(unit: Unit<E, RequestData>): RequestDescription<E> {
+		const { recipientsOf } = this.packing;
+		return {
+			entries: unit.entries,
+			eventsName: this.packing.eventsName?.(unit.fixed === UNFIXED ? this.fixed(unit) : unit.fixed),
+			recipients: recipientsOf && unit.entries.map(recipientsOf),
+		};
 	}
 
 	private fixed(unit: Unit<E, RequestData>): RequestData {

@@ -22,6 +22,8 @@ export interface RunSettings {
 	combined: boolean;
 	/** What a request that may have reached the platform may have done ("mail may have gone out"). */
 	effect?: string;
+	/** Who made the earlier tries of the run, in words (neverTwice/ledger.ts, earlierTryWords). */
+	earlierTry?: string;
 }
 
 type Outcome = ItemOutcome<unknown, unknown>;
@@ -75,7 +77,7 @@ export function earlierSummary(outcomes: Outcome[], settings: RunSettings): stri
 	const parts: string[] = [];
 	if (sent.length > 0)
 		parts.push(
-			`${capitalized(describeItems(sent))} ${were(sent)} ${done} by an earlier try of this execution (n8n's Retry On Fail) and ${were(sent)} not ${done === 'sent' ? 'sent' : 'run'} again.`,
+			`${capitalized(describeItems(sent))} ${were(sent)} ${done} by ${settings.earlierTry ?? "an earlier try of this execution (n8n's Retry On Fail)"} and ${were(sent)} not ${done === 'sent' ? 'sent' : 'run'} again.`,
 		);
 	if (uncertain.length > 0)
 		parts.push(

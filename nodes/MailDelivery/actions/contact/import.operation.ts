@@ -293,7 +293,11 @@ export const steps = combinedSteps<Row, undefined>(function (run) {
 		rows.length === 1 ? { ...rows[0].values } : { rows: rows.map((row) => row.values) };
 	return {
 		readItem: (item) => [readRow(item, items[item.index]?.json ?? {}, requests)],
-		packing: { keyOf: (row) => row.key, maxPerRequest: batchSize },
+		packing: {
+			keyOf: (row) => row.key,
+			maxPerRequest: batchSize,
+			recipientsOf: (row) => (isEmpty(row.values.email) ? [] : [String(row.values.email)]),
+		},
 		requests: {
 			send: async (chunk, _fixed, options) => {
 				const columns = chunk[0].request.contactDataMapping as Array<{ propertyName: string }>;

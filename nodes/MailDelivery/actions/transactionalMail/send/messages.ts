@@ -124,6 +124,8 @@ export const messagePacking: Packing<Message, IDataObject> = {
 		return level;
 	},
 	eventsName: (level) => level.uniqueMsgID as string | undefined,
+	recipientsOf: ({ version }) =>
+		((version.to as IDataObject[] | undefined) ?? []).map((recipient) => String(recipient.email)),
 	sharedCause: (chunk, level, error) => sharedRefusalCause(versionsOf(chunk), level, error),
 };
 

@@ -1,0 +1,134 @@
+/**
+ * The run's claim, beside the engine (engine.ts), which asks it one question before the first request (may the run
+ * send?) and tells it the run's end. The claim starts as the items are read (neverTwice/retries.ts); when it refuses,
+ * each item to send fails with the reason, its request's UniqueMsgID and its addresses; when the run takes over a run
+ * an earlier try claimed and is over, the run's journal in n8n's store (neverTwice/journal.ts) says which requests
+ * that try sent: those the platform accepted keep that outcome, those that may have reached it without an answer
+ * fail, and the others are sent. The journal also hears of each request of this try (engine.ts).
+ */
+import type { IExecuteFunctions, INode } from 'n8n-workflow';
+
+import { PlatformError } from '../../shared/transport/failures';
+import type { RunJournal } from '../neverTwice/journal';
+import { inFlightWords, notSentError, type RefusedItem } from '../neverTwice/notSent';
+import { checkRetry, type RetryCheck, runEnded } from '../neverTwice/retries';
+import type { Outcomes } from './outcomes';
+import type { Entry, RequestDescription, RequestQueue } from './queue';
+
+export class RunClaim<E extends Entry, RequestData> {
+	private check: Promise<RetryCheck> | undefined;
+
+	/** The claim's answer came (reading pauses for it now and then while it does not: engine.ts). */
+	answered = false;
+
+	/** The run's journal in n8n's store (regular mode), once the run may send. */
+	journal: RunJournal | undefined;
+
+	/** Who sent what the run's output says an earlier try sent, when the run took over from the journal. */
+	earlierTry: string | undefined;
+
+	constructor(
+		private readonly context: IExecuteFunctions,
+		private readonly node: INode,
+		private readonly options: { recordFits: boolean; repeatOnRetry: boolean },
+	) {}
+
+	/** Claims the run, as its items are read: before its first request, and saved with the execution whatever follows. */
+	start() {
+		if (this.check) return;
+		this.check = checkRetry(this.context, this.node, this.options);
+		this.check.then(
+			() => (this.answered = true),
+			() => (this.answered = true),
+		);
+	}
+
+	/**
+	 * Whether the run may send its queue; when not, every item to send fails, before any request (under Stop
+	 * Workflow, one error listing them). A run that takes over an earlier try's run first keeps what its journal
+	 * says that try did.
+	 */
+	async maySend(
+		queue: RequestQueue<E, RequestData>,
+		outcomes: Outcomes<E, RequestData>,
+		continueOnFail: boolean,
+		nextNumber: () => number,
+	): Promise<boolean> {
+		this.start();
+		const retry = await this.check!;
+		let refusal = retry.send ? undefined : retry.refusal;
+		if (retry.send) {
+			this.journal = retry.journal?.(queue.fingerprint());
+			if (retry.takeOver && this.journal) {
+				const taken = await takeOverEarlier(this.node, this.journal, queue, outcomes, nextNumber);
+				this.earlierTry =
+					"an earlier try of this step, as its record in n8n's store shows (n8n stopped during it, or another retry ran it)";
+				if (!taken)
+					refusal = (item, all) => notSentError(this.node, { kind: 'workflowChanged' }, item, all);
+			}
+		}
+		if (!refusal) return true;
+		const refused = refusedItems(queue.takeAllRequests());
+		if (!continueOnFail) throw refusal(refused[0], refused);
+		for (const item of refused) outcomes.refuse(item.itemIndex, refusal(item));
+		return false;
+	}
+
+	/**
+	 * The run ended (`threw`: it ends the execution): the claim is in the node's context before the node ends (one
+	 * written after n8n saved the execution would be lost), and the journal's writes are done.
+	 */
+	async end(threw: boolean) {
+		if (!this.check) return;
+		await this.check.catch(() => undefined);
+		await this.journal?.close();
+		runEnded(this.context, { threw });
+	}
+}
+
+/** Every item of the requests not sent yet, with its request's UniqueMsgID and its addresses. */
+function refusedItems<E extends Entry>(requests: Array<RequestDescription<E>>): RefusedItem[] {
+	const items = new Map<number, RefusedItem>();
+	for (const { entries, eventsName, recipients } of requests)
+		entries.forEach(({ itemIndex }, index) => {
+			let item = items.get(itemIndex);
+			if (!item) items.set(itemIndex, (item = { itemIndex, uniqueMsgID: eventsName }));
+			if (recipients) item.email = [...(item.email ?? []), ...recipients[index]];
+		});
+	return [...items.values()];
+}
+
+/**
+ * Reads what an earlier try of the run left in its journal and takes its requests out of the queue: accepted ones
+ * keep that outcome, those in doubt fail with why. False when that try packed other entries: then the caller
+ * refuses the run.
+ */
+async function takeOverEarlier<E extends Entry, RequestData>(
+	node: INode,
+	journal: RunJournal,
+	queue: RequestQueue<E, RequestData>,
+	outcomes: Outcomes<E, RequestData>,
+	nextNumber: () => number,
+): Promise<boolean> {
+	const earlier = await journal.readEarlier(queue.origins());
+	if (earlier === 'otherPacking' || earlier === 'forgotten') return false;
+	for (const unit of queue.withhold(earlier.accepted))
+		outcomes.accepted(
+			unit.entries,
+			nextNumber(),
+			{ answer: { code: 200, message: 'accepted' }, sandbox: false, fixed: unit.fixed },
+			true,
+		);
+	for (const unit of queue.withhold(earlier.inDoubt)) {
+		const [first] = refusedItems([queue.describe(unit)]);
+		const { message, description, fields } = inFlightWords(first);
+		const error = new PlatformError(
+			node,
+			{ path: '', mayHaveBeenProcessed: true },
+			{ message, description, itemIndex: first.itemIndex },
+		);
+		Object.assign(error.context, fields);
+		outcomes.failed(unit.entries, nextNumber(), error, true);
+	}
+	return true;
+}
