@@ -1,6 +1,7 @@
 // The example workflows `npm start` imports: the JSON files in examples/, which users can also import into their
 // own n8n (Workflows → Import from File). Here each node of this package gets the demo's signature credential, and
-// a workflow with this package's trigger is published.
+// a workflow whose trigger gives way to others (Options → Give Way to Others) is published: the demo's listener. The
+// others wait for the user to publish them (one trigger per address).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 
@@ -20,7 +21,9 @@ export function exampleWorkflows(credential) {
 			return {
 				...workflow,
 				nodes: workflow.nodes.map((node) => (ours(node) ? { ...node, credentials } : node)),
-				active: workflow.nodes.some((node) => ours(node) && node.type.endsWith('Trigger')),
+				active: workflow.nodes.some(
+					(node) => ours(node) && node.type.endsWith('Trigger') && node.parameters.options?.giveWay,
+				),
 			};
 		});
 }

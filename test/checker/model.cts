@@ -23,8 +23,9 @@ import type { INode } from 'n8n-workflow';
 import { readFileSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
-import vm from 'node:vm';
 import ts from 'typescript';
+
+import { MAX_ENTRIES } from '../../nodes/MailDelivery/neverTwice/storeClaims';
 
 /** What the real code exports that the model calls. */
 export interface Protocol {
@@ -73,6 +74,27 @@ function compiledCode(file: string) {
 }
 
 /**
+ * Each file's code as a function of the realm this runs in: under jest the tests run in a context of their own, whose
+ * clock (Date) the model sets, and the node's code must read that clock.
+ */
+const functions = new Map<string, (...args: unknown[]) => void>();
+const functionOf = (file: string) => {
+	let made = functions.get(file);
+	if (!made) {
+		made = new Function(
+			'exports',
+			'require',
+			'module',
+			'__filename',
+			'__dirname',
+			`${compiledCode(file)}\n//# sourceURL=${file}`,
+		) as (...args: unknown[]) => void;
+		functions.set(file, made);
+	}
+	return made;
+};
+
+/**
  * The node's code as a new n8n process loads it: module state of its own (the node's files evaluated again from
  * their compiled code; n8n-workflow and Node's modules shared, as they hold no state of the node's).
  */
@@ -89,9 +111,7 @@ export function loadProtocol(): Protocol {
 			const resolved = requireOutside.resolve(request);
 			return resolved.startsWith(NODES) ? load(resolved) : requireOutside(resolved);
 		};
-		const wrapper = vm.runInThisContext(Module.wrap(compiledCode(file)), { filename: file }) as (
-			...args: unknown[]
-		) => void;
+		const wrapper = functionOf(file);
 		wrapper.call(module.exports, module.exports, requireHere, module, file, path.dirname(file));
 		return module.exports;
 	};
@@ -152,7 +172,11 @@ interface Execution {
 	phase: Phase;
 	/** The node's context data, live (n8n keeps it with the execution). */
 	context: Record<string, unknown>;
-	saved?: { context: string };
+	saved?: { context: string; nodeStarted: boolean };
+	/** The node started in this execution (n8n's record of it, by the node's name). */
+	nodeStarted: boolean;
+	/** What the data it runs with shows of that (a retry's: the execution it retries, as saved). */
+	startedInData: boolean;
 	/** Items this try refused, and why. */
 	refused?: string;
 	verdict?: 'send' | 'refuse';
@@ -299,6 +323,11 @@ export class World {
 	}
 
 	async apply(action: Action) {
+		await this.step(action);
+		this.confirmRefusals();
+	}
+
+	private async step(action: Action) {
 		this.steps.push(action);
 		if (action.do !== 'store') this.log.push(words(action, this.executions.length));
 		switch (action.do) {
@@ -344,10 +373,12 @@ export class World {
 			redo: false,
 			phase: 'waiting',
 			context: {},
+			nodeStarted: false,
+			startedInData: false,
 			toSend: [],
 		};
 		this.executions.push(execution);
-		if (wait) execution.saved = { context: JSON.stringify(execution.context) };
+		if (wait) execution.saved = { context: JSON.stringify(execution.context), nodeStarted: false };
 		else await this.reachNode(execution);
 	}
 
@@ -363,6 +394,8 @@ export class World {
 			redo,
 			phase: 'waiting',
 			context: JSON.parse(of.saved!.context) as Record<string, unknown>,
+			nodeStarted: of.saved!.nodeStarted,
+			startedInData: of.saved!.nodeStarted,
 			toSend: [],
 		};
 		this.executions.push(execution);
@@ -371,7 +404,12 @@ export class World {
 
 	/** The execution reaches the node: with Save Execution Progress n8n saved it after the node before. */
 	private async reachNode(execution: Execution) {
-		if (this.config.saveProgress) execution.saved = { context: JSON.stringify(execution.context) };
+		if (this.config.saveProgress)
+			execution.saved = {
+				context: JSON.stringify(execution.context),
+				nodeStarted: execution.nodeStarted,
+			};
+		execution.nodeStarted = true;
 		execution.phase = 'claiming';
 		const protocol = this.protocols[execution.process];
 		const ledger = (execution.context.ledger ?? {}) as Ledger;
@@ -439,10 +477,16 @@ export class World {
 	private contextOf(execution: Execution) {
 		const world = this;
 		const call = async (call: StoreCall) => {
-			if (!['claiming', 'sending', 'ending'].includes(execution.phase))
+			// The node's code may write after its run ended (queue mode: its entry written again), not after a kill.
+			if (execution.phase === 'crashed' || execution.life !== world.lives[execution.process])
 				throw new Error('process killed');
 			return await new Promise((resolve, reject) => {
-				world.pending.push({ execution: execution.id, call, resolve, reject });
+				world.pending.push({
+					execution: execution.id,
+					call,
+					resolve,
+					reject,
+				});
 			});
 		};
 		const options = (scope: string) => scope;
@@ -459,7 +503,10 @@ export class World {
 			}),
 			// What the trigger gave the execution, and its resume token (a retry keeps both).
 			getWorkflowDataProxy: () => ({
-				$: () => ({ all: () => [{ json: { execution: execution.root } }] }),
+				$: () => ({
+					all: () => [{ json: { execution: execution.root } }],
+					isExecuted: execution.startedInData,
+				}),
 				$execution: {
 					resumeUrl: `http://n8n/webhook-waiting/${execution.id}?signature=token-${execution.root}`,
 				},
@@ -517,7 +564,8 @@ export class World {
 		);
 		this.pending.splice(index, 1);
 		const read = pending.read ?? [...row];
-		if (call.kind === 'count') pending.resolve(read.length);
+		// The row holds `bound` entries where n8n holds MAX_ENTRIES: its count is told at n8n's scale.
+		if (call.kind === 'count') pending.resolve((read.length * MAX_ENTRIES) / this.config.bound);
 		else if (call.kind === 'remove') {
 			this.rows.set(
 				key,
@@ -589,7 +637,7 @@ export class World {
 			if (execution.phase === 'crashed') return;
 			this.protocols[execution.process].runEnded?.(this.contextOf(execution), { threw });
 			execution.phase = threw ? 'failed' : 'succeeded';
-			execution.saved = { context: JSON.stringify(execution.context) };
+			execution.saved = { context: JSON.stringify(execution.context), nodeStarted: true };
 		};
 		if (!execution.journal) finish();
 		else {
@@ -606,8 +654,12 @@ export class World {
 				execution.process === process &&
 				['waiting', 'claiming', 'sending', 'ending'].includes(execution.phase)
 			) {
-				// A waiting execution is in the database, not in a process: it waits on.
-				if (execution.phase !== 'waiting') execution.phase = 'crashed';
+				// A waiting execution is in the database, not in a process: it waits on. As n8n starts again, its event
+				// log marks a node that had started as started (a crashed run) in the execution's saved data.
+				if (execution.phase !== 'waiting') {
+					execution.phase = 'crashed';
+					if (execution.saved && execution.nodeStarted) execution.saved.nodeStarted = true;
+				}
 			}
 		const dropped = this.pending.filter(
 			(pending) => this.execution(pending.execution).process === process,
@@ -651,13 +703,26 @@ export class World {
 			this.violations.push(`execution ${execution.id} (not a retry) refused: ${refused}`);
 			return;
 		}
-		const retryThatSends = this.executions.some(
-			(other) => other.root === execution.root && other.retryOf !== 0 && other.verdict === 'send',
-		);
-		if (!retryThatSends)
-			this.violations.push(
-				`execution ${execution.id} refused "${refused}" but no retry of it sends`,
+		// A retry may still be settling its claim (queue mode): the refusal is checked once none is.
+		this.toConfirm.push(execution);
+		this.confirmRefusals();
+	}
+
+	/** Executions refused "a retry of this execution sends it": true once a retry sends, false once none can. */
+	private toConfirm: Execution[] = [];
+
+	private confirmRefusals() {
+		this.toConfirm = this.toConfirm.filter((execution) => {
+			const retries = this.executions.filter(
+				(other) => other.root === execution.root && other.retryOf !== 0,
 			);
+			if (retries.some((other) => other.verdict === 'send')) return false;
+			if (retries.some((other) => other.phase === 'claiming')) return true;
+			this.violations.push(
+				`execution ${execution.id} refused "${execution.refused}" but no retry of it sends`,
+			);
+			return false;
+		});
 	}
 
 	/**

@@ -45,8 +45,6 @@ async function publish(name, setup) {
 	const options = {
 		parallelRequests: setup.parallel,
 		timeoutSeconds: 5,
-		// Options → One Process, as the history's setup says: the suite runs one n8n process.
-		oneN8nProcess: setup.oneProcess === true,
 	};
 	const parameters =
 		setup.operation === 'upsert' ? upsertParameters(options) : sendParameters({ options });

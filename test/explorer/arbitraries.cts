@@ -34,7 +34,6 @@ export const setupArbitrary: fc.Arbitrary<Setup> = fc
 			saveProgress: fc.boolean(),
 			startMinute: fc.constantFrom(1, 30, 59),
 			ranBefore: fc.boolean(),
-			oneProcess: fc.boolean(),
 		}),
 	);
 

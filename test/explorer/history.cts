@@ -40,8 +40,6 @@ export interface Setup {
 	startMinute: number;
 	/** The node ran an hour before the history starts (else it is new: the store has no trace of it). */
 	ranBefore: boolean;
-	/** Options → One Process (the harness is one n8n process). */
-	oneProcess?: boolean;
 }
 
 /** One thing n8n or a user does; `of` names an earlier execution by its number in the history (1, 2, …). */
@@ -83,7 +81,6 @@ function nodeParameters(setup: Setup, redo: boolean): IDataObject {
 	const options = {
 		parallelRequests: setup.parallel,
 		repeatOnRetry: redo,
-		oneN8nProcess: setup.oneProcess === true,
 		timeoutSeconds: 2,
 	};
 	if (setup.operation === 'upsert')

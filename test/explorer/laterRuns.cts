@@ -13,9 +13,9 @@ import { advanceClock } from './clock.cts';
 /** Appends the entries the row does not hold, as n8n's store does, and drops the oldest past its bound. */
 function record(row: string, entries: string[]) {
 	const held = processedData.get(row) ?? [];
-	const present = new Set(held);
-	const kept = [...held, ...entries.filter((entry) => !present.has(entry))];
-	processedData.set(row, kept.slice(Math.max(0, kept.length - MAX_ENTRIES)));
+	processedData.set(row, held);
+	for (const entry of entries) if (!held.includes(entry)) held.push(entry);
+	if (held.length > MAX_ENTRIES) held.splice(0, held.length - MAX_ENTRIES);
 }
 
 export async function laterRuns(
@@ -58,7 +58,8 @@ function lineageOf(execution: Execution, nodeName: string) {
 
 /**
  * Later runs until what the lineage of `execution` left in the node's row is pushed out (its claims; or, when its
- * data names none, every entry the row held): false when the row holds nothing to push out.
+ * data names none, every entry the row held, but the hour's entries a later run writes again): false when the row
+ * holds nothing to push out.
  */
 export async function pushOut(
 	n8n: N8nInstance,
@@ -70,9 +71,12 @@ export async function pushOut(
 	const row = `${n8n.workflowId}:${node.id}`;
 	const lineage = lineageOf(execution, nodeName);
 	const held = () => processedData.get(row) ?? [];
-	const oldest =
-		lineage === undefined ? held()[0] : held().find((entry) => entry.startsWith(`c:${lineage}:`));
-	if (oldest === undefined) return false;
-	while (held().includes(oldest)) await laterRuns(n8n, nodeName, 500, emulator);
+	const pushed = new Set(
+		held().filter((entry) =>
+			lineage === undefined ? !entry.startsWith('h:') : entry.startsWith(`c:${lineage}:`),
+		),
+	);
+	if (pushed.size === 0) return false;
+	while (held().some((entry) => pushed.has(entry))) await laterRuns(n8n, nodeName, 500, emulator);
 	return true;
 }

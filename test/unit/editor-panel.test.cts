@@ -151,7 +151,6 @@ test("Additional Fields hold what goes to the platform; Options hold only how th
 		'parallelRequests',
 		'maxParallelRequests',
 		'repeatOnRetry',
-		'oneN8nProcess',
 		'retryAttempts',
 		'retryMaxWaitSeconds',
 		'batchSize',

@@ -25,7 +25,7 @@ test('its Reliability section states each promise in a few bullets and links doc
 	const bullets = section.split('\n').filter((line) => line.startsWith('- '));
 	expect(bullets.map((line) => /^- \*\*(.+?)\*\*/.exec(line)?.[1])).toEqual([
 		'At most once.',
-		'Retries, on one n8n process and on many.',
+		'Retries that send, never twice.',
 		'Each pushed event once.',
 		"The trigger's address.",
 	]);

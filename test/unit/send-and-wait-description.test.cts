@@ -164,7 +164,6 @@ test('Options: what a person in the loop needs in front; the platform’s report
 		'Retry Attempts',
 		'Max Wait (Seconds)',
 		'Timeout (Seconds)',
-		'One Process',
 		'Redo After a Crash',
 	]);
 });

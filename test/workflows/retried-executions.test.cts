@@ -254,7 +254,10 @@ test('a retry of an execution stopped mid-run takes it over, also after 1,001 la
 	await env.settled();
 	for (let run = 0; run < 1001; run++) await runAs(workflow, 'webhook', people(1), newExecution());
 	const retried = await runAs(workflow, 'retry', people(400), execution);
-	expect(retried.output('Mail Delivery', 1)).toEqual([]);
+	// The requests under way at the stop (16 at once) may have reached the platform: refused, as in flight.
+	const refused = retried.output('Mail Delivery', 1);
+	expect(refused.length).toBeLessThanOrEqual(16);
+	for (const item of refused) expect(item.json.details).toMatchObject({ reason: 'inFlight' });
 	const counts = new Map<string, number>();
 	for (const request of env.view().requests)
 		if (

@@ -483,8 +483,9 @@ describe('at most one mail per wait, whatever n8n does around the node', () => {
 			mode: 'retry',
 			executionContext: execution,
 		});
+		// Its journal shows the mail went out, with links that answer the first execution: no second mail.
 		expect(retried.first.error('Mail Delivery')?.message).toBe(
-			'Not sent: the execution this one retries may have sent it already',
+			'Not sent: an earlier try of this step already sent the mail',
 		);
 		expect(sends()).toHaveLength(1);
 		expect(retried.waiting).toBe(false);

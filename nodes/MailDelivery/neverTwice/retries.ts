@@ -9,45 +9,40 @@
  *
  * Where the retry runs says how many n8n processes there are: n8n runs a Retry in its one process in regular mode
  * (its default) and always on a worker in queue mode (`WorkflowRunner.run`), so a retry that runs in n8n's main
- * process is alone with every other try of its execution in it, or in what that process's store shows of earlier
- * ones. The verdict, first row that applies (docs/reliability.md says why each holds):
+ * process is alone with every other try of its execution there, or in what n8n's store shows of tries before a
+ * restart; each run also keeps a journal of its requests there (journal.ts). The verdict, first row that applies
+ * (docs/reliability.md says why each holds):
  *
- * | the execution itself       | a retry claimed this run (this process, or the store)          | refuse (retryWentFirst)     |
- * | the execution itself       | otherwise                                                      | send                        |
- * | a retry                    | a try here sends this run (not over)                           | refuse (retrySends, executionSends) |
- * | a retry                    | a try here claimed and ended this run                          | refuse (ranSince)           |
- * | a retry, Redo After a Crash| another redo holds this run (the store)                        | refuse (retrySends)         |
- * | a retry, Redo After a Crash| otherwise                                                      | send                        |
- * | a retry                    | its data holds a refusal                                       | refuse, as that one         |
- * | a retry in the main process| the lineage began before this process, and the store cannot show what it held since | refuse (cannotTell) |
- * | a retry in the main process| the store holds a claim of this run (a try before a restart)   | refuse (stoppedWhileSending) |
- * | a retry in the main process| otherwise                                                      | send                        |
- * | a retry on a worker        | the try its data goes on from ended its execution on this worker, and no claim | send      |
- * | a retry on a worker        | otherwise                                                      | refuse (otherWorker)        |
+ * | the execution itself        | a retry claimed this run (this process, or the store)         | refuse (retryWentFirst) |
+ * | the execution itself        | it waited across a restart, and the store forgot since it began | refuse (waitedTooLong) |
+ * | the execution itself        | otherwise                                                     | send                    |
+ * | a retry                     | a try here sends this run now                                 | refuse (retrySends, executionSends) |
+ * | a retry, Redo After a Crash | another redo holds this run (the store)                       | refuse (retrySends)     |
+ * | a retry, Redo After a Crash | otherwise                                                     | send                    |
+ * | a retry in the main process | a try claimed this run and is over (here, or before a restart) | take over: send what its journal shows never left |
+ * | a retry in the main process | no claim, and the record here or the store shows all since its execution began | send |
+ * | a retry in the main process | otherwise (the store cannot show it)                          | refuse (cannotTell)     |
+ * | a retry on a worker         | the try its data goes on from ended its execution on this worker | send                 |
+ * | a retry on a worker         | otherwise                                                     | refuse (otherWorker, ranSince) |
  */
-import { createHash, randomUUID } from 'node:crypto';
-import type {
-	ICheckProcessedOptions,
-	IContextObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-} from 'n8n-workflow';
-import type { NodeOperationError } from 'n8n-workflow';
+import { randomUUID } from 'node:crypto';
+import type { IContextObject, IExecuteFunctions, INode, NodeOperationError } from 'n8n-workflow';
 
 import { RunJournal } from './journal';
+import { lineageOf, runsInMainProcess } from './lineage';
 import { notSentError, type RefusalCause, type RefusedItem } from './notSent';
 import { claimHere, exactSince, firstClaimHere, type RunSeenHere, seenHere } from './processRecord';
 import {
 	claim,
+	claimOf,
 	claimRedo,
-	MAX_ENTRIES,
+	holds,
+	neverForgot,
 	type RunName,
 	type StoreRow,
 	trustedSince,
 } from './storeClaims';
-
-const STORE: ICheckProcessedOptions = { mode: 'entries', maxEntries: MAX_ENTRIES };
+import { inTurn, nodeRow } from './storeRow';
 
 /** What the node's context data knows of its runs in this execution's lineage (saved with the execution). */
 interface RunHistory {
@@ -232,7 +227,7 @@ const recordHoldsAll = (run: Try) => run.since !== undefined && run.since > exac
 
 /** n8n's store shows every claim of the run's lineage: it forgot nothing since the lineage began. */
 const storeHoldsAll = async (row: StoreRow, run: Try) =>
-	run.since !== undefined && (await trustedSince(row, run.since));
+	(await neverForgot(row)) || (run.since !== undefined && (await trustedSince(row, run.since)));
 
 async function retryVerdict(
 	context: IExecuteFunctions,
@@ -264,7 +259,7 @@ async function retryVerdict(
 			: await aloneOnWorker(row, run);
 		if (refusal) return refusal;
 	}
-	remember(run);
+	if (!run.claimed) remember(run);
 	return undefined;
 }
 
@@ -293,7 +288,7 @@ async function aloneInMainProcess(
 		const refusal = await row.alone(async (alone) => {
 			// Only a claim's absence needs the look: the store forgets the oldest first, so a claim still there has
 			// all its journal after it.
-			if (!overHere && !(holdsAll && ranBefore) && !(await trustedSince(alone, since)))
+			if (!overHere && !(holdsAll && ranBefore) && !(await storeShowsAll(alone, run, since)))
 				return 'notShown' as const;
 			if (!(await claim(alone, run, Date.now()))) run.takeOver = true;
 			// The claim of a try that is over, no longer there: its journal may be gone too.
@@ -308,6 +303,21 @@ async function aloneInMainProcess(
 }
 
 /**
+ * Whether n8n's store shows every claim of this run made since the lineage began, for a lineage that began before
+ * this process (a restart since): the store forgets the oldest entries first, so it does when it still holds an
+ * entry written, in this row (this node's ID), before any such claim could be. One of a minute or an hour before the
+ * lineage began; else the claim of the run this retry's data goes on from (every claim of the next run came after
+ * it; asking records it, which is true: that run was claimed).
+ */
+async function storeShowsAll(row: StoreRow, run: Try, since: number): Promise<boolean> {
+	if (await trustedSince(row, since)) return true;
+	return (
+		run.saved !== undefined &&
+		(await holds(row, claimOf({ lineage: run.lineage, run: run.saved.runs })))
+	);
+}
+
+/**
  * Queue mode (or a lineage this process cannot read): the try whose run this retry's data goes on from ended its
  * execution on this worker, so that execution runs the node no further, and any other retry that could send the same
  * items runs here, where the record orders them, or on another worker, which has no such record and refuses.
@@ -317,11 +327,15 @@ async function aloneOnWorker(
 	run: Try,
 	otherwise: RefusalCause = { kind: 'otherWorker' },
 ): Promise<RefusalCause | undefined> {
-	const before = run.saved && seenHere(run.workflow, run.lineage, run.saved.runs, run.node);
-	if (!before?.endsExecution) return otherwise;
+	if (!shownAloneHere(run)) return otherwise;
 	if (!(await claim(row, run, Date.now()).catch(() => false))) return otherwise;
 	return undefined;
 }
+
+/** The try whose run this retry's data goes on from ended its execution in this process. */
+const shownAloneHere = (run: Try) =>
+	run.saved !== undefined &&
+	seenHere(run.workflow, run.lineage, run.saved.runs, run.node)?.endsExecution === true;
 
 function remember(run: Try) {
 	run.claimed = {
@@ -335,84 +349,6 @@ function remember(run: Try) {
 		at: Date.now(),
 	};
 	claimHere(run.workflow, run.lineage, run.run, run.claimed);
-}
-
-/**
- * Whether this try runs in n8n's main process: n8n names each process by the command that started it (`n8n start`:
- * main; `n8n worker`, `n8n webhook`), in the settings every node's context holds. Not part of n8n's public types, so
- * read with care: anything else is taken as a worker.
- */
-function runsInMainProcess(context: IExecuteFunctions): boolean {
-	try {
-		const settings = (context as unknown as { instanceSettings?: { instanceType?: unknown } })
-			.instanceSettings;
-		return settings?.instanceType === 'main';
-	} catch {
-		return false;
-	}
-}
-
-/**
- * The lineage the run claims in: its data's; else one its execution and any retry of it name alike before either ran
- * the node (a retry must find the runs its execution makes later): n8n's (2.x) beginning of the execution, with its
- * resume token (made for each execution and kept by its retries) or what its trigger gave it.
- */
-function lineageOf(
-	context: IExecuteFunctions,
-	saved: RunHistory | undefined,
-	retry: boolean,
-): { lineage: string; since?: number } | undefined {
-	if (saved) return { lineage: saved.lineage, since: saved.since ?? beganAt(saved.lineage) };
-	const established = n8nLineage(context);
-	const mark =
-		established === undefined ? undefined : (resumeTokenMark(context) ?? triggerMark(context));
-	if (established !== undefined && mark !== undefined)
-		return { lineage: `n8n:${established}:${mark}`, since: established };
-	// A retry that cannot name its execution's lineage as the execution did cannot find its runs.
-	return retry ? undefined : { lineage: `node:${randomUUID()}`, since: Date.now() };
-}
-
-/** When a lineage named after n8n's beginning of its execution began. */
-function beganAt(lineage: string) {
-	const match = /^n8n:(\d+):/.exec(lineage);
-	return match ? Number(match[1]) : undefined;
-}
-
-/**
- * A digest of the execution's resume token: n8n makes one for each execution (2.x) and a retry runs with the data of
- * the execution it retries, token included, so that two executions begun in the same millisecond differ.
- */
-function resumeTokenMark(context: IExecuteFunctions) {
-	try {
-		const url = context.getWorkflowDataProxy(0).$execution?.resumeUrl as string | undefined;
-		const token = url === undefined ? null : new URL(url).searchParams.get('signature');
-		return token ? createHash('sha256').update(token).digest('hex').slice(0, 16) : undefined;
-	} catch {
-		return undefined;
-	}
-}
-
-/** What the execution's trigger gave it (a retry keeps it: n8n does not run the trigger again). */
-function triggerMark(context: IExecuteFunctions) {
-	const trigger = context.getExecutionContext?.()?.triggerNode?.name;
-	if (trigger === undefined) return undefined;
-	try {
-		const items = context.getWorkflowDataProxy(0).$(trigger).all() as INodeExecutionData[];
-		const hash = createHash('sha256').update(trigger);
-		for (const item of items) hash.update(JSON.stringify(item.json));
-		return hash.digest('hex').slice(0, 16);
-	} catch {
-		// The trigger is not in this workflow (renamed or deleted since the execution began).
-		return undefined;
-	}
-}
-
-/** n8n's beginning of this execution (2.x), unless n8n made it for this very retry (it lost the one retried). */
-function n8nLineage(context: IExecuteFunctions) {
-	const established = context.getExecutionContext?.();
-	return established?.establishedAt !== undefined && established.source !== 'retry'
-		? established.establishedAt
-		: undefined;
 }
 
 function historyOf(data: IContextObject): RunHistory | undefined {
@@ -432,56 +368,8 @@ function nodeContext(context: IExecuteFunctions): IContextObject {
 	}
 }
 
-/**
- * The node's row of n8n's store (by the node's ID). Its calls are made one at a time in this process (n8n reads and
- * writes a row whole, and a count before and after a call tells what it did only with no other call in between).
- */
-function nodeRow(context: IExecuteFunctions): StoreRow {
-	const key = rowKey(context);
-	const direct: StoreRow = {
-		record: async (entries) => {
-			const { processed } = await context.helpers.checkProcessedAndRecord(entries, 'node', STORE);
-			const recordedBefore = new Set(processed.map(String));
-			return entries.map((entry) => recordedBefore.has(entry));
-		},
-		remove: async (entries) => await context.helpers.removeProcessed(entries, 'node', STORE),
-		count: async () => await context.helpers.getProcessedDataCount('node', STORE),
-		alone: async (calls) => await calls(direct),
-	};
-	const queued = <T>(call: (row: StoreRow) => Promise<T>) =>
-		inTurn(rowQueues, key, async () => await call(direct));
-	return {
-		record: async (entries) => await queued(async (row) => await row.record(entries)),
-		remove: async (entries) => await queued(async (row) => await row.remove(entries)),
-		count: async () => await queued(async (row) => await row.count()),
-		alone: async (calls) => await queued(calls),
-	};
-}
-
-const rowKey = (context: IExecuteFunctions) =>
-	`${String(context.getWorkflow().id)}:${context.getNode().id}`;
-
-/** Calls on each row of the store, one at a time. */
-const rowQueues = new Map<string, Promise<unknown>>();
-
 /** The node's verdicts, one at a time per workflow in this process (they read and change its record whole). */
 const workflowQueues = new Map<string, Promise<unknown>>();
 
 const serialized = async <T>(workflow: string, work: () => Promise<T>) =>
 	await inTurn(workflowQueues, workflow, work);
-
-/** Runs `work` after everything queued under `key` before it. */
-async function inTurn<T>(
-	queues: Map<string, Promise<unknown>>,
-	key: string,
-	work: () => Promise<T>,
-): Promise<T> {
-	const queued = (queues.get(key) ?? Promise.resolve()).then(work, work);
-	const settled = queued.catch(() => undefined);
-	queues.set(key, settled);
-	try {
-		return await queued;
-	} finally {
-		if (queues.get(key) === settled) queues.delete(key);
-	}
-}

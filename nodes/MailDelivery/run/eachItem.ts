@@ -11,6 +11,7 @@
  * operation that combines items do.
  */
 import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, apiRequestPages, type RequestOptions } from '../../shared/transport';
 import { runSteps } from './combined';
@@ -23,6 +24,11 @@ import type {
 	RequestPlan,
 } from './operation';
 import { explainRefusal } from './refusals';
+
+/** The output of an item an earlier try of the run did: its result stays with that try's execution. */
+const DONE_BY_AN_EARLIER_TRY = { success: true, doneByAnEarlierTry: true };
+
+const ASKED_BY_AN_EARLIER_TRY = 'Not sent: an earlier try of this step already sent the mail';
 
 /** An item read and checked: its plan, what step 1 returned. */
 interface PlannedItem extends Entry {
@@ -95,11 +101,18 @@ export async function runEachItem(
 					reader.forItem(entry.itemIndex),
 				),
 		},
-		outputs: { describe: (outcome) => outcome.accepted!.fixed },
+		// An item an earlier try of the run did, as its journal in n8n's store shows, has no result here (run/claim.ts).
+		outputs: { describe: (outcome) => outcome.accepted!.fixed ?? DONE_BY_AN_EARLIER_TRY },
 	});
 	// An operation that asks a person waits once item 0's request was accepted, by this try or an earlier one.
 	const sent = run.outcomes.items[0]?.accepted?.fixed;
 	if (module.wait && sent && !Array.isArray(sent))
 		await module.wait.call(context, reader.forItem(0), sent);
+	else if (module.wait && run.outcomes.items[0]?.earlier.sent)
+		throw new NodeOperationError(run.node, ASKED_BY_AN_EARLIER_TRY, {
+			itemIndex: 0,
+			description:
+				'An earlier try of this step sent the mail (n8n stopped during it, or another retry ran it), and its buttons and links answer the execution that sent it, so this retry cannot wait for the answer and sent no second mail. Retry with Options → Sending the Mail → Redo After a Crash on to send a new mail that answers this execution.',
+		});
 	return outputs;
 }
