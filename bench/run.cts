@@ -6,6 +6,8 @@
  *  4. A distant platform (150 ms per request): combined sends with 1, the default and 16 requests in
  *     parallel, one request per item, and a 10-requests-per-second limit.
  *  5. Peak memory of 1,000 items each with a 1 MB attachment (n8n's filesystem binary mode).
+ *  6. What never twice costs: n8n's store calls per run (a claim, the journal of its requests: neverTwice/), and
+ *     the entries a run leaves in the node's row, for sends of 1 to 10,000 recipients and 16 at once.
  */
 import { Container } from '@n8n/di';
 import { BinaryDataService, WebhookContext } from 'n8n-core';
@@ -24,8 +26,10 @@ import {
 	buildAdditionalData,
 	CredentialsStore,
 	nodeTypes,
+	processedData,
 	registerNodeType,
 	runWorkflow,
+	storeHooks,
 } from '../test/harness/n8n.cts';
 
 const median = (values: number[]) =>
@@ -400,6 +404,66 @@ async function benchAttachmentMemory() {
 	await emulator.stop();
 }
 
+/** Store calls (each a read and a whole write of the node's row in n8n) and entries left, per run of Send. */
+async function benchNeverTwiceCost() {
+	const emulator = await startEmulator();
+	emulator.state.credits = Number.MAX_SAFE_INTEGER;
+	const credentials = new CredentialsStore();
+	credentials.stored = {
+		mailDeliverySignatureApi: {
+			baseUrl: emulator.url,
+			apiKey: emulator.account.apiKey,
+			apiSecret: emulator.account.apiSecret,
+		},
+	};
+	let calls = 0;
+	storeHooks.before = () => void calls++;
+	const lines: string[] = [];
+	try {
+		for (const count of [1, 100, 1_000, 10_000]) {
+			const workflow = actionWorkflow({
+				resource: 'transactionalMail',
+				operation: 'send',
+				senderMail: { __rl: true, mode: 'name', value: 'sender@example.com' },
+				to: '={{ $json.email }}',
+				contentSource: 'template',
+				templateName: { __rl: true, mode: 'name', value: 'welcome' },
+				options: { missingTagValues: 'send', parallelRequests: 16 },
+			});
+			const items = Array.from({ length: count }, (_, i) => ({
+				json: { email: `w${i}@example.org` },
+			}));
+			// A second run of the node: the first of an hour also records the hour's entries.
+			for (const round of [0, 1]) {
+				calls = 0;
+				processedData.clear();
+				const before = emulator.requests.length;
+				const started = performance.now();
+				const run = await runWorkflow({
+					...workflow,
+					credentials,
+					items,
+					executionContext: { establishedAt: Date.now() + round, source: 'webhook' },
+				});
+				const elapsed = performance.now() - started;
+				if (run.error()) throw run.error();
+				const requests = emulator.requests.length - before;
+				const entries = [...processedData.values()].reduce((sum, row) => sum + row.length, 0);
+				if (round === 1)
+					lines.push(
+						`  ${count.toLocaleString('en')} recipient${count === 1 ? '' : 's'} (${requests} requests, the template's look-up included): ${calls} store calls, ${entries} entries left in the row, ${ms(elapsed)}`,
+					);
+			}
+		}
+	} finally {
+		storeHooks.before = undefined;
+	}
+	console.log(
+		`Never twice's cost per run of Send, one n8n process, 16 requests at once (loopback, in-process store):\n${lines.join('\n')}`,
+	);
+	await emulator.stop();
+}
+
 async function main() {
 	process.env.N8N_USER_FOLDER ??= require('node:fs').mkdtempSync(
 		require('node:path').join(require('node:os').tmpdir(), 'mail-delivery-bench-'),
@@ -411,6 +475,7 @@ async function main() {
 		['trigger', benchTrigger],
 		['latency', benchLatency],
 		['attachments', benchAttachmentMemory],
+		['never-twice', benchNeverTwiceCost],
 	];
 	for (const [name, run] of parts)
 		if (!process.env.BENCH_ONLY || process.env.BENCH_ONLY === name) await run();

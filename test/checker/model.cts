@@ -16,7 +16,7 @@
  *   platform (accepted or not: both are explored).
  *
  * The promise checked after every step: no recipient accepted twice unless Redo After a Crash was on in a retry of
- * its execution; an execution that is not a retry refuses only with "a retry of this execution sends it", and only
+ * its execution; an execution that is not a retry refuses only with "a retry of this execution took this step over", and only
  * when a retry of it took that run and sends it.
  */
 import type { INode } from 'n8n-workflow';
@@ -51,7 +51,10 @@ export interface Journal {
 	close(): Promise<void>;
 }
 
-const RETRIES = path.resolve(__dirname, '../../nodes/MailDelivery/neverTwice/retries.ts');
+/** The code checked: the node's, or (NEVER_TWICE_CODE) another version's retries.ts under nodes/, to compare. */
+const RETRIES =
+	process.env.NEVER_TWICE_CODE ??
+	path.resolve(__dirname, '../../nodes/MailDelivery/neverTwice/retries.ts');
 const NODES = path.resolve(__dirname, '../../nodes') + path.sep;
 
 /** The node's files compiled once, by path (TypeScript's own transpiler: the same under jest and ts-node). */
@@ -182,6 +185,13 @@ interface Execution {
 	verdict?: 'send' | 'refuse';
 	/** Items left to request, in order. */
 	toSend: number[];
+	/** It wrote a claim of a run into the store (a retry that then refuses takes it back). */
+	recordedClaim?: boolean;
+	/**
+	 * The store calls its code issued, in order: where that code stands (two histories whose pending calls look alike
+	 * may have reached them by different paths, and go on differently).
+	 */
+	calls: string[];
 	/** The run's journal (regular mode), and whether a request waits for its intent to be written. */
 	journal?: Journal;
 	announcing?: boolean;
@@ -375,6 +385,7 @@ export class World {
 			context: {},
 			nodeStarted: false,
 			startedInData: false,
+			calls: [],
 			toSend: [],
 		};
 		this.executions.push(execution);
@@ -396,6 +407,7 @@ export class World {
 			context: JSON.parse(of.saved!.context) as Record<string, unknown>,
 			nodeStarted: of.saved!.nodeStarted,
 			startedInData: of.saved!.nodeStarted,
+			calls: [],
 			toSend: [],
 		};
 		this.executions.push(execution);
@@ -480,6 +492,7 @@ export class World {
 			// The node's code may write after its run ended (queue mode: its entry written again), not after a kill.
 			if (execution.phase === 'crashed' || execution.life !== world.lives[execution.process])
 				throw new Error('process killed');
+			execution.calls.push(`${call.kind} ${'items' in call ? call.items.join(' ') : ''}`);
 			return await new Promise((resolve, reject) => {
 				world.pending.push({
 					execution: execution.id,
@@ -574,6 +587,9 @@ export class World {
 			pending.resolve(undefined);
 		} else {
 			const recordedBefore = new Set(read);
+			const claimer = this.execution(pending.execution);
+			if (claimer.retryOf !== 0 && call.items.some((item) => item.startsWith('c:')))
+				claimer.recordedClaim = true;
 			const written = [...read];
 			for (const item of call.items) if (!recordedBefore.has(item)) written.push(item);
 			this.rows.set(key, written.slice(Math.max(0, written.length - this.config.bound)));
@@ -699,7 +715,7 @@ export class World {
 				);
 			return;
 		}
-		if (!/a retry of this execution sends it/.test(refused)) {
+		if (!/a retry of this execution took this step over/.test(refused)) {
 			this.violations.push(`execution ${execution.id} (not a retry) refused: ${refused}`);
 			return;
 		}
@@ -708,7 +724,10 @@ export class World {
 		this.confirmRefusals();
 	}
 
-	/** Executions refused "a retry of this execution sends it": true once a retry sends, false once none can. */
+	/**
+	 * Executions refused "a retry of this execution took this step over": true once a retry of it recorded its claim in
+	 * the store (it sends, or n8n died as it did), false once none can.
+	 */
 	private toConfirm: Execution[] = [];
 
 	private confirmRefusals() {
@@ -716,7 +735,7 @@ export class World {
 			const retries = this.executions.filter(
 				(other) => other.root === execution.root && other.retryOf !== 0,
 			);
-			if (retries.some((other) => other.verdict === 'send')) return false;
+			if (retries.some((other) => other.verdict === 'send' || other.recordedClaim)) return false;
 			if (retries.some((other) => other.phase === 'claiming')) return true;
 			this.violations.push(
 				`execution ${execution.id} refused "${execution.refused}" but no retry of it sends`,
@@ -781,6 +800,7 @@ export class World {
 					execution.verdict,
 					execution.announcing,
 					execution.refused,
+					execution.calls,
 				]),
 				pending: this.pending.map((pending) => [pending.execution, pending.call, pending.read]),
 				seen: this.seen,

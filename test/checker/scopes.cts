@@ -43,7 +43,7 @@ export const SCOPES: Scope[] = [
 		title:
 			"n8n's one process, a node that never ran before the history: kills before it first claims",
 		config: { ...base, ranBefore: false, maxExecutions: 3, depth: 6 },
-		quickDepth: 4,
+		quickDepth: 3,
 		liveness: false,
 	},
 	{

@@ -167,16 +167,24 @@ async function retryChain(id, first, { times, requestsOf }) {
 			(execution) => String(execution.retryOf) === String(of),
 			`retry ${chain + 1} to finish`,
 		);
-		assert.equal(retried.status, 'error', `retry ${chain + 1} of the crash succeeded`);
-		assert.match(retried.data.resultData.error.message, /may have sent it already/);
-		assert.equal(await requestsOf(), before, `retry ${chain + 1} sent again`);
+		if (line === '1') {
+			// n8n 1.x carries no execution context into a retry: one whose data shows nothing of the node refuses.
+			assert.equal(retried.status, 'error', `retry ${chain + 1} of the crash succeeded`);
+			assert.match(retried.data.resultData.error.message, /may have sent it already/);
+			assert.equal(await requestsOf(), before, `retry ${chain + 1} sent again`);
+		} else if (chain > 0)
+			// The first retry took the run over from its journal and sent what never left: later ones send nothing more.
+			assert.equal(await requestsOf(), afterFirst, `retry ${chain + 1} sent again`);
+		if (chain === 0) afterFirst = await requestsOf();
 	}
 }
+
+let afterFirst = 0;
 
 const publishAnswering = async (name, parameters, path = TX) =>
 	await on.publishAnswering(name, parameters, credential, { path });
 
-test('n8n killed mid-send, then Retry from the executions list, and Retry of each refused retry: no recipient gets the mail twice, and each retry says why', async () => {
+test('n8n killed mid-send, then Retry from the executions list, and Retry of each retry: n8n 2.x takes the run over from its journal (the rest is sent), 1.x refuses; no recipient gets the mail twice', async () => {
 	await stack.emulator.control('POST', 'settings', { latencyMs: 600, credits: 1_000_000 });
 	const {
 		id,
@@ -195,11 +203,13 @@ test('n8n killed mid-send, then Retry from the executions list, and Retry of eac
 	await retryChain(id, crashed, { times: 3, requestsOf: sends });
 	const counts = await acceptedCounts('crash');
 	assert.equal(Math.max(...counts.values()), 1, 'a recipient got the mail twice');
+	// 2.x: every recipient but those of the one request in flight at the kill (refused, not sent again).
+	if (line === '2') assert.ok(counts.size >= 2_900, `${counts.size} of 3,000 got the mail`);
 	await stack.session.api('POST', `/workflows/${id}/deactivate`);
 	await stack.emulator.control('POST', 'settings', { latencyMs: 0 });
 });
 
-test('Contact → Create or Update at 16 at once, n8n killed mid-run, then 1,001 runs of the node in a loop: Retry and Retry of the retry are still refused', async () => {
+test('Contact → Create or Update at 16 at once, n8n killed mid-run, then 1,001 runs of the node in a loop: Retry takes the run over (n8n 2.x; 1.x refuses), Retry of the retry sends nothing more; each contact once', async () => {
 	// 400 upserts, 16 at once, a second each: n8n is killed well before the run could end.
 	await stack.emulator.control('POST', 'settings', { latencyMs: 1_000 });
 	const upsert = actionWorkflow({
@@ -248,12 +258,17 @@ test('Contact → Create or Update at 16 at once, n8n killed mid-run, then 1,001
 	assert.equal(between.status, 'success');
 	assert.equal(between.data.resultData.runData['Mail Delivery'].length, 1_001);
 	await retryChain(id, crashed, { times: 2, requestsOf: upserts });
+	const counts = new Map();
+	for (const request of await requestsSince(from))
+		if (request.path === '/v5/contacts/upsert' && request.body.email.startsWith('loop'))
+			counts.set(request.body.email, (counts.get(request.body.email) ?? 0) + 1);
+	assert.equal(Math.max(...counts.values()), 1, 'a contact was upserted twice');
 	await stack.session.api('POST', `/workflows/${id}/deactivate`);
 });
 
 const post = async (hookPath, body) => await on.post(hookPath, body);
 
-test('the same failed execution retried twice: the first retry (same n8n process) sends exactly what was not sent, the second sends nothing and says the first sends it', async () => {
+test('the same failed execution retried twice: the first retry sends exactly what was not sent, the second takes that run over from its journal and sends nothing', async () => {
 	await stack.emulator.control('POST', 'settings', { latencyMs: 0 });
 	const {
 		id,
@@ -289,15 +304,13 @@ test('the same failed execution retried twice: the first retry (same n8n process
 		'the second retry to end',
 	);
 	assert.equal(again.status, 'error');
-	assert.equal(
-		again.data.resultData.error.message,
-		'Not sent: another retry of the same execution sends it',
-	);
+	// Its error is the first retry's: the items of the request answered 500 may have been sent.
+	assert.equal(again.data.resultData.error.message, first.data.resultData.error.message);
 	assert.equal(await sends(), 10, 'the second retry sent again');
 	await stack.session.api('POST', `/workflows/${id}/deactivate`);
 });
 
-test('Stop pressed mid-send, then Retry: nothing goes out again, and nothing more (n8n 2.x saves none of the node at the stop: the retry refuses, saying why; n8n 1.x leaves its retry nothing to run, or the same refusal)', async () => {
+test('Stop pressed mid-send, then Retry: nothing goes out twice (n8n 2.x saves none of the node at the stop: the retry takes the run over from its journal and sends the rest; n8n 1.x leaves its retry nothing to run, or refuses)', async () => {
 	// Answers slow enough that the send is still running when the stop comes (30 requests, 4 at once: about 12 s),
 	// however slowly a loaded machine lists the running execution.
 	await stack.emulator.control('POST', 'settings', { latencyMs: 1_500 });
@@ -319,6 +332,8 @@ test('Stop pressed mid-send, then Retry: nothing goes out again, and nothing mor
 	}, 'the running execution');
 	await stack.session.rest('POST', `/executions/${running.id}/stop`);
 	const stopped = await finishedExecution(id, () => true, 'the stop');
+	// The requests under way at the stop are answered, and the stopped run's node ends, before the retry.
+	await new Promise((resolve) => setTimeout(resolve, 3_000));
 	await stack.emulator.control('POST', 'settings', { latencyMs: 0 });
 	await stack.session.rest('POST', `/executions/${stopped.id}/retry`, { loadWorkflow: false });
 	const retried = await finishedExecution(
@@ -330,8 +345,8 @@ test('Stop pressed mid-send, then Retry: nothing goes out again, and nothing mor
 	console.log(`  the retry: ${retried.status}: ${error?.message}`);
 	const counts = await acceptedCounts('stopped');
 	assert.equal(Math.max(...counts.values()), 1, 'a recipient got the mail twice');
-	assert.ok(counts.size < 3_000, 'the retry sent');
 	if (line === '1') {
+		assert.ok(counts.size < 3_000, 'the retry sent');
 		// n8n 1.123 saves the stopped execution as it stood when the stop came: with the node's run, and nothing
 		// left to run (its retry runs no node and ends 'success'), or without it, while the node still sent (its
 		// retry runs the node, which finds the run taken by the try this process saw start sending, and refuses).
@@ -344,16 +359,10 @@ test('Stop pressed mid-send, then Retry: nothing goes out again, and nothing mor
 			);
 	} else {
 		// n8n 2.41 marks the execution canceled and saves none of the node's data (no run, no record): the retry
-		// finds the run it would claim taken by the try this process saw start sending, and refuses.
+		// finds the run claimed by the try that was stopped, which is over, and takes it over from its journal.
 		assert.equal(stopped.status, 'canceled');
-		assert.equal(
-			error?.message,
-			'Not sent: the execution this one retries may have sent it already',
-		);
-		assert.match(
-			error.description,
-			/^Another try of that execution started sending from this node/,
-		);
+		assert.equal(retried.status, 'success', JSON.stringify(error));
+		assert.equal(counts.size, 3_000);
 	}
 	await stack.session.api('POST', `/workflows/${id}/deactivate`);
 });

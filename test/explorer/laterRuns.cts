@@ -1,7 +1,7 @@
 /**
  * Later runs of the node, by other executions: each is recorded as the node's check records an ordinary execution's
  * run, a moment after the one before, in the process's record of runs (neverTwice/processRecord.ts) and in the node's
- * row of n8n's store (neverTwice/storeClaims.ts: the hour's entries, then the run's claim), which keeps its newest
+ * row of n8n's store (neverTwice/storeClaims.ts: the hour's and the 10 s's entries, then the run's claim), which keeps its newest
  * 10,000 entries: enough later runs push what an execution's lineage left there out.
  */
 import type { Emulator } from '../../emulator/server.cts';
@@ -43,8 +43,8 @@ export async function laterRuns(
 		record(`${n8n.workflowId}:${node.id}`, [
 			`h:${hour}:0`,
 			`h:${hour}:1`,
+			`t:${Math.floor(now / 10_000)}`,
 			`c:${lineage}:1`,
-			`took:${lineage}:1`,
 		]);
 	}
 }

@@ -134,7 +134,7 @@ describe('who sends: the retry that can show it is alone (neverTwice/retries.ts)
 			{ do: 'resume', of: 1 },
 		]);
 		expect(outcome.executions).toEqual(['1 webhook: error', '2 retry of 1: success']);
-		expect(outcome.errors).toEqual(['1: Not sent: a retry of this execution sends it']);
+		expect(outcome.errors).toEqual(['1: Not sent: a retry of this execution took this step over']);
 	});
 
 	test('the node pasted again after a send failed half-way: Retry with the saved workflow sends what was left (the execution failed in this node, in this process), then Retry with the original one refuses, saying a later try ran this step', async () => {

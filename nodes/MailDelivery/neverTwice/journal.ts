@@ -21,7 +21,7 @@
 import { claimOf, type RunName, type StoreRow } from './storeClaims';
 
 /** What a run's journal says of the origins an earlier try left. */
-export interface Earlier {
+interface Earlier {
 	accepted: Set<number>;
 	inDoubt: Set<number>;
 }

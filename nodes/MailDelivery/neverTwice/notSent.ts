@@ -8,7 +8,7 @@ import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 /** Why a run does not send. */
-export type Refusal =
+type Refusal =
 	/** A retry took the run of this execution (the execution itself is refused). */
 	| 'retryWentFirst'
 	/** Another retry of the same execution sends the run (Retry pressed twice). */
@@ -52,8 +52,8 @@ function words({ kind, execution }: RefusalCause): { message: string; descriptio
 	switch (kind) {
 		case 'retryWentFirst':
 			return {
-				message: 'Not sent: a retry of this execution sends it',
-				description: `Retry was pressed on this execution while it still ran or waited, and ${execution === undefined ? 'that retry' : `the retry (execution ${execution})`} took this step over before the execution reached it. So that nothing goes out twice, this execution sent nothing from this node.`,
+				message: 'Not sent: a retry of this execution took this step over',
+				description: `Retry was pressed on this execution while it still ran or waited, and ${execution === undefined ? 'that retry' : `the retry (execution ${execution})`} took this step over before the execution reached it: it sends these items. So that nothing goes out twice, this execution sent nothing from this node.`,
 			};
 		case 'retrySends':
 			return {
@@ -121,7 +121,7 @@ export interface RefusedItem {
 }
 
 /** The fields a refused item carries (in the error output's details, or the error's context). */
-export const refusedFields = (cause: RefusalCause, item: RefusedItem): IDataObject => ({
+const refusedFields = (cause: RefusalCause, item: RefusedItem): IDataObject => ({
 	reason: cause.kind,
 	...(item.uniqueMsgID === undefined ? {} : { uniqueMsgID: item.uniqueMsgID }),
 	...(item.email === undefined ? {} : { email: item.email }),

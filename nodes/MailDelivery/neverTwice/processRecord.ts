@@ -54,6 +54,13 @@ const firstClaims = new Map<string, number>();
 export const firstClaimHere = (workflow: string, nodeId: string) =>
 	firstClaims.get(`${workflow}|${nodeId}`);
 
+/** The node IDs this process saw claim runs under each node name of a workflow. */
+const idsOfNames = new Map<string, Set<string>>();
+
+/** Whether this process saw a node of this name claim runs under another ID (it was pasted again). */
+export const otherIdHere = (workflow: string, node: { id: string; name: string }) =>
+	[...(idsOfNames.get(`${workflow}|${node.name}`) ?? [])].some((id) => id !== node.id);
+
 /** The time after which the record holds every claim made in this process. */
 export const exactSince = () => Math.max(SEEN_SINCE, forgottenUntil);
 
@@ -73,6 +80,8 @@ export function seenHere(
 export function claimHere(workflow: string, lineage: string, run: number, claim: RunSeenHere) {
 	if (!firstClaims.has(`${workflow}|${claim.nodeId}`))
 		firstClaims.set(`${workflow}|${claim.nodeId}`, claim.at);
+	const ids = idsOfNames.get(`${workflow}|${claim.nodeName}`) ?? new Set<string>();
+	idsOfNames.set(`${workflow}|${claim.nodeName}`, ids.add(claim.nodeId));
 	const key = keyOf(workflow, lineage, run);
 	const claims = runsSeen.get(key);
 	if (claims) claims.push(claim);

@@ -31,7 +31,14 @@ import type { IContextObject, IExecuteFunctions, INode, NodeOperationError } fro
 import { RunJournal } from './journal';
 import { lineageOf, runsInMainProcess } from './lineage';
 import { notSentError, type RefusalCause, type RefusedItem } from './notSent';
-import { claimHere, exactSince, firstClaimHere, type RunSeenHere, seenHere } from './processRecord';
+import {
+	claimHere,
+	exactSince,
+	firstClaimHere,
+	otherIdHere,
+	type RunSeenHere,
+	seenHere,
+} from './processRecord';
 import {
 	claim,
 	claimOf,
@@ -41,6 +48,7 @@ import {
 	type RunName,
 	type StoreRow,
 	trustedSince,
+	unclaim,
 } from './storeClaims';
 import { inTurn, nodeRow } from './storeRow';
 
@@ -282,17 +290,25 @@ async function aloneInMainProcess(
 	if (run.since === undefined) return await aloneOnWorker(row, run, { kind: 'cannotTell' });
 	const since = run.since;
 	const holdsAll = recordHoldsAll(run);
-	const ranBefore = (firstClaimHere(run.workflow, run.node.id) ?? Infinity) < since;
+	// The node ran under this ID before the lineage began, or, new to this process, it replaced no node of its name
+	// here: else the execution, coming back after a restart, would look for this retry's claim under another ID.
+	const ranBefore =
+		(firstClaimHere(run.workflow, run.node.id) ?? Infinity) < since ||
+		(firstClaimHere(run.workflow, run.node.id) === undefined &&
+			!otherIdHere(run.workflow, run.node));
 	try {
 		// The look and the claim with no other call of this process between: the store forgets nothing meanwhile.
 		const refusal = await row.alone(async (alone) => {
-			// Only a claim's absence needs the look: the store forgets the oldest first, so a claim still there has
-			// all its journal after it.
-			if (!overHere && !(holdsAll && ranBefore) && !(await storeShowsAll(alone, run, since)))
-				return 'notShown' as const;
+			// A claim there is read whole, its journal after it (the store forgets the oldest first): the run is taken
+			// over from it. Only a claim's absence needs the look, which may not show it; the claim just made to ask is
+			// then taken back.
+			const shown = overHere || (holdsAll && ranBefore) || (await storeShowsAll(alone, run, since));
 			if (!(await claim(alone, run, Date.now()))) run.takeOver = true;
-			// The claim of a try that is over, no longer there: its journal may be gone too.
 			else if (overHere) return { kind: 'cannotTell' as const };
+			else if (!shown) {
+				await unclaim(alone, run);
+				return 'notShown' as const;
+			}
 			return undefined;
 		});
 		if (refusal === 'notShown') return await aloneOnWorker(row, run, { kind: 'cannotTell' });

@@ -7,22 +7,22 @@
  *
  * - `c:<lineage>:<n>`: run n of an execution's lineage was claimed, by the execution itself or by a retry of it,
  *   before its first request. Recording it is the claim: a try that finds it there already does not send.
- * - `m:<minute>` and `h:<hour>:<copy>`: something was recorded in that minute, that hour. Entries are forgotten oldest
+ * - `t:<tick>` and `h:<hour>:<copy>`: something was recorded in those 10 s, that hour. Entries are forgotten oldest
  *   first, so one such entry of a time before an execution began shows that nothing recorded since was forgotten
  *   (trustedSince). It is read by taking it out (a recorded question would put it back as if new), so each hour has
  *   two.
  * - `redo:<lineage>:<n>`: a retry with Redo After a Crash sends run n; another such retry sends nothing.
- * - `took:<lineage>:<n>`: a take-over recorded by the node before this version (read by claims, never written).
  */
 
 /** The most entries n8n keeps in the node's row (as n8n's Remove Duplicates node keeps by default). */
 export const MAX_ENTRIES = 10_000;
 
-const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
+/** The store's finest time: something recorded within these 10 s lies before a lineage that began 10 s later. */
+const TICK = 10_000;
+const HOUR = 3_600_000;
 
-/** Clocks move a little (and differ between n8n's processes): a minute counts as before a time only by this much. */
-const CLOCK_MARGIN = MINUTE;
+/** Clocks move a little (NTP): a tick counts as before a time only by this much more. */
+const CLOCK_MARGIN = 5_000;
 
 /** How far back an hour's entry is looked for: n8n keeps executions 14 days by default (EXECUTIONS_DATA_MAX_AGE). */
 const LOOK_BACK_HOURS = 14 * 24;
@@ -47,24 +47,27 @@ export interface RunName {
 /** The entry of a run's claim. */
 export const claimOf = ({ lineage, run }: RunName) => `c:${lineage}:${run}`;
 const redoOf = ({ lineage, run }: RunName) => `redo:${lineage}:${run}`;
-const tookOf = ({ lineage, run }: RunName) => `took:${lineage}:${run}`;
 const hourOf = (time: number) => Math.floor(time / HOUR);
 const hourEntries = (hour: number) => [`h:${hour}:0`, `h:${hour}:1`];
-const minuteOf = (time: number) => Math.floor(time / MINUTE);
-const minuteEntry = (minute: number) => `m:${minute}`;
+const tickOf = (time: number) => Math.floor(time / TICK);
+const tickEntry = (tick: number) => `t:${tick}`;
 
 /**
- * Claims the run: false when a try claimed it before (or a retry of the version before this one took it). The
- * minute's and the hour's entries go first, so that they lie before the claim in the row.
+ * Claims the run: false when a try claimed it before. The tick's and the hour's entries go first, so that they lie
+ * before the claim in the row.
  */
 export async function claim(row: StoreRow, run: RunName, now: number): Promise<boolean> {
 	const answers = await row.record([
 		...hourEntries(hourOf(now)),
-		minuteEntry(minuteOf(now)),
+		tickEntry(tickOf(now)),
 		claimOf(run),
-		tookOf(run),
 	]);
-	return !answers[3] && !answers[4];
+	return !answers[3];
+}
+
+/** Takes back a claim just made (the claimer refuses after all): it said nothing true. */
+export async function unclaim(row: StoreRow, run: RunName) {
+	await row.remove([claimOf(run)]);
 }
 
 /**
@@ -89,15 +92,15 @@ export async function claimRedo(row: StoreRow, run: RunName): Promise<boolean> {
 }
 
 /**
- * Whether nothing the row held since `since` (an execution's beginning) was forgotten: an entry of a minute or an hour
- * that ended before it is still there. Found by taking entries out (a count before and after): the minute before, the
- * hour of minutes before that, then hours, the newest first, then a day at a time for 14 days; each hour has two
+ * Whether nothing the row held since `since` (an execution's beginning) was forgotten: an entry of 10 s or an hour
+ * that ended before it is still there. Found by taking entries out (a count before and after): the 10 s before, the
+ * hour of them before that, then hours, the newest first, then a day at a time for 14 days; each hour has two
  * entries, so a later look finds the other. A row that never held one (the node never ran before `since` under this
  * ID: new, or pasted again since) cannot show it. Call it alone on the row (StoreRow.alone): a count before and after
  * tells what the call between did only then.
  */
 export async function trustedSince(row: StoreRow, since: number): Promise<boolean> {
-	const newestMinute = minuteOf(since - CLOCK_MARGIN) - 1;
+	const newestTick = tickOf(since - CLOCK_MARGIN) - 1;
 	const newest = hourOf(since - CLOCK_MARGIN) - 1;
 	let before = await row.count();
 	if (before === 0) return false;
@@ -108,9 +111,11 @@ export async function trustedSince(row: StoreRow, since: number): Promise<boolea
 		before = after;
 		return there;
 	};
-	if (await found([minuteEntry(newestMinute)])) return true;
-	const minutes = Array.from({ length: 59 }, (_, minute) => minuteEntry(newestMinute - 1 - minute));
-	if (await found(minutes)) return true;
+	if (await found([tickEntry(newestTick)])) return true;
+	const ticks = Array.from({ length: HOUR / TICK - 1 }, (_, tick) =>
+		tickEntry(newestTick - 1 - tick),
+	);
+	if (await found(ticks)) return true;
 	for (const copy of [0, 1]) if (await found([hourEntries(newest)[copy]])) return true;
 	for (let day = 0; day < LOOK_BACK_HOURS / 24; day++) {
 		const hours = Array.from({ length: 24 }, (_, hour) => newest - 1 - day * 24 - hour);

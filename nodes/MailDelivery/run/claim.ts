@@ -120,15 +120,19 @@ async function takeOverEarlier<E extends Entry, RequestData>(
 			true,
 		);
 	for (const unit of queue.withhold(earlier.inDoubt)) {
-		const [first] = refusedItems([queue.describe(unit)]);
-		const { message, description, fields } = inFlightWords(first);
-		const error = new PlatformError(
-			node,
-			{ path: '', mayHaveBeenProcessed: true },
-			{ message, description, itemIndex: first.itemIndex },
-		);
-		Object.assign(error.context, fields);
-		outcomes.failed(unit.entries, nextNumber(), error, true);
+		// Each item of the request fails with its own fields (its address, the request's UniqueMsgID).
+		const number = nextNumber();
+		for (const item of refusedItems([queue.describe(unit)])) {
+			const { message, description, fields } = inFlightWords(item);
+			const error = new PlatformError(
+				node,
+				{ path: '', mayHaveBeenProcessed: true },
+				{ message, description, itemIndex: item.itemIndex },
+			);
+			Object.assign(error.context, fields);
+			const entries = unit.entries.filter((entry) => entry.itemIndex === item.itemIndex);
+			outcomes.failed(entries, number, error, true, unit.entries.length);
+		}
 	}
 	return true;
 }

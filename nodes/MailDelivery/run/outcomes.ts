@@ -160,16 +160,17 @@ export class Outcomes<E extends Entry, RequestData> {
 		this.answered(entries);
 	}
 
-	failed(entries: E[], number: number, error: unknown, earlier = false) {
+	/** `size`: the request's, when these are some of its entries (an earlier request's items, each with its error). */
+	failed(entries: E[], number: number, error: unknown, earlier = false, size = entries.length) {
 		const uncertain = mayHaveBeenProcessed(error);
 		if (uncertain)
 			this.ledger?.keep({
 				number,
-				size: entries.length,
+				size,
 				entries: this.entryPairs(entries),
 				failed: keptFailure(error),
 			});
-		this.requestSizes.set(number, entries.length);
+		this.requestSizes.set(number, size);
 		for (const entry of entries) {
 			const outcome = this.outcomeOf(entry.itemIndex);
 			this.noteItemRequest(outcome, number);
