@@ -137,6 +137,10 @@ export async function control(
 				skip: Number(input.skip ?? 0),
 			});
 			return [200, { ok: true }];
+		case 'DELETE /__control/faults':
+			// Faults planned and not yet played are dropped (a suite's test starts from none).
+			network.faults.length = 0;
+			return [200, { ok: true }];
 		case 'POST /__control/dns':
 			state.dns.set(String(input.domain), {
 				mx: !!input.mx,

@@ -2,7 +2,7 @@
 // (line N8N_LINE) against the emulator: executions posted to a webhook, n8n killed (kill -9) or the execution stopped
 // once the platform has received the node's n-th request, executions waiting in a Wait node and resumed by its URL,
 // Retry through n8n's REST API with the original or the saved workflow, the node pasted again or renamed, Redo After
-// a Crash turned on or off, Options → One Process as the history's setup says, platform faults. Steps
+// a Crash turned on or off as the history's setup says, platform faults. Steps
 // the real n8n cannot be held for (a pause at a store write, later runs up to the store's bound, the clock) are left
 // to the in-process explorer. After each history: no recipient accepted twice unless Redo After a Crash was on in a
 // retry of its execution, and every error says why.

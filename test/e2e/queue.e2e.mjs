@@ -552,6 +552,59 @@ test('never twice, a double click on Retry: 8 executions failed in the node (req
 	await session.api('POST', `/workflows/${id}/deactivate`);
 });
 
+test("Redo After a Crash pressed twice, measured: 20 sends answered 500 (processed), each retried twice at once: two redos on one worker never both send; on two workers they may (n8n's store has no atomic write across processes), and the suite prints how often", async (t) => {
+	if (unavailable) return t.skip(unavailable);
+	const on = sends();
+	await emulator.control('POST', 'settings', { latencyMs: 0 });
+	const PAIRS = 20;
+	const EACH = 5;
+	await emulator.control('DELETE', 'faults');
+	const { id, hookPath } = await on.publishAnswering(
+		'queue: Redo After a Crash pressed twice',
+		sendParameters({ options: { parallelRequests: 1, repeatOnRetry: true } }),
+		credentials.signature,
+	);
+	for (let pair = 0; pair < PAIRS; pair++)
+		await emulator.control('POST', 'fault', { path: TX, fault: 'internalError', skip: 0 });
+	for (let pair = 0; pair < PAIRS; pair++)
+		await on.post(hookPath, { people: people(EACH, `qredo${pair}-`) });
+	const failed = await endedExecutions(id, PAIRS, 'the executions to fail');
+	for (const execution of failed) assert.equal(execution.status, 'error');
+	await Promise.all(
+		failed.flatMap((execution) =>
+			[1, 2].map(() =>
+				session.rest('POST', `/executions/${execution.id}/retry`, { loadWorkflow: false }),
+			),
+		),
+	);
+	await endedExecutions(id, 3 * PAIRS, 'the redos to end');
+	const executions = await executionsOf(id);
+	const worker = await workersOf(executions);
+	const tally = { sameWorker: 0, sameWorkerBoth: 0, twoWorkers: 0, twoWorkersBoth: 0 };
+	for (const original of failed) {
+		const redos = executions.filter(
+			(execution) => String(execution.retryOf) === String(original.id),
+		);
+		assert.equal(redos.length, 2, `redos of ${original.id}`);
+		const sent = redos.filter((redo) => redo.status === 'success');
+		// A redo sends the request in doubt again, as asked; the other refuses, saying a retry sends it.
+		for (const redo of redos.filter((one) => one.status !== 'success'))
+			assert.equal(refusalOf(redo), 'retrySends', outcomeOf(redo));
+		assert.ok(sent.length >= 1, `neither redo of ${original.id} sent`);
+		const counts = await on.acceptedCounts(`qredo${failed.indexOf(original)}-`);
+		for (const times of counts.values()) assert.equal(times, 1 + sent.length);
+		const where = new Set(redos.map((redo) => worker.get(String(redo.id))));
+		const kind = where.size === 1 ? 'sameWorker' : 'twoWorkers';
+		tally[kind]++;
+		if (sent.length === 2) tally[`${kind}Both`]++;
+	}
+	console.log(
+		`  Redo pressed twice, ${PAIRS} pairs: on one worker ${tally.sameWorkerBoth} of ${tally.sameWorker} pairs sent twice; on two workers ${tally.twoWorkersBoth} of ${tally.twoWorkers}`,
+	);
+	assert.equal(tally.sameWorkerBoth, 0, 'two redos on one worker both sent');
+	await session.api('POST', `/workflows/${id}/deactivate`);
+});
+
 test('never twice, Retry of running executions: 4 sends slowed by the platform, each retried while it sends: every retry refuses saying why, every original goes on and sends, nobody twice', async (t) => {
 	if (unavailable) return t.skip(unavailable);
 	const on = sends();

@@ -310,7 +310,7 @@ test('the same failed execution retried twice: the first retry sends exactly wha
 	await stack.session.api('POST', `/workflows/${id}/deactivate`);
 });
 
-test('Stop pressed mid-send, then Retry: nothing goes out twice (n8n 2.x saves none of the node at the stop: the retry takes the run over from its journal and sends the rest; n8n 1.x leaves its retry nothing to run, or refuses)', async () => {
+test('Stop pressed mid-send, then Retry: nothing goes out twice (n8n 2.x saves none of the node at the stop: the retry takes the run over from its journal, sends what never left and refuses what the stop cut off in flight; n8n 1.x leaves its retry nothing to run, or refuses)', async () => {
 	// Answers slow enough that the send is still running when the stop comes (30 requests, 4 at once: about 12 s),
 	// however slowly a loaded machine lists the running execution.
 	await stack.emulator.control('POST', 'settings', { latencyMs: 1_500 });
@@ -359,10 +359,24 @@ test('Stop pressed mid-send, then Retry: nothing goes out twice (n8n 2.x saves n
 			);
 	} else {
 		// n8n 2.41 marks the execution canceled and saves none of the node's data (no run, no record): the retry
-		// finds the run claimed by the try that was stopped, which is over, and takes it over from its journal.
+		// finds the run claimed by the try that was stopped, which is over, and takes it over from its journal. It
+		// sends what never left; the requests the stop cut off (at most 4 of 100, the node's parallel requests) may
+		// have reached the platform, so their items are refused, and said to be.
 		assert.equal(stopped.status, 'canceled');
-		assert.equal(retried.status, 'success', JSON.stringify(error));
-		assert.equal(counts.size, 3_000);
+		const notConfirmed =
+			/^(\d+) of 3000 items not confirmed as sent: not sent again: an earlier try may have sent it/.exec(
+				error?.message ?? '',
+			);
+		if (retried.status === 'success') assert.equal(counts.size, 3_000);
+		else {
+			assert.ok(notConfirmed, `the retry's error: ${error?.message}`);
+			const refused = Number(notConfirmed[1]);
+			assert.ok(refused <= 400, `${refused} refused: more than the requests in flight`);
+			assert.ok(
+				counts.size >= 3_000 - refused,
+				`${3_000 - counts.size} recipients neither sent nor refused`,
+			);
+		}
 	}
 	await stack.session.api('POST', `/workflows/${id}/deactivate`);
 });

@@ -37,6 +37,7 @@ export async function explore(
 				totals[status] = (totals[status] ?? 0) + 1;
 			}
 			totals.refusals = (totals.refusals ?? 0) + last.stats.refusals;
+			totals.loneRetries = (totals.loneRetries ?? 0) + last.stats.loneRetries;
 			progress(++done);
 			return last.violations.length === 0;
 		});

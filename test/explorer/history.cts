@@ -66,7 +66,8 @@ export interface Outcome {
 	executions: string[];
 	/** The node's errors, as "<execution>: <message>". */
 	errors: string[];
-	stats: { refusals: number };
+	/** Refusals, and lone retries whose sending was checked (liveness). */
+	stats: { refusals: number; loneRetries: number };
 }
 
 const PATH = {
@@ -181,6 +182,12 @@ class HistoryRun {
 	private readonly redoIn = new Set<number>();
 	private redo = false;
 	private renames = 0;
+	/** n8n restarts so far (kill -9), and how many there had been when each lineage began. */
+	private restarts = 0;
+	private readonly restartsAtStart = new Map<number, number>();
+	/** Lone retries that refused an item no try ever requested (liveness: docs/reliability.md, promise 2). */
+	private readonly stuck: string[] = [];
+	private loneRetries = 0;
 
 	constructor(
 		private readonly emulator: Emulator,
@@ -214,13 +221,16 @@ class HistoryRun {
 		switch (step.do) {
 			case 'start': {
 				const items = this.items();
+				this.restartsAtStart.set(this.starts + 1, this.restarts);
 				const execution = await n8n.start(items, { hold: step.hold, gateWaits: step.gateWaits });
 				this.lineage.set(execution, this.starts);
+				if (step.hold?.then === 'kill') this.restarts++;
 				break;
 			}
 			case 'retry': {
 				const of = this.earlier(step.of);
 				if (!of || of.status === 'success') return;
+				const lone = step.hold === undefined && this.alone(this.lineage.get(of)!);
 				let execution: Execution;
 				try {
 					execution = await n8n.retry(of, { savedWorkflow: step.savedWorkflow, hold: step.hold });
@@ -231,12 +241,15 @@ class HistoryRun {
 				const lineage = this.lineage.get(of)!;
 				this.lineage.set(execution, lineage);
 				if (redoOf(execution)) this.redoIn.add(lineage);
+				if (step.hold?.then === 'kill') this.restarts++;
+				if (lone) this.checkLiveness(execution, lineage);
 				break;
 			}
 			case 'resume': {
 				const of = this.earlier(step.of);
 				if (of?.status !== 'waiting') return;
 				await n8n.resume(of, step.hold);
+				if (step.hold?.then === 'kill') this.restarts++;
 				break;
 			}
 			case 'release':
@@ -244,6 +257,7 @@ class HistoryRun {
 				const of = this.earlier(step.of);
 				if (!of?.live) return;
 				await (step.do === 'kill' ? n8n.kill(of) : n8n.release(of));
+				if (step.do === 'kill') this.restarts++;
 				break;
 			}
 			case 'fault':
@@ -284,8 +298,41 @@ class HistoryRun {
 		this.steps.push(step);
 	}
 
+	/** No execution of the lineage runs, is held or waits: none can come back (a retry started now races none). */
+	private alone(lineage: number) {
+		return this.n8n.executions.every(
+			(execution) =>
+				this.lineage.get(execution) !== lineage ||
+				(execution.live === undefined && execution.status !== 'waiting'),
+		);
+	}
+
+	/**
+	 * Promise 2 (a lone retry sends), where it is made: n8n's one process, the node's row whole (nothing pushed out,
+	 * the node not pasted again) and, after a restart since the lineage began, the node ran before it. A lone retry
+	 * that ran through must not refuse an item whose recipient no try ever requested.
+	 */
+	private checkLiveness(execution: Execution, lineage: number) {
+		if (this.setup.operation === 'sendAndWait' || redoOf(execution)) return;
+		if (this.steps.some((step) => step.do === 'pushOut' || step.do === 'recreateNode')) return;
+		if (!this.setup.ranBefore && this.restarts > (this.restartsAtStart.get(lineage) ?? 0)) return;
+		this.loneRetries++;
+		const requested = this.emulator
+			.inspect()
+			.requests.filter((request) => request.path === PATH[this.setup.operation])
+			.map((request) => JSON.stringify(request.body))
+			.join('\n');
+		const never = refusedRecipients(execution, lineage).filter(
+			(email) => !requested.includes(`"${email}"`),
+		);
+		if (never.length > 0)
+			this.stuck.push(
+				`execution ${execution.id}, a lone retry, refused ${never.join(', ')}, which no try requested (${errorsOf(execution)[0]?.message})`,
+			);
+	}
+
 	outcome(): Outcome {
-		const violations: string[] = [];
+		const violations: string[] = [...this.stuck];
 		for (const [recipient, count] of acceptedCounts(this.emulator, this.setup.operation)) {
 			const lineage = Number(/^l(\d+)-/.exec(recipient)?.[1]);
 			if (count > 1 && !this.redoIn.has(lineage))
@@ -293,7 +340,7 @@ class HistoryRun {
 					`${recipient} accepted ${count} times (execution of start ${lineage} and its retries; Redo After a Crash off)`,
 				);
 		}
-		const stats = { refusals: 0 };
+		const stats = { refusals: 0, loneRetries: this.loneRetries };
 		const errors: string[] = [];
 		for (const execution of this.n8n.executions) {
 			for (const error of errorsOf(execution)) {
@@ -339,6 +386,27 @@ function errorsOf(execution: Execution): Array<{ message: string; description?: 
 		}
 	}
 	return errors;
+}
+
+/** The recipients of the items the node refused in an execution (each carries its reason; Stop Workflow lists them). */
+function refusedRecipients(execution: Execution, lineage: number): string[] {
+	const runs = execution.result?.data.resultData.runData[nodeOf(execution).name] ?? [];
+	const recipients = (fields: IDataObject | undefined, item: unknown) => {
+		if (fields?.reason === undefined) return [];
+		if (Array.isArray(fields.email)) return fields.email.map(String);
+		return [`l${lineage}-${Number(item)}@example.org`];
+	};
+	const refused: string[] = [];
+	for (const run of runs) {
+		const context = (run.error as { context?: IDataObject } | undefined)?.context;
+		const listed = (context?.notSent as IDataObject[] | undefined) ?? (context ? [context] : []);
+		for (const one of listed) refused.push(...recipients(one, one.item ?? one.itemIndex));
+		for (const item of run.data?.main?.[1] ?? []) {
+			const paired = item.pairedItem as { item?: number } | undefined;
+			refused.push(...recipients(item.json.details as IDataObject, paired?.item));
+		}
+	}
+	return refused;
 }
 
 /** How many times the platform accepted each recipient (a mail) or contact (an upsert it processed). */

@@ -306,10 +306,29 @@ const databaseTurn = async () => await new Promise((resolve) => setImmediate(res
  * `after` may stop the execution that made it (killed once the write is in the database).
  */
 export const storeHooks: { before?: () => void; after?: () => Promise<void> } = {};
+/**
+ * Another process's first write of a row, made at the same moment as this process's (two workers, one PostgreSQL):
+ * the next write that would create a row finds these entries written there by the other, and fails on the row's key
+ * as n8n's INSERT does, having written nothing. Off when undefined.
+ */
+export const storeFaults: { rowCreatedElsewhere?: string[] } = {};
+function rowKeyTaken(): Error {
+	const error = Object.assign(
+		new Error('duplicate key value violates unique constraint "PK_processed_data"'),
+		{ name: 'QueryFailedError', code: '23505' },
+	);
+	return Object.assign(error, { driverError: { code: '23505' } });
+}
 const deduplicator: IDataDeduplicator = {
 	async checkProcessedAndRecord(items, scope, contextData, options) {
 		await databaseTurn();
 		storeHooks.before?.();
+		const elsewhere = storeFaults.rowCreatedElsewhere;
+		if (elsewhere && !processedData.has(recordKey(scope, contextData))) {
+			storeFaults.rowCreatedElsewhere = undefined;
+			processedData.set(recordKey(scope, contextData), [...elsewhere]);
+			throw rowKeyTaken();
+		}
 		const { entries, counts, recount } = entriesOf(recordKey(scope, contextData));
 		// As n8n's helper: each item is looked up in the row as it was before this write, and each new one appended
 		// (an item twice in one write is appended twice).

@@ -7,7 +7,7 @@
  */
 import { useEmulator } from '../harness/emulator.cts';
 import { exploredWorkflow, N8nInstance } from '../harness/instance.cts';
-import { processedData } from '../harness/n8n.cts';
+import { processedData, storeFaults } from '../harness/n8n.cts';
 import { restoreClock } from '../explorer/clock.cts';
 import { explore } from '../explorer/explore.cts';
 import { mailDeliveryNode, runHistory, type Setup, type Step } from '../explorer/history.cts';
@@ -89,6 +89,30 @@ describe('histories the explorer found on the code before the fix (npm run explo
 				{ do: 'retry', of: 1, savedWorkflow: false },
 			],
 		);
+	});
+});
+
+describe('lone retries, which must send (liveness: the explorer checks it in every history, since issue 59)', () => {
+	test('n8n killed before the node ran (at the Gate): Retry sends the item, after the restart', async () => {
+		// The code before issue 59 refused it: "Not sent: the execution this one retries may have sent it already".
+		const { errors } = await neverTwice({ ...sendOne, ranBefore: true }, [
+			{ do: 'start', hold: { point: { at: 'gate' }, then: 'kill' } },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+		]);
+		expect(errors).toEqual([]);
+		expect(env.emulator.inspect().mails.map((mail) => mail.email)).toEqual(['l1-0@example.org']);
+	});
+	test('n8n killed once the platform accepted request 2 of 3, before the node read the answer: Retry keeps request 1, refuses request 2 (in flight) and sends request 3', async () => {
+		const { errors } = await neverTwice({ ...sendOne, items: 201, ranBefore: true }, [
+			{ do: 'start', hold: { point: { at: 'request', index: 2, reached: true }, then: 'kill' } },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+		]);
+		expect(errors).toEqual([
+			'2: 100 of 201 items not confirmed as sent: not sent again: an earlier try may have sent it',
+		]);
+		const mails = env.emulator.inspect().mails.map((mail) => mail.email);
+		expect(mails).toHaveLength(201);
+		expect(new Set(mails).size).toBe(201);
 	});
 });
 
@@ -181,6 +205,27 @@ test("ordinary executions of the node keep their claim and their run's journal i
 	expect(row.filter((entry) => entry.startsWith('p:'))).toHaveLength(0);
 	expect(row.filter((entry) => entry.startsWith('h:')).length).toBeGreaterThanOrEqual(2);
 	expect(processedData.get('ordinary-runs:') ?? []).toEqual([]);
+});
+
+test("a new node's first write to n8n's store loses the row's INSERT to another worker's, made at the same moment (queue mode, PostgreSQL): the send goes out, once", async () => {
+	// Seen in real queue mode (test/e2e/queue.e2e.mjs, 24 sends of a new node at once): before, that execution
+	// refused everything with "Not sent: n8n's store did not answer".
+	storeFaults.rowCreatedElsewhere = ['c:another-lineage:1'];
+	try {
+		const runs = new N8nInstance(
+			'row-raced',
+			exploredWorkflow(mailDeliveryNode(sendOne), false),
+			() => env.credentials(),
+			async () => {},
+		);
+		const execution = await runs.start([{ json: { email: 'raced@example.org' } }]);
+		expect(execution.status).toBe('success');
+		expect(env.emulator.inspect().mails.map((mail) => mail.email)).toEqual(['raced@example.org']);
+		// The other worker's entry stays beside this run's.
+		expect(processedData.get('row-raced:mail-delivery-node')).toContain('c:another-lineage:1');
+	} finally {
+		storeFaults.rowCreatedElsewhere = undefined;
+	}
 });
 
 test('a short exploration keeps the promise (a seed per day of the year, 60 histories)', async () => {

@@ -17,7 +17,9 @@ export function nodeRow(context: IExecuteFunctions): StoreRow {
 	const key = rowKey(context);
 	const direct: StoreRow = {
 		record: async (entries) => {
-			const { processed } = await context.helpers.checkProcessedAndRecord(entries, 'node', STORE);
+			const { processed } = await againIfRowRaced(
+				async () => await context.helpers.checkProcessedAndRecord(entries, 'node', STORE),
+			);
 			const recordedBefore = new Set(processed.map(String));
 			return entries.map((entry) => recordedBefore.has(entry));
 		},
@@ -33,6 +35,32 @@ export function nodeRow(context: IExecuteFunctions): StoreRow {
 		count: async () => await queued(async (row) => await row.count()),
 		alone: async (calls) => await queued(calls),
 	};
+}
+
+/**
+ * n8n creates a row with a plain INSERT at its first write. When another process (a second worker) made the same new
+ * row's first write at the same moment, this INSERT fails on the row's key and wrote nothing: the call is made once
+ * more, and finds the row. Other failures are the caller's (a write that failed may have been made).
+ */
+async function againIfRowRaced<T>(call: () => Promise<T>): Promise<T> {
+	// Any other failure goes on to the caller as it came (its own catch maps it).
+	return await call().catch(async (error: unknown) =>
+		rowKeyTaken(error) ? await call() : await Promise.reject(error),
+	);
+}
+
+/** A unique-key violation, as n8n's database layer tells it (@n8n/db's isUniqueConstraintError). */
+function rowKeyTaken(error: unknown): boolean {
+	const codes = [error, (error as { driverError?: unknown } | undefined)?.driverError].map(
+		(one) => (one as { code?: unknown } | undefined)?.code,
+	);
+	const message = error instanceof Error ? error.message : '';
+	return (
+		codes.includes('23505') ||
+		codes.includes('SQLITE_CONSTRAINT_UNIQUE') ||
+		codes.includes('ER_DUP_ENTRY') ||
+		(codes.includes('SQLITE_CONSTRAINT') && /UNIQUE constraint/i.test(message))
+	);
 }
 
 const rowKey = (context: IExecuteFunctions) =>

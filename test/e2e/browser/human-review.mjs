@@ -131,7 +131,6 @@ async function panel(j, page) {
 		'Retry Attempts',
 		'Max Wait (Seconds)',
 		'Timeout (Seconds)',
-		'One Process',
 		'Redo After a Crash',
 	])
 		await j.check(groupText.includes(label), `Sending the Mail shows no "${label}"`);
