@@ -114,6 +114,29 @@ describe('lone retries, which must send (liveness: the explorer checks it in eve
 		expect(mails).toHaveLength(201);
 		expect(new Set(mails).size).toBe(201);
 	});
+	test('a request answered 500 (processed): Retry with Redo After a Crash sends its items again, as asked, once; a second such Retry sends nothing', async () => {
+		// The code before this fix kept the 500 from the execution's record and sent nothing (the queue suite's
+		// pressed-twice Redo found it).
+		const { errors, executions } = await neverTwice({ ...sendOne, items: 150, ranBefore: true }, [
+			{ do: 'fault', fault: 'internalError', skip: 1 },
+			{ do: 'start' },
+			{ do: 'redoAfterACrash', on: true },
+			{ do: 'retry', of: 1, savedWorkflow: true },
+			{ do: 'retry', of: 1, savedWorkflow: true },
+		]);
+		expect(executions).toEqual([
+			'1 webhook: error',
+			'2 retry of 1: success',
+			'3 retry of 1: error',
+		]);
+		expect(errors.slice(1)).toEqual(['3: Not sent: another retry of the same execution sends it']);
+		const counts = new Map<string, number>();
+		for (const mail of env.emulator.inspect().mails)
+			counts.set(mail.email, (counts.get(mail.email) ?? 0) + 1);
+		expect(counts.size).toBe(150);
+		// Request 2 (items 100–149) went out in the execution and again in the redo; request 1 once.
+		expect([...counts.values()].filter((times) => times === 2)).toHaveLength(50);
+	});
 });
 
 describe('histories the explorer found on the first version of the fix', () => {

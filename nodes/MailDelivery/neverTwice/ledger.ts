@@ -106,13 +106,17 @@ export class SentLedger<RequestData> {
 		 */
 		readonly recordFits: boolean,
 		/** The execution an earlier try of this run ran in, when not this one (the execution a retry goes on from). */
-		readonly earlierIn?: string,
+		readonly earlierIn: string | undefined,
+		/** A retry with Redo After a Crash: what an earlier execution's requests may have sent is sent again. */
+		redo: boolean,
 	) {
 		for (const request of record.requests) {
 			if (request.underWay) {
 				delete request.underWay;
 				request.failed = UNDER_WAY;
 			}
+			// A redo sends again what the execution it retries may have sent (retries.ts lets one redo a run).
+			if (redo && earlierIn !== undefined && !request.sent) continue;
 			for (let i = 0; i < request.entries.length; i += 2)
 				this.earlier.set(`${request.entries[i]}.${request.entries[i + 1]}`, request);
 		}
@@ -123,6 +127,7 @@ export class SentLedger<RequestData> {
 		context: IExecuteFunctions,
 		scope: string,
 		itemCount: number,
+		{ redo }: { redo: boolean },
 	): SentLedger<RequestData> {
 		let store: IContextObject;
 		let runIndex: number;
@@ -145,7 +150,7 @@ export class SentLedger<RequestData> {
 				: undefined;
 		record.execution = execution;
 		store[key] = record;
-		return new SentLedger(store, key, record, fits || found === undefined, earlierIn);
+		return new SentLedger(store, key, record, fits || found === undefined, earlierIn, redo);
 	}
 
 	/** Whether an earlier try of this run sent (or may have sent) any entry. */

@@ -140,7 +140,9 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 		this.throughput = throughputOf(this.node, this.options, settings.defaultParallel);
 		this.concurrency = concurrencyOf(this.throughput);
 		this.ledger = settings.effect
-			? SentLedger.open<RequestData>(context, settings.scope, this.itemCount)
+			? SentLedger.open<RequestData>(context, settings.scope, this.itemCount, {
+					redo: this.options.repeatOnRetry === true,
+				})
 			: undefined;
 		this.requestNumber = this.ledger?.lastRequest ?? 0;
 		this.claim =
