@@ -37,6 +37,7 @@ export async function laterRuns(
 			sends: true,
 			over: true,
 			endsExecution: false,
+			redo: false,
 			at: now,
 		});
 		const hour = Math.floor(now / 3_600_000);

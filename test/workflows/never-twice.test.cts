@@ -139,6 +139,25 @@ describe('lone retries, which must send (liveness: the explorer checks it in eve
 	});
 });
 
+test('Redo After a Crash pressed twice on one n8n, the first redo over and its entry in the store lost (another worker wrote the row over it, or later runs pushed it out): the second redo refuses, from what this process saw', async () => {
+	// The queue suite's pressed-twice Redo found two redos on one worker both sending (2 of 9 pairs): the first was
+	// over, and only the store (which another worker's write of the row can lose) said a redo had run.
+	const { errors, executions } = await neverTwice({ ...sendOne, items: 150, ranBefore: true }, [
+		{ do: 'fault', fault: 'internalError', skip: 1 },
+		{ do: 'start' },
+		{ do: 'redoAfterACrash', on: true },
+		{ do: 'retry', of: 1, savedWorkflow: true },
+		{ do: 'pushOut', of: 2 },
+		{ do: 'retry', of: 1, savedWorkflow: true },
+	]);
+	expect(executions).toEqual(['1 webhook: error', '2 retry of 1: success', '3 retry of 1: error']);
+	expect(errors.slice(1)).toEqual(['3: Not sent: another retry of the same execution sends it']);
+	const counts = new Map<string, number>();
+	for (const mail of env.emulator.inspect().mails)
+		counts.set(mail.email, (counts.get(mail.email) ?? 0) + 1);
+	expect(Math.max(...counts.values())).toBe(2);
+});
+
 describe('histories the explorer found on the first version of the fix', () => {
 	test('seed 7: Retry On Fail in the execution that lost its run to a retry claimed the next number and sent', async () => {
 		await neverTwice({ ...sendOne, retryOnFail: 2, ranBefore: true }, [

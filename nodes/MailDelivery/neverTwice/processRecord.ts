@@ -17,6 +17,8 @@ export interface RunSeenHere {
 	executionId: string;
 	/** The try is a retry (n8n's Retry), not the execution itself. */
 	byRetry: boolean;
+	/** The try is a retry with Redo After a Crash, which a run allows once. */
+	redo: boolean;
 	/** That try sends (or sent) the run's items; false: it refused. */
 	sends: boolean;
 	/** Its run is over (every request answered, or it threw, or the execution was stopped). */
@@ -74,6 +76,18 @@ export function seenHere(
 	const claims = runsSeen.get(keyOf(workflow, lineage, run));
 	const mine = claims?.filter((seen) => seen.nodeId === node.id || seen.nodeName === node.name);
 	return mine?.find((seen) => seen.sends) ?? mine?.[0];
+}
+
+/** Whether this process saw a retry with Redo After a Crash claim this run of the lineage for this node. */
+export function redoneHere(
+	workflow: string,
+	lineage: string,
+	run: number,
+	node: { id: string; name: string },
+): boolean {
+	return (runsSeen.get(keyOf(workflow, lineage, run)) ?? []).some(
+		(seen) => seen.redo && seen.sends && (seen.nodeId === node.id || seen.nodeName === node.name),
+	);
 }
 
 /** Records the claim of a run; the caller has checked that no try that sends holds it. */

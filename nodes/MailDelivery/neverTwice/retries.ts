@@ -17,7 +17,7 @@
  * | the execution itself        | it waited across a restart, and the store forgot since it began | refuse (waitedTooLong) |
  * | the execution itself        | otherwise                                                     | send                    |
  * | a retry                     | a try here sends this run now                                 | refuse (retrySends, executionSends) |
- * | a retry, Redo After a Crash | another redo holds this run (the store)                       | refuse (retrySends)     |
+ * | a retry, Redo After a Crash | another redo holds this run (this process, or the store)      | refuse (retrySends)     |
  * | a retry, Redo After a Crash | otherwise                                                     | send                    |
  * | a retry in the main process | a try claimed this run and is over (here, or before a restart) | take over: send what its journal shows never left |
  * | a retry in the main process | no claim, and the record here or the store shows all since its execution began | send |
@@ -36,6 +36,7 @@ import {
 	exactSince,
 	firstClaimHere,
 	otherIdHere,
+	redoneHere,
 	type RunSeenHere,
 	seenHere,
 } from './processRecord';
@@ -246,7 +247,9 @@ async function retryVerdict(
 		return { kind: seen.byRetry ? 'retrySends' : 'executionSends', execution: seen.executionId };
 	const row = nodeRow(context);
 	if (run.redo) {
-		// What a redo sent is kept where a restart does not lose it (in queue mode n8n's store may still lose it).
+		// One redo a run: this process's record is exact for what ran here (another worker's write of the row may
+		// lose this one's entry from n8n's store); the store keeps it across a restart and for other workers.
+		if (redoneHere(run.workflow, run.lineage, run.run, run.node)) return { kind: 'retrySends' };
 		if (!(await claimRedo(row, run).catch(() => true))) return { kind: 'retrySends' };
 		await claim(row, run, Date.now()).catch(() => undefined);
 		remember(run);
@@ -359,6 +362,7 @@ function remember(run: Try) {
 		nodeName: run.node.name,
 		executionId: run.execution,
 		byRetry: run.retry,
+		redo: run.retry && run.redo,
 		sends: true,
 		over: false,
 		endsExecution: false,
