@@ -179,6 +179,38 @@ describe('histories the explorer found on the first version of the fix', () => {
 	});
 });
 
+describe("histories the explorer found on issue 59's code", () => {
+	const killedAtTheGateRetriedTwice: Step[] = [
+		{ do: 'start', hold: { point: { at: 'gate' }, then: 'kill' } },
+		{ do: 'retry', of: 1, savedWorkflow: false },
+		{ do: 'retry', of: 1, savedWorkflow: false },
+	];
+	test('seed 23: a node new to n8n since a restart, its execution killed before it, then Retry with Retry On Fail: the tries of the retry that cannot tell keep refusing (the third found the question the second had asked recorded as its answer, and sent)', async () => {
+		const { executions } = await neverTwice(
+			{ ...sendOne, operation: 'sendAndWait', retryOnFail: 3 },
+			killedAtTheGateRetriedTwice,
+		);
+		expect(executions).toEqual([
+			'1 webhook: crashed',
+			'2 retry of 1: error',
+			'3 retry of 1: error',
+		]);
+		expect(env.emulator.inspect().mails).toHaveLength(0);
+	});
+	test('seed 23, the node known: the first Retry sends and waits; the second takes the run over and cannot wait for that mail, and its Retry On Fail sends no second one (the run had dropped its record of the mail before failing)', async () => {
+		const { executions } = await neverTwice(
+			{ ...sendOne, operation: 'sendAndWait', retryOnFail: 3, ranBefore: true },
+			killedAtTheGateRetriedTwice,
+		);
+		expect(executions).toEqual([
+			'1 webhook: crashed',
+			'2 retry of 1: waiting',
+			'3 retry of 1: error',
+		]);
+		expect(env.emulator.inspect().mails).toHaveLength(1);
+	});
+});
+
 describe('who sends: the retry that can show it is alone (neverTwice/retries.ts)', () => {
 	const ranBefore = { ...sendOne, ranBefore: true };
 

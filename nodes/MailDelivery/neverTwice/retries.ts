@@ -330,8 +330,10 @@ async function aloneInMainProcess(
  */
 async function storeShowsAll(row: StoreRow, run: Try, since: number): Promise<boolean> {
 	if (await trustedSince(row, since)) return true;
+	// Only a run that was claimed (runs 0: none was; asking would record it, and the next ask find it).
 	return (
 		run.saved !== undefined &&
+		run.saved.runs > 0 &&
 		(await holds(row, claimOf({ lineage: run.lineage, run: run.saved.runs })))
 	);
 }

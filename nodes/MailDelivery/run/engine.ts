@@ -352,7 +352,14 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 		}
 		if ((this.queue?.size ?? 0) > 0 || items.some(isNotRun))
 			throw stoppedError(items, this.node, settings);
-		if (items.every((outcome) => outcome.failed.length === 0 && outcome.refused === undefined))
+		// Items an earlier try did keep the record: the operation may fail after this (Send and Wait cannot wait for
+		// that try's mail), and a further try of the run (Retry On Fail) must find them done.
+		if (
+			items.every(
+				(outcome) =>
+					outcome.failed.length === 0 && outcome.refused === undefined && !outcome.earlier.sent,
+			)
+		)
 			this.ledger?.close();
 		const earlier = earlierSummary(items, settings);
 		if (earlier)
