@@ -94,7 +94,11 @@ function nodeParameters(setup: Setup, redo: boolean): IDataObject {
 			sendTo: '={{ $json.email }}',
 			subject: 'Approve?',
 			message: 'Please approve',
-			options: { limitWaitTime: false, ...options },
+			// As the editor sets them: Options → Sending the Mail (n8n drops a flat option this operation lacks).
+			options: {
+				limitWaitTime: false,
+				sending: { values: { repeatOnRetry: redo, timeoutSeconds: options.timeoutSeconds } },
+			},
 		};
 	return {
 		resource: 'transactionalMail',
@@ -280,7 +284,10 @@ class HistoryRun {
 				if (step.on === this.redo) return;
 				this.redo = step.on;
 				const node = n8n.workflow.nodes.find((candidate) => candidate.name === this.nodeName)!;
-				(node.parameters.options as IDataObject).repeatOnRetry = step.on;
+				const options = node.parameters.options as IDataObject;
+				const sending = (options.sending as { values?: IDataObject } | undefined)?.values;
+				if (sending) sending.repeatOnRetry = step.on;
+				else options.repeatOnRetry = step.on;
 				break;
 			}
 			case 'pushOut': {
@@ -367,8 +374,11 @@ class HistoryRun {
 
 const nodeOf = (execution: Execution) =>
 	execution.workflow.nodes.find((node) => node.type === ACTION_NODE_TYPE)!;
-const redoOf = (execution: Execution) =>
-	(nodeOf(execution).parameters.options as IDataObject).repeatOnRetry === true;
+function redoOf(execution: Execution) {
+	const options = nodeOf(execution).parameters.options as IDataObject;
+	const sending = (options.sending as { values?: IDataObject } | undefined)?.values;
+	return (sending ?? options).repeatOnRetry === true;
+}
 
 /** The node's errors in an execution: its run's error and each item on its error output. */
 function errorsOf(execution: Execution): Array<{ message: string; description?: string }> {

@@ -139,6 +139,25 @@ describe('lone retries, which must send (liveness: the explorer checks it in eve
 	});
 });
 
+test('n8n killed while the platform took request 5 of 10: Redo After a Crash sends again request 5 (in flight, its answer lost) and what never left, not the 400 the platform had answered', async () => {
+	// Before, the redo read only the execution's saved data (nothing of the node after a kill) and sent all 1,000
+	// again: 500 people twice, 400 of them certainly.
+	const { errors } = await neverTwice(
+		{ ...sendOne, items: 1000, ranBefore: true, saveProgress: true },
+		[
+			{ do: 'start', hold: { point: { at: 'request', index: 5, reached: true }, then: 'kill' } },
+			{ do: 'redoAfterACrash', on: true },
+			{ do: 'retry', of: 1, savedWorkflow: true },
+		],
+	);
+	expect(errors).toEqual([]);
+	const counts = new Map<string, number>();
+	for (const mail of env.emulator.inspect().mails)
+		counts.set(mail.email, (counts.get(mail.email) ?? 0) + 1);
+	expect(counts.size).toBe(1000);
+	expect([...counts.values()].filter((times) => times === 2)).toHaveLength(100);
+});
+
 test('Redo After a Crash pressed twice on one n8n, the first redo over and its entry in the store lost (another worker wrote the row over it, or later runs pushed it out): the second redo refuses, from what this process saw', async () => {
 	// The queue suite's pressed-twice Redo found two redos on one worker both sending (2 of 9 pairs): the first was
 	// over, and only the store (which another worker's write of the row can lose) said a redo had run.

@@ -51,7 +51,7 @@ export async function route(
 		combined: combinesItems(module),
 		effect: module.effect,
 		defaultParallel: parallelByDefault(module.properties),
-		firstItemOnly: 'wait' in module,
+		asksAPerson: 'wait' in module,
 	};
 	let opened: Pick<Run, 'settled'> | undefined;
 	const openRun: OpenRun = <E extends Entry, RequestData>() => {

@@ -30,7 +30,12 @@ export class RunClaim<E extends Entry, RequestData> {
 	constructor(
 		private readonly context: IExecuteFunctions,
 		private readonly node: INode,
-		private readonly options: { recordFits: boolean; repeatOnRetry: boolean },
+		private readonly options: {
+			recordFits: boolean;
+			repeatOnRetry: boolean;
+			/** A redo sends what the platform accepted too, not only what may not have reached it. */
+			redoSendsAccepted: boolean;
+		},
 	) {}
 
 	/** Claims the run, as its items are read: before its first request, and saved with the execution whatever follows. */
@@ -59,11 +64,16 @@ export class RunClaim<E extends Entry, RequestData> {
 		let refusal = retry.send ? undefined : retry.refusal;
 		if (retry.send) {
 			this.journal = retry.journal?.(queue.fingerprint());
-			if (retry.takeOver && this.journal) {
-				const taken = await takeOverEarlier(this.node, this.journal, queue, outcomes, nextNumber);
+			const { repeatOnRetry: redo, redoSendsAccepted } = this.options;
+			if (retry.takeOver && this.journal && !(redo && redoSendsAccepted)) {
+				const taken = await takeOverEarlier(this.node, this.journal, queue, outcomes, {
+					nextNumber,
+					redo,
+				});
 				this.earlierTry =
 					"an earlier try of this step, as its record in n8n's store shows (n8n stopped during it, or another retry ran it)";
-				if (!taken)
+				// A redo whose journal cannot be read sends every item, as asked.
+				if (!taken && !redo)
 					refusal = (item, all) => notSentError(this.node, { kind: 'workflowChanged' }, item, all);
 			}
 		}
@@ -100,18 +110,19 @@ function refusedItems<E extends Entry>(requests: Array<RequestDescription<E>>): 
 
 /**
  * Reads what an earlier try of the run left in its journal and takes its requests out of the queue: accepted ones
- * keep that outcome, those in doubt fail with why. False when that try packed other entries: then the caller
- * refuses the run.
+ * keep that outcome, those in doubt fail with why (a redo leaves them in the queue, to be sent again). False when
+ * that try packed other entries, or the store forgot the journal.
  */
 async function takeOverEarlier<E extends Entry, RequestData>(
 	node: INode,
 	journal: RunJournal,
 	queue: RequestQueue<E, RequestData>,
 	outcomes: Outcomes<E, RequestData>,
-	nextNumber: () => number,
+	{ nextNumber, redo }: { nextNumber: () => number; redo: boolean },
 ): Promise<boolean> {
 	const earlier = await journal.readEarlier(queue.origins());
 	if (earlier === 'otherPacking' || earlier === 'forgotten') return false;
+	if (redo) earlier.inDoubt.clear();
 	for (const unit of queue.withhold(earlier.accepted))
 		outcomes.accepted(
 			unit.entries,

@@ -125,13 +125,16 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 			scope: string;
 			/** Requests in Parallel when the Options collection holds none: a number, or following the platform. */
 			defaultParallel: DefaultParallel;
-			/** Only item 0 is run (an operation that asks a person once per execution: operation.ts, wait). */
-			firstItemOnly?: boolean;
+			/**
+			 * An operation that asks a person once per execution (operation.ts, wait): only item 0 is run, and a redo
+			 * sends its mail again (an earlier try's buttons answer the execution that sent it).
+			 */
+			asksAPerson?: boolean;
 		},
 	) {
 		this.node = reader.node;
 		const inputs = context.getInputData().length;
-		this.itemCount = settings.firstItemOnly ? Math.min(inputs, 1) : inputs;
+		this.itemCount = settings.asksAPerson ? Math.min(inputs, 1) : inputs;
 		this.continueOnFail = context.continueOnFail();
 		const options = (reader.get('options', 0, {}) as IDataObject) ?? {};
 		// Send and Wait for Response groups how its request is sent under Options → Sending the Mail.
@@ -150,6 +153,7 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 			new RunClaim(context, this.node, {
 				recordFits: this.ledger.recordFits,
 				repeatOnRetry: this.options.repeatOnRetry === true,
+				redoSendsAccepted: settings.asksAPerson === true,
 			});
 		this.outcomes = new Outcomes<E, RequestData>(this.itemCount, this.node, this.ledger);
 	}
