@@ -23,8 +23,8 @@ export interface Paging {
 export function pagingOf(item: ItemParameters): Paging {
 	return {
 		returnAll: item.get<boolean>('returnAll', false),
-		// The tool version has its own Limit field (toolLimit, 10 by default) instead of limit.
-		limit: (item.get<number | null>('limit', null) ?? item.get<number>('toolLimit', 50)) as number,
+		// The tool version has its own Limit field (toolLimit, 10 by default: common.descriptions.ts) instead of limit.
+		limit: (item.get<number | null>('limit', null) ?? item.get<number>('toolLimit', 10)) as number,
 	};
 }
 

@@ -24,7 +24,7 @@ export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 6, maxWaitMs: 60_000 };
 const BACKOFF_BASE_MS = 500;
 
 /**
- * How long one attempt waits for an answer unless the operation sets its own (Options → Timeout).
+ * How long one attempt waits for an answer unless the operation sets its own (Options → Timeout (Seconds)).
  * n8n's own default is 300 s: a platform that never answers would hold a send for five minutes. One
  * minute is ample for a request of 100 messages with an attachment on a slow uplink.
  */
