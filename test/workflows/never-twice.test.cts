@@ -100,6 +100,14 @@ describe('histories the explorer found on the code before the fix (npm run explo
 	});
 });
 
+/** Request 2 of 150 items answered 500 (processed), then the execution retried with Redo After a Crash on. */
+const redoneAfterA500: Step[] = [
+	{ do: 'fault', fault: 'internalError', skip: 1 },
+	{ do: 'start' },
+	{ do: 'redoAfterACrash', on: true },
+	{ do: 'retry', of: 1, savedWorkflow: true },
+];
+
 describe('lone retries, which must send (liveness: the explorer checks it in every history, since issue 59)', () => {
 	test('n8n killed before the node ran (at the Gate): Retry sends the item, after the restart', async () => {
 		// The code before issue 59 refused it: "Not sent: the execution this one retries may have sent it already".
@@ -126,10 +134,7 @@ describe('lone retries, which must send (liveness: the explorer checks it in eve
 		// The code before this fix kept the 500 from the execution's record and sent nothing (the queue suite's
 		// pressed-twice Redo found it).
 		const { errors, executions } = await neverTwice({ ...sendOne, items: 150, ranBefore: true }, [
-			{ do: 'fault', fault: 'internalError', skip: 1 },
-			{ do: 'start' },
-			{ do: 'redoAfterACrash', on: true },
-			{ do: 'retry', of: 1, savedWorkflow: true },
+			...redoneAfterA500,
 			{ do: 'retry', of: 1, savedWorkflow: true },
 		]);
 		expect(executions).toEqual([
@@ -137,7 +142,9 @@ describe('lone retries, which must send (liveness: the explorer checks it in eve
 			'2 retry of 1: success',
 			'3 retry of 1: error',
 		]);
-		expect(errors.slice(1)).toEqual(['3: Not sent: another retry of the same execution sends it']);
+		expect(errors.slice(1)).toEqual([
+			'3: Not sent: another retry of the same execution redid this step',
+		]);
 		const counts = timesAccepted();
 		expect(counts.size).toBe(150);
 		// Request 2 (items 100–149) went out in the execution and again in the redo; request 1 once.
@@ -166,15 +173,14 @@ test('Redo After a Crash pressed twice on one n8n, the first redo over and its e
 	// The queue suite's pressed-twice Redo found two redos on one worker both sending (2 of 9 pairs): the first was
 	// over, and only the store (which another worker's write of the row can lose) said a redo had run.
 	const { errors, executions } = await neverTwice({ ...sendOne, items: 150, ranBefore: true }, [
-		{ do: 'fault', fault: 'internalError', skip: 1 },
-		{ do: 'start' },
-		{ do: 'redoAfterACrash', on: true },
-		{ do: 'retry', of: 1, savedWorkflow: true },
+		...redoneAfterA500,
 		{ do: 'pushOut', of: 2 },
 		{ do: 'retry', of: 1, savedWorkflow: true },
 	]);
 	expect(executions).toEqual(['1 webhook: error', '2 retry of 1: success', '3 retry of 1: error']);
-	expect(errors.slice(1)).toEqual(['3: Not sent: another retry of the same execution sends it']);
+	expect(errors.slice(1)).toEqual([
+		'3: Not sent: another retry of the same execution redid this step',
+	]);
 	const counts = timesAccepted();
 	expect(Math.max(...counts.values())).toBe(2);
 });

@@ -13,6 +13,8 @@ type Refusal =
 	| 'retryWentFirst'
 	/** Another retry of the same execution sends the run (Retry pressed twice). */
 	| 'retrySends'
+	/** Another retry with Redo After a Crash redid the run, or is redoing it (a run is redone once). */
+	| 'redone'
 	/** The execution this one retries is sending the run itself right now. */
 	| 'executionSends'
 	/** A try of the same execution ran the node after the data this retry goes on from was saved. */
@@ -54,6 +56,11 @@ function words({ kind, execution }: RefusalCause): { message: string; descriptio
 			return {
 				message: 'Not sent: a retry of this execution took this step over',
 				description: `Retry was pressed on this execution while it still ran or waited, and ${execution === undefined ? 'that retry' : `the retry (execution ${execution})`} took this step over before the execution reached it: it sends these items. So that nothing goes out twice, this execution sent nothing from this node.`,
+			};
+		case 'redone':
+			return {
+				message: 'Not sent: another retry of the same execution redid this step',
+				description: `Redo After a Crash sends a step's items again once per run of it, and ${execution === undefined ? 'another retry of this execution' : `execution ${execution}`} did (or is doing it now), so this retry sent nothing. See that execution for what it sent.`,
 			};
 		case 'retrySends':
 			return {

@@ -78,14 +78,14 @@ export function seenHere(
 	return mine?.find((seen) => seen.sends) ?? mine?.[0];
 }
 
-/** Whether this process saw a retry with Redo After a Crash claim this run of the lineage for this node. */
+/** The claim of this run of the lineage for this node by a retry with Redo After a Crash that this process saw. */
 export function redoneHere(
 	workflow: string,
 	lineage: string,
 	run: number,
 	node: { id: string; name: string },
-): boolean {
-	return (runsSeen.get(keyOf(workflow, lineage, run)) ?? []).some(
+): RunSeenHere | undefined {
+	return (runsSeen.get(keyOf(workflow, lineage, run)) ?? []).find(
 		(seen) => seen.redo && seen.sends && (seen.nodeId === node.id || seen.nodeName === node.name),
 	);
 }

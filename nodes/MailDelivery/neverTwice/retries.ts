@@ -17,7 +17,7 @@
  * | the execution itself        | it waited across a restart, and the store forgot since it began | refuse (waitedTooLong) |
  * | the execution itself        | otherwise                                                     | send                    |
  * | a retry                     | a try here sends this run now                                 | refuse (retrySends, executionSends) |
- * | a retry, Redo After a Crash | another redo holds this run (this process, or the store)      | refuse (retrySends)     |
+ * | a retry, Redo After a Crash | another redo holds this run (this process, or the store)      | refuse (redone)         |
  * | a retry, Redo After a Crash | otherwise                                                     | send (main process: take over, sending again what its journal shows in doubt) |
  * | a retry in the main process | a try claimed this run and is over (here, or before a restart) | take over: send what its journal shows never left |
  * | a retry in the main process | no claim, and the record here or the store shows all since its execution began | send |
@@ -249,12 +249,12 @@ async function retryVerdict(
 	if (run.redo) {
 		// One redo a run: this process's record is exact for what ran here (another worker's write of the row may
 		// lose this one's entry from n8n's store); the store keeps it across a restart and for other workers.
-		if (redoneHere(run.workflow, run.lineage, run.run, run.node)) return { kind: 'retrySends' };
-		if (!(await claimRedo(row, run).catch(() => true))) return { kind: 'retrySends' };
-		// A run an earlier try claimed: in n8n's one process its journal says what the platform accepted, which
-		// the redo keeps (it sends again only what may not have reached it).
-		const claimedBefore = !(await claim(row, run, Date.now()).catch(() => true));
-		if (claimedBefore && run.main) run.takeOver = true;
+		const redone = redoneHere(run.workflow, run.lineage, run.run, run.node);
+		if (redone) return { kind: 'redone', execution: redone.executionId };
+		if (!(await claimRedo(row, run).catch(() => true))) return { kind: 'redone' };
+		// A run an earlier try claimed (the claim was there): in n8n's one process its journal says what the platform
+		// accepted, which the redo keeps (it sends again only what may not have reached it).
+		if (!(await claim(row, run, Date.now()).catch(() => true)) && run.main) run.takeOver = true;
 		remember(run);
 		return undefined;
 	}
