@@ -295,3 +295,9 @@ export function readAsMeant(
 ): { value: unknown } | { problem: string } {
 	return meaningAt(properties, parameters, name)(value);
 }
+
+/** Whether an object has a key of its own, without listing them all (an item's JSON may have many). */
+export function hasKeys(object: object): boolean {
+	for (const key in object) if (Object.prototype.hasOwnProperty.call(object, key)) return true;
+	return false;
+}

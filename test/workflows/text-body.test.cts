@@ -117,3 +117,22 @@ test('Campaign → Create with Body Format Text sends the same HTML the send wou
 	const [request] = env.view().requests.filter((r) => r.path === '/v5/campaign/mail/sends');
 	expect((request.body as IDataObject).content).toBe(HTML);
 });
+
+test('a text body read from each item goes to that item: two items, two texts, each its own', async () => {
+	await runWorkflow({
+		...actionWorkflow(textSend({ textContent: '=Hello {{ $json.name }}', subject: 'Hi' })),
+		credentials: env.credentials(),
+		items: [
+			{ json: { email: 'ada@example.org', name: 'Ada' } },
+			{ json: { email: 'bob@example.org', name: 'Bob' } },
+		],
+	});
+	const contents = env
+		.view()
+		.requests.filter((r) => r.path === TX)
+		.flatMap((r) => {
+			const body = r.body as IDataObject;
+			return (body.messageVersions as IDataObject[]).map((v) => v.content ?? body.content);
+		});
+	expect(contents.sort()).toEqual(['<p>Hello Ada</p>', '<p>Hello Bob</p>']);
+});

@@ -16,7 +16,7 @@ export const replyToField: INodeProperties = {
 	default: '',
 };
 
-/** When a send or a campaign goes out; read by sendDateParam (helpers/requestValues.ts, shared/dates.ts). */
+/** When a send or a campaign goes out; read by sendDateOf (helpers/requestValues.ts, shared/dates.ts). */
 export const sendDateField: INodeProperties = {
 	displayName: 'Send Date',
 	name: 'sendDate',
@@ -37,7 +37,7 @@ export const sandboxModeField: INodeProperties = {
 };
 
 /**
- * Said in every field the platform reads tags in (helpers/platformTags.ts keeps them): typing or pasting
+ * Said in every field the platform reads tags in (items/taggedValues.ts keeps them): typing or pasting
  * {{name}} makes n8n turn the field into an expression, which marks the tag in red and previews it as nothing
  * under the field ([undefined] in the Result shown while the field is focused). The person must read that this
  * is expected, that the tag still reaches the platform, and where to see the mail with its tags filled.

@@ -7,7 +7,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { assertValid, labelledBy, rules } from '../helpers/validation';
-import { applySandboxMode } from '../helpers/requestValues';
+import { applySandboxMode } from '../items/commonFields';
 import type { ItemParameters } from '../items/parameterReader';
 import { namesIn } from '../run/refusals';
 import { writeResult } from '../run/results';

@@ -1,4 +1,5 @@
 import { textOrDigits } from '../../shared/parameterKinds';
+import { ItemProblem } from '../items/itemErrors';
 
 /** A recipient as the API takes it in to, cc and bcc. */
 interface Recipient {
@@ -7,7 +8,7 @@ interface Recipient {
 }
 
 /** A problem with one entry of an address list, in plain English. */
-export class AddressListError extends Error {}
+export class AddressListError extends ItemProblem {}
 
 /**
  * Reads one entry: `addr`, `<addr>`, `Name <addr>` or `"Name, with \"quotes\"" <addr>`.

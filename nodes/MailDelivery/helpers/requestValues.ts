@@ -1,102 +1,74 @@
 /**
- * The values operations put in their requests: fields several operations share (Sandbox Mode, paging, Send Date,
- * days, JSON) read from the item, checked and in the API's formats, and a request body filled with what was given.
+ * Values put in requests, from plain values (items/ reads them from the item): what was given set in a body,
+ * a Send Date and JSON in the API's formats. A value that cannot be used throws an ItemProblem naming the field;
+ * the engine names the item (items/itemErrors.ts).
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { PastSendDateError, toApiDay, toApiSendDate } from '../../shared/dates';
-import type { ItemParameters } from '../items/parameterReader';
-import { inputError } from './validation';
-
-/** Adds `sandboxMode: true` to the body when the toggle is on; off, nothing is sent. */
-export function applySandboxMode(body: IDataObject, item: ItemParameters) {
-	if (item.get<boolean>('sandboxMode', false) === true) body.sandboxMode = true;
-	return body;
-}
-
-/** Return All, or at most Limit records. */
-export interface Paging {
-	returnAll: boolean;
-	limit: number;
-}
-
-export function pagingOf(item: ItemParameters): Paging {
-	return {
-		returnAll: item.get<boolean>('returnAll', false),
-		// The tool version has its own Limit field (toolLimit, 10 by default: common.descriptions.ts) instead of limit.
-		limit: (item.get<number | null>('limit', null) ?? item.get<number>('toolLimit', 10)) as number,
-	};
-}
+import { PastSendDateError, toApiSendDate } from '../../shared/dates';
+import { hasKeys } from '../../shared/parameterKinds';
+import { ItemProblem } from '../items/itemErrors';
 
 /** Text trimmed; any other value (a number from an expression) as it is, for the field rules to name. */
 export const trimmed = (value: unknown) =>
 	(typeof value === 'string' ? value.trim() : value) as IDataObject[string];
 
+/** Whether a value was given: not empty, and not an empty list. */
+const isGiven = (value: unknown) =>
+	value !== undefined &&
+	value !== null &&
+	value !== '' &&
+	!(Array.isArray(value) && value.length === 0);
+
+/** The values that were given, so only what the user filled in is sent; `always` keys are kept as they are. */
+export function givenOnly(values: IDataObject, always: string[] = []): IDataObject {
+	const given: IDataObject = {};
+	for (const key in values)
+		if (isGiven(values[key]) || always.includes(key)) given[key] = values[key];
+	return given;
+}
+
 /** Sets `target[key]` when the value is not empty, so only what the user filled in is sent. */
 export function setIfPresent(target: IDataObject, key: string, value: unknown) {
-	if (value === undefined || value === null || value === '') return;
-	if (Array.isArray(value) && value.length === 0) return;
-	target[key] = value as IDataObject[keyof IDataObject];
+	if (isGiven(value)) target[key] = value as IDataObject[keyof IDataObject];
 }
 
 /**
  * A Send Date in the API's format: a date, or a number of epoch seconds (below 10^11) or milliseconds;
  * undefined when empty or a moment past (sent at once); refused when further in the past.
  */
-export function sendDateParam(item: ItemParameters, field: string, value: unknown) {
+export function sendDateOf(field: string, value: unknown, timezone: string) {
+	let failure: unknown;
 	try {
-		return toApiSendDate(value, item.timezone);
+		return toApiSendDate(value, timezone);
 	} catch (error) {
-		throw inputError(
-			item.node,
-			error instanceof PastSendDateError
-				? `Field "${field}" (${error.date}) is in the past; leave it empty to send at once`
-				: `Field "${field}" is not a date and time that can be read: ${typeof value === 'number' ? `${value} (numbers are epoch seconds below 10^11, milliseconds from there)` : `"${String(value)}"`}`,
-			item.index,
-		);
+		failure = error;
 	}
+	// Thrown outside the catch: the engine makes an ItemProblem the item's error (items/itemErrors.ts).
+	throw new ItemProblem(
+		failure instanceof PastSendDateError
+			? `Field "${field}" (${failure.date}) is in the past; leave it empty to send at once`
+			: `Field "${field}" is not a date and time that can be read: ${typeof value === 'number' ? `${value} (numbers are epoch seconds below 10^11, milliseconds from there)` : `"${String(value)}"`}`,
+	);
 }
 
-function dayParam(item: ItemParameters, field: string, name: string) {
-	const value = item.get(name, '');
-	try {
-		return toApiDay(value, item.timezone);
-	} catch {
-		throw inputError(
-			item.node,
-			`Field "${field}" is not a day that can be read: "${String(value)}"`,
-			item.index,
-		);
-	}
-}
-
-/** Reads a JSON parameter that may arrive as text or as an object. */
-export function jsonParam(item: ItemParameters, field: string, value: unknown): unknown {
+/** A JSON value that may arrive as text or as an object; empty text is undefined. */
+export function jsonOf(field: string, value: unknown): unknown {
 	if (typeof value !== 'string') return value;
 	if (value.trim() === '') return undefined;
 	try {
 		return JSON.parse(value) as unknown;
 	} catch {
-		throw inputError(item.node, `Field "${field}" is not valid JSON`, item.index);
+		// Nothing of the parser's message is kept: it names a position, not the field.
 	}
+	throw new ItemProblem(`Field "${field}" is not valid JSON`);
 }
 
-export function readDayRange(item: ItemParameters): IDataObject {
-	const startDate = dayParam(item, 'Start Day', 'startDate');
-	const endDate = dayParam(item, 'End Day', 'endDate');
-	if (!startDate || !endDate) {
-		throw inputError(
-			item.node,
-			`Field "${startDate ? 'End Day' : 'Start Day'}" is required`,
-			item.index,
-		);
-	}
-	if (startDate > endDate) {
-		throw inputError(
-			item.node,
-			`Field "Start Day" (${startDate}) is after "End Day" (${endDate})`,
-			item.index,
-		);
-	}
-	return { startDate, endDate };
+/** A JSON object: an empty object or none is undefined; anything but an object is refused. */
+export function jsonObjectOf(field: string, value: unknown): IDataObject | undefined {
+	const parsed = jsonOf(field, value);
+	if (parsed === undefined || parsed === null) return undefined;
+	if (typeof parsed !== 'object' || Array.isArray(parsed))
+		throw new ItemProblem(`Field "${field}" must be a JSON object such as {"name": "Ada"}`);
+	return hasKeys(parsed) ? (parsed as IDataObject) : undefined;
 }

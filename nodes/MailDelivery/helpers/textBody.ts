@@ -5,10 +5,8 @@
  * line starts a new paragraph) and web addresses become links. Platform tags ({{name}}) pass through as they
  * are, in the text and in links, for the platform to fill in.
  */
-import type { ItemParameters } from '../items/parameterReader';
 import { describeValue } from '../../shared/parameterKinds';
-import { taggedParameter } from './platformTags';
-import { inputError } from './validation';
+import { ItemProblem } from '../items/itemErrors';
 
 const ESCAPED: Record<string, string> = {
 	'&': '&amp;',
@@ -65,22 +63,13 @@ export function htmlFromText(text: string): string {
 }
 
 /**
- * A text body parameter for the item (its tags kept, n8n's expressions evaluated), as HTML; undefined when
+ * A text body (its tags kept, n8n's expressions evaluated: items/taggedValues.ts), as HTML; undefined when
  * empty. Anything but text is refused, naming the field: a number or an object has no lines to keep.
  */
-export function textBodyParameter(
-	item: ItemParameters,
-	name: string,
-	label: string,
-): string | undefined {
-	const text = taggedParameter(item, name, label);
+export function textAsHtml(label: string, text: unknown): string | undefined {
 	if (text === undefined || text === null || text === '') return undefined;
 	if (typeof text !== 'string')
-		throw inputError(
-			item.node,
-			`Field "${label}" must be text (it is ${describeValue(text)})`,
-			item.index,
-		);
+		throw new ItemProblem(`Field "${label}" must be text (it is ${describeValue(text)})`);
 	const html = htmlFromText(text);
 	return html === '' ? undefined : html;
 }

@@ -1,9 +1,7 @@
 import type { INode, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { describeValue, textOrDigits } from '../../shared/parameterKinds';
-import { inputError } from '../items/itemErrors';
-import { describeItems } from '../items/itemNames';
+import { inputError, itemError, ItemProblem } from '../items/itemErrors';
 
 export { inputError };
 
@@ -270,9 +268,9 @@ export function assertValid(node: INode, body: object, fieldRules: FieldRules, i
 	refuseProblems(node, findProblems(body, fieldRules), itemIndex);
 }
 
-/** Throws one clear error for the item naming the first problem and listing the others; none: nothing. */
-export function refuseProblems(node: INode, problems: Problem[], itemIndex: number) {
-	if (problems.length === 0) return;
+/** One clear problem naming the first problem found and listing the others (undefined: none). */
+export function problemOf(problems: Problem[]): ItemProblem | undefined {
+	if (problems.length === 0) return undefined;
 	const [first] = problems;
 	// The API's path is for whoever reads the request; "[0]" there counts within this item, not items.
 	const apiField = (problem: Problem) =>
@@ -280,11 +278,16 @@ export function refuseProblems(node: INode, problems: Problem[], itemIndex: numb
 			? `API field ${problem.apiPath}, positions counted from 0 within this item`
 			: `API field ${problem.apiPath}`;
 	const where = first.text.includes(`"${first.apiPath}"`) ? '' : ` (${apiField(first)})`;
-	throw new NodeOperationError(node, `${first.text}, in ${describeItems([itemIndex])}`, {
-		itemIndex,
-		description:
-			problems.length > 1
-				? `Nothing was sent to the platform. All problems found before sending:\n${problems.map((problem) => `${problem.text} (${apiField(problem)})`).join('\n')}`
-				: `Nothing was sent to the platform${where}.`,
-	});
+	return new ItemProblem(
+		first.text,
+		problems.length > 1
+			? `Nothing was sent to the platform. All problems found before sending:\n${problems.map((problem) => `${problem.text} (${apiField(problem)})`).join('\n')}`
+			: `Nothing was sent to the platform${where}.`,
+	);
+}
+
+/** Throws one clear error for the item naming the first problem and listing the others; none: nothing. */
+function refuseProblems(node: INode, problems: Problem[], itemIndex: number) {
+	const problem = problemOf(problems);
+	if (problem) throw itemError(node, problem, itemIndex);
 }

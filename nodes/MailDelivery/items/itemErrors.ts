@@ -6,12 +6,36 @@ import { restated } from '../../shared/transport/failures';
 import { describeItems } from './itemNames';
 
 /** An input error found before any request (a date that cannot be read, a field left empty). */
-export function inputError(node: INode, message: string, itemIndex: number) {
+export function inputError(
+	node: INode,
+	message: string,
+	itemIndex: number,
+	description = 'Nothing was sent to the platform.',
+) {
 	return new NodeOperationError(node, `${message}, in ${describeItems([itemIndex])}`, {
 		itemIndex,
-		description: 'Nothing was sent to the platform.',
+		description,
 	});
 }
+
+/**
+ * What is wrong with a value, found by code that gets plain values and not the item (helpers/): its message
+ * names the field; the engine makes it the item's error (itemError), naming the item, when it refuses the item.
+ */
+export class ItemProblem extends Error {
+	constructor(
+		message: string,
+		readonly description?: string,
+	) {
+		super(message);
+	}
+}
+
+/** An item's error: an ItemProblem becomes the item's input error; any other error is the item's as it is. */
+export const itemError = (node: INode, error: unknown, itemIndex: number) =>
+	error instanceof ItemProblem
+		? inputError(node, error.message, itemIndex, error.description)
+		: error;
 
 /** The fields of an error's context that an output item carries: a refusal's reason and what it names. */
 const ACTIONABLE = ['reason', 'uniqueMsgID', 'email', 'execution'];
@@ -49,6 +73,7 @@ export function errorForItem(
 	itemIndex: number,
 	more?: { message?: string; description?: string },
 ): Error {
+	if (error instanceof ItemProblem) error = itemError(node, error, itemIndex);
 	if (error instanceof NodeOperationError && !more) return error;
 	return restated(node, error, { ...more, itemIndex });
 }

@@ -21,6 +21,7 @@ import type {
 
 import { asIs, meaningAt, storedValue } from '../../shared/parameterKinds';
 import { inputError } from './itemErrors';
+import { taggedValue } from './taggedValues';
 import {
 	compileItemReading,
 	compileStoredValue,
@@ -43,16 +44,23 @@ export interface ItemParameters {
 	extracted(name: string): unknown;
 	/** A resource locator's name, trimmed (or a typed name from an older workflow). */
 	locator(name: string): string;
+	/**
+	 * A field the platform reads its tags ({{name}}) in: the tags kept as they are, n8n's expressions evaluated
+	 * for the item (taggedValues.ts). `label` names the field in errors.
+	 */
+	tagged(name: string, label: string, fallback?: unknown): unknown;
 	/** The stored value with its expressions unevaluated (the same for every item). */
 	raw(name: string, fallback?: unknown): unknown;
 	/** An expression (without its "=") evaluated for this item; `name` is the field it comes from. */
 	evaluate(expression: string, name: string): unknown;
 	/**
-	 * What `read` makes of the named fields: made once for the run, and shared read-only by every item, when
-	 * none of them holds an expression (then it is the same for every item); made for each item otherwise.
-	 * One that throws is made again for each item, so that each error names its own item.
+	 * What `read` makes of the item: made once for the run, and shared read-only by every item, when none of
+	 * the fields it read for the first item holds an expression (then it is the same for every item: the fields
+	 * that chose what it read are among them); made for each item otherwise. `read` reads only the node's
+	 * fields, never the input item's data. One that throws is made again for each item, so that each error
+	 * names its own item.
 	 */
-	once<T>(names: string[], read: () => T): T;
+	once<T>(read: (item: ItemParameters) => T): T;
 }
 
 /** Whether a stored parameter value (defaults included, as n8n keeps them) holds an expression anywhere. */
@@ -127,8 +135,14 @@ export class ParameterReader {
 	/** Per field name, the items for which n8n evaluated its expression: the run's hint names the slow ones. */
 	readonly evaluatedByN8n = new Map<string, number>();
 
-	/** What ItemParameters.once made of fields without expressions, by the list naming them. */
-	private readonly readOnce = new Map<string[], { constant: boolean; value?: unknown }>();
+	/** What ItemParameters.once made, by its reading: kept when the fields it read hold no expression. */
+	private readonly readOnce = new Map<
+		(item: ItemParameters) => unknown,
+		{ value: unknown } | 'perItem'
+	>();
+
+	/** The fields read while a reading of ItemParameters.once runs for the first time. */
+	private fieldsRead: Set<string> | undefined;
 
 	/** Stored values read raw, by name (NOT_HELD where the node holds none): the same for every item. */
 	private readonly rawValues = new Map<string, unknown>();
@@ -146,7 +160,7 @@ export class ParameterReader {
 	}
 
 	forItem(index: number): ItemParameters {
-		return {
+		const item: ItemParameters = {
 			index,
 			node: this.node,
 			timezone: this.timezone,
@@ -158,25 +172,33 @@ export class ParameterReader {
 			},
 			raw: (name, fallback) => this.raw(name, index, fallback),
 			evaluate: (expression, name) => this.evaluate(expression, index, name),
-			once: (names, read) => this.once(names, read),
+			tagged: (name, label, fallback) => taggedValue(item, name, label, fallback),
+			once: (read) => this.once(read, item),
 		};
+		return item;
 	}
 
-	private once<T>(names: string[], read: () => T): T {
-		let kept = this.readOnce.get(names);
-		if (!kept) {
-			const constant = names.every((name) => this.readingOf(name).kind === 'once');
-			this.readOnce.set(names, (kept = { constant }));
+	private once<T>(read: (item: ItemParameters) => T, item: ItemParameters): T {
+		const kept = this.readOnce.get(read);
+		if (kept === 'perItem') return read(item);
+		if (kept) return kept.value as T;
+		const outer = this.fieldsRead;
+		const fields = (this.fieldsRead = new Set());
+		let value: T;
+		try {
+			value = read(item);
+		} finally {
+			this.fieldsRead = outer;
+			for (const name of fields) outer?.add(name);
 		}
-		if (!kept.constant) return read();
-		if ('value' in kept) return kept.value as T;
-		const value = read();
-		kept.value = value;
+		const constant = [...fields].every((name) => this.readingOf(name).kind === 'once');
+		this.readOnce.set(read, constant ? { value } : 'perItem');
 		return value;
 	}
 
 	/** A parameter's value for an item, read as its field's kind (a value read once is meant once). */
 	get(name: string, index: number, fallback?: unknown, options?: ReadOptions): unknown {
+		this.fieldsRead?.add(name);
 		const reading = this.readingOf(name);
 		if (reading.kind !== 'once')
 			return this.meant(reading, this.n8nValue(reading, name, index, fallback, options), index);
@@ -205,6 +227,7 @@ export class ParameterReader {
 	 * once. Where the node holds none, n8n gives the fallback (or refuses, without one).
 	 */
 	raw(name: string, index: number, fallback?: unknown): unknown {
+		this.fieldsRead?.add(name);
 		let stored = this.rawValues.get(name);
 		if (stored === undefined) {
 			stored = this.context.getNodeParameter(name, index, NOT_HELD, { rawExpressions: true });

@@ -1,7 +1,7 @@
 /**
  * Texts cut into literal text and {{ blocks }} exactly as n8n's own template splitter cuts them
  * (@n8n/tournament's splitExpression, quirks included): the fast reading of item references
- * (itemReferences.ts) and the platform's tags (helpers/platformTags.ts) read a field the way n8n would.
+ * (itemReferences.ts) and the platform's tags (taggedValues.ts) read a field the way n8n would.
  * test/unit/template-chunks.test.cts holds it against n8n's splitter on generated texts.
  */
 

@@ -8,6 +8,7 @@ import type { INode } from 'n8n-workflow';
 import { mayHaveBeenProcessed } from '../../shared/transport/failures';
 import { earlierFailure, keptFailure, type Accepted, type SentLedger } from '../neverTwice/ledger';
 import type { Entry } from './queue';
+import { itemError } from '../items/itemErrors';
 
 export interface ItemOutcome<E, RequestData> {
 	sent: E[];
@@ -122,7 +123,7 @@ export class Outcomes<E extends Entry, RequestData> {
 
 	/** The item is not sent, for this reason; its entries are not either. */
 	refuse(itemIndex: number, error: unknown) {
-		this.outcomeOf(itemIndex).refused ??= error;
+		this.outcomeOf(itemIndex).refused ??= itemError(this.node, error, itemIndex);
 	}
 
 	private entryIndexOf(entry: E): number {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { namesIn } from '../../run/refusals';
 
 import { assertValid, type FieldRules, labelledBy, LIMITS, rules } from '../../helpers/validation';
-import { pickedLists } from '../../helpers/locators';
+import { pickedLists } from '../../items/locators';
 import {
 	EDITOR_TYPE_OPTIONS,
 	LANGUAGE_OPTIONS,
@@ -18,19 +18,14 @@ import {
 	additionalFieldsCollection,
 	textContentField,
 } from '../common.descriptions';
-import {
-	applySandboxMode,
-	sendDateParam,
-	setIfPresent,
-	trimmed,
-} from '../../helpers/requestValues';
+import { sendDateOf, setIfPresent, trimmed } from '../../helpers/requestValues';
+import { applySandboxMode } from '../../items/commonFields';
 import {
 	type AttachmentReference,
 	attachmentReference,
 	readAttachment,
-} from '../../helpers/attachments';
-import { taggedParameter } from '../../helpers/platformTags';
-import { textBodyParameter } from '../../helpers/textBody';
+} from '../../items/attachments';
+import { textAsHtml } from '../../helpers/textBody';
 import { writeResult } from '../../run/results';
 import type { ItemParameters } from '../../items/parameterReader';
 import type { ItemPlatform, NamedRecord, OperationOption } from '../../run/operation';
@@ -208,13 +203,13 @@ export function prepare(this: IExecuteFunctions, item: ItemParameters): Campaign
 		mailName: trimmed(item.get('mailName')),
 		senderMail: item.locator('senderMail'),
 	};
-	setIfPresent(body, 'subject', taggedParameter(item, 'subject', 'Subject'));
+	setIfPresent(body, 'subject', item.tagged('subject', 'Subject'));
 	setIfPresent(
 		body,
 		'content',
 		item.get<string>('bodyFormat', 'html') === 'text'
-			? textBodyParameter(item, 'textContent', 'Text Content')
-			: taggedParameter(item, 'content', 'HTML Content'),
+			? textAsHtml('Text Content', item.tagged('textContent', 'Text Content'))
+			: item.tagged('content', 'HTML Content'),
 	);
 	if (onlySave) body.onlySave = true;
 	// 4.1: sendListNames is required unless onlySave; a draft may already name its lists.
@@ -234,7 +229,7 @@ export function prepare(this: IExecuteFunctions, item: ItemParameters): Campaign
 	}
 	if (extra.excludeLists !== undefined)
 		setIfPresent(body, 'repelListNames', pickedLists(item, 'additionalFields.excludeLists'));
-	setIfPresent(body, 'sendDate', sendDateParam(item, 'Send Date', extra.sendDate));
+	setIfPresent(body, 'sendDate', sendDateOf('Send Date', extra.sendDate, item.timezone));
 	assertValid(
 		item.node,
 		body,

@@ -8,7 +8,8 @@ import {
 	simplified,
 	simplifyField,
 } from '../common.descriptions';
-import { type Paging, pagingOf, setIfPresent } from '../../helpers/requestValues';
+import { setIfPresent } from '../../helpers/requestValues';
+import { type Paging, pagingOf } from '../../items/commonFields';
 import type { ItemParameters } from '../../items/parameterReader';
 import type { ItemPlatform, OperationOption } from '../../run/operation';
 

@@ -6,7 +6,8 @@ import {
 	itemOptions,
 	filtersCollection,
 } from '../common.descriptions';
-import { readDayRange, setIfPresent } from '../../helpers/requestValues';
+import { setIfPresent } from '../../helpers/requestValues';
+import { readDayRange } from '../../items/commonFields';
 import type { ItemParameters } from '../../items/parameterReader';
 import type { OperationOption, RequestPlan } from '../../run/operation';
 

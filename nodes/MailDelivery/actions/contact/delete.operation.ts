@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { itemOptions, retryOptions, sandboxModeField } from '../common.descriptions';
-import { applySandboxMode } from '../../helpers/requestValues';
+import { applySandboxMode } from '../../items/commonFields';
 import { writeResult } from '../../run/results';
 import type { ItemParameters } from '../../items/parameterReader';
 import type { OperationOption, RequestPlan } from '../../run/operation';

@@ -3,7 +3,8 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../shared/transport';
 import { CUSTOM_OPTION } from '../../../shared/parameterKinds';
-import { applySandboxMode, setIfPresent } from '../../helpers/requestValues';
+import { setIfPresent } from '../../helpers/requestValues';
+import { applySandboxMode } from '../../items/commonFields';
 import { findProblems, inputError, rules } from '../../helpers/validation';
 import { combinedSteps } from '../../run/combined';
 import type { OperationOption } from '../../run/operation';

@@ -10,7 +10,8 @@ import {
 	additionalFieldsCollection,
 } from '../common.descriptions';
 import type { ItemParameters } from '../../items/parameterReader';
-import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/requestValues';
+import { setIfPresent, trimmed } from '../../helpers/requestValues';
+import { applySandboxMode } from '../../items/commonFields';
 import { writeResult } from '../../run/results';
 import type { NamedRecord, OperationOption, RequestPlan } from '../../run/operation';
 import { contactRecordOf } from './shared';

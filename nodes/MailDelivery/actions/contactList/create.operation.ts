@@ -3,7 +3,8 @@ import { namesIn } from '../../run/refusals';
 
 import { assertValid, labelledBy, rules } from '../../helpers/validation';
 import { itemOptions, retryOptions, sandboxModeField } from '../common.descriptions';
-import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/requestValues';
+import { setIfPresent, trimmed } from '../../helpers/requestValues';
+import { applySandboxMode } from '../../items/commonFields';
 import { writeResult } from '../../run/results';
 import type { ItemParameters } from '../../items/parameterReader';
 import type { NamedRecord, OperationOption, RequestPlan } from '../../run/operation';

@@ -1,7 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { itemOptions, returnAllOrLimit, filtersCollection } from '../common.descriptions';
-import { type Paging, pagingOf, setIfPresent } from '../../helpers/requestValues';
+import { setIfPresent } from '../../helpers/requestValues';
+import { type Paging, pagingOf } from '../../items/commonFields';
 import { normalizeList } from './shared';
 import type { ItemParameters } from '../../items/parameterReader';
 import type { ItemPlatform, OperationOption } from '../../run/operation';

@@ -9,7 +9,6 @@ import {
 	retryOptions,
 } from '../common.descriptions';
 import { trimmed } from '../../helpers/requestValues';
-import { taggedParameter } from '../../helpers/platformTags';
 import { writeResult } from '../../run/results';
 import type { ItemParameters } from '../../items/parameterReader';
 import type { NamedRecord, OperationOption, RequestPlan } from '../../run/operation';
@@ -80,8 +79,8 @@ export const recordOf = (item: ItemParameters) => String(item.get('templateName'
 export function prepare(item: ItemParameters): RequestPlan {
 	const body = {
 		templateName: trimmed(item.get('templateName')),
-		templateSubject: taggedParameter(item, 'templateSubject', 'Subject') as string,
-		templateContent: taggedParameter(item, 'templateContent', 'HTML Content') as string,
+		templateSubject: item.tagged('templateSubject', 'Subject') as string,
+		templateContent: item.tagged('templateContent', 'HTML Content') as string,
 		editorType: item.get('editorType', 'DRAG') as string,
 	};
 	assertValid(item.node, body, FIELD_RULES, item.index);

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { dayRangeFields, itemOptions } from '../common.descriptions';
-import { readDayRange } from '../../helpers/requestValues';
+import { readDayRange } from '../../items/commonFields';
 import type { ItemParameters } from '../../items/parameterReader';
 import type { OperationOption, RequestPlan } from '../../run/operation';
 

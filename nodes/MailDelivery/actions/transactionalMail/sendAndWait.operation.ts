@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { applySandboxMode, setIfPresent, trimmed } from '../../helpers/requestValues';
+import { setIfPresent, trimmed } from '../../helpers/requestValues';
+import { applySandboxMode } from '../../items/commonFields';
 import { tagsIn } from '../../helpers/tags';
 import { AddressListError, parseRecipients } from '../../helpers/recipients';
 import { assertValid, inputError, LIMITS, rules } from '../../helpers/validation';

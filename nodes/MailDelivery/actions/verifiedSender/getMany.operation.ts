@@ -2,7 +2,7 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { sendersOf } from '../../../shared/records';
 import { itemOptions, returnAllOrLimit, filtersCollection } from '../common.descriptions';
-import { type Paging, pagingOf } from '../../helpers/requestValues';
+import { type Paging, pagingOf } from '../../items/commonFields';
 import type { ItemParameters } from '../../items/parameterReader';
 import type { ItemPlatform, OperationOption } from '../../run/operation';
 

@@ -11,12 +11,11 @@ import { SEND_FIELD_RULES } from './fieldRules';
 export type SendPanel = 'toField' | 'inputField' | 'versionFields' | 'versionsJson';
 
 export function sendPanelOf(
-	messageSource: string,
+	perItem: boolean,
 	recipientSource: unknown,
 	versionsMode: string,
 ): SendPanel {
-	if (messageSource === 'perItem')
-		return recipientSource === 'inputField' ? 'inputField' : 'toField';
+	if (perItem) return recipientSource === 'inputField' ? 'inputField' : 'toField';
 	return versionsMode === 'json' ? 'versionsJson' : 'versionFields';
 }
 
@@ -61,7 +60,7 @@ function relabelled(panel: SendPanel): FieldRules {
 /** Built once per panel: validation compiles each rule set once. */
 const RULES = new Map<SendPanel, FieldRules>();
 
-export function sendFieldRules(panel: SendPanel): FieldRules {
+function sendFieldRules(panel: SendPanel): FieldRules {
 	let fieldRules = RULES.get(panel);
 	if (!fieldRules) {
 		fieldRules =
@@ -71,15 +70,22 @@ export function sendFieldRules(panel: SendPanel): FieldRules {
 	return fieldRules;
 }
 
-/** A panel's rules in two parts: the request's fields, and its message versions'. */
-const PARTS = new Map<SendPanel, { request: FieldRules; versions: FieldRules }>();
+/** A panel's rules whole, and in two parts: the request's fields, and its message versions'. */
+interface RulesByPart {
+	whole: FieldRules;
+	request: FieldRules;
+	versions: FieldRules;
+}
 
-export function sendRulesByPart(panel: SendPanel): { request: FieldRules; versions: FieldRules } {
+const PARTS = new Map<SendPanel, RulesByPart>();
+
+export function sendRulesByPart(panel: SendPanel): RulesByPart {
 	let parts = PARTS.get(panel);
 	if (!parts) {
 		const all = Object.entries(sendFieldRules(panel));
 		const ofVersions = ([path]: [string, unknown]) => path.startsWith('messageVersions');
 		parts = {
+			whole: sendFieldRules(panel),
 			request: Object.fromEntries(all.filter((rule) => !ofVersions(rule))),
 			versions: Object.fromEntries(all.filter(ofVersions)),
 		};

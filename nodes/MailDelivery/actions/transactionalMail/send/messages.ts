@@ -9,7 +9,7 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { apiRequest } from '../../../../shared/transport';
 import { restated } from '../../../../shared/transport/failures';
-import { type AttachmentReference, readAttachment } from '../../../helpers/attachments';
+import { type AttachmentReference, readAttachment } from '../../../items/attachments';
 import { LIMITS } from '../../../helpers/validation';
 import {
 	groupKey,
@@ -41,6 +41,8 @@ export interface Message {
 	shared: IDataObject;
 	version: IDataObject;
 	attachment?: AttachmentReference;
+	/** Its item's messages go in requests of their own (readItem.ts, PreparedItem.ownRequest). */
+	ownRequest: boolean;
 	/** Tags its content uses that none of its tag values fill (known once the tag check ran). */
 	missingTags: string[];
 }
@@ -50,13 +52,14 @@ const versionsOf = (messages: Message[]) => messages.map((message) => message.ve
 /** An item read and checked into its messages; the look-up of the templates they use starts meanwhile. */
 export function messageReader(inputs: INodeExecutionData[], tags: MissingTagCheck) {
 	return (item: ItemParameters): Message[] => {
-		const { shared, versions, attachment } = readSendItem(item, inputs[item.index]);
+		const { shared, versions, attachment, ownRequest } = readSendItem(item, inputs[item.index]);
 		tags.lookUp(shared, versions, item.index);
 		return versions.map((version) => ({
 			itemIndex: item.index,
 			shared,
 			version,
 			attachment,
+			ownRequest,
 			missingTags: [],
 		}));
 	};
@@ -96,22 +99,24 @@ export async function checkTags(
 const keysOfShared = new WeakMap<IDataObject, Map<string, string>>();
 
 /** The key of the last message packed: consecutive messages mostly share it (one object for their fields). */
-let lastKey:
-	{ shared: IDataObject; source: string; identity: string | null; key: string } | undefined;
+let lastKey: { shared: IDataObject; known: string; key: string } | undefined;
 
-/** Messages share a request when their request-level fields, kind of content and attachment are equal. */
+/**
+ * Messages share a request when their request-level fields, kind of content and attachment are equal, and
+ * neither's item asks for requests of its own.
+ */
 export const messagePacking: Packing<Message, IDataObject> = {
-	keyOf: ({ shared, version, attachment }) => {
+	keyOf: ({ shared, version, attachment, ownRequest, itemIndex }) => {
 		const source = contentSourceOf(version, shared);
 		const identity = attachment?.identity ?? null;
-		if (lastKey?.shared === shared && lastKey.source === source && lastKey.identity === identity)
-			return lastKey.key;
+		const own = ownRequest ? itemIndex : null;
+		const known = `${source}\u0000${identity}\u0000${own}`;
+		if (lastKey?.shared === shared && lastKey.known === known) return lastKey.key;
 		let keys = keysOfShared.get(shared);
 		if (!keys) keysOfShared.set(shared, (keys = new Map()));
-		const known = `${source}\u0000${identity}`;
 		let key = keys.get(known);
-		if (key === undefined) keys.set(known, (key = groupKey([shared, source, identity])));
-		lastKey = { shared, source, identity, key };
+		if (key === undefined) keys.set(known, (key = groupKey([shared, source, identity, own])));
+		lastKey = { shared, known, key };
 		return key;
 	},
 	maxPerRequest: LIMITS.messageVersionsPerRequest,

@@ -1,308 +1,194 @@
-/** Reading one input item of a transactional send: its request-level fields and its message versions. */
+/**
+ * One input item of a transactional send, read (items/sendFields.ts) and made into its messages: its
+ * request-level fields and its message versions, in the API's formats and checked, before any request.
+ */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
-import { textOrDigits } from '../../../../shared/parameterKinds';
+import type { AttachmentReference } from '../../../items/attachments';
 import type { ItemParameters } from '../../../items/parameterReader';
-import { type AttachmentReference, attachmentReference } from '../../../helpers/attachments';
+import { readSendFields, type SendFields, type SendRequestFields } from '../../../items/sendFields';
+import { givenOnly, jsonObjectOf, jsonOf, sendDateOf } from '../../../helpers/requestValues';
+import { parseRecipients } from '../../../helpers/recipients';
+import { textAsHtml } from '../../../helpers/textBody';
 import {
-	applySandboxMode,
-	jsonParam,
-	sendDateParam,
-	setIfPresent,
-} from '../../../helpers/requestValues';
-import { namesOfLocator } from '../../../helpers/locators';
-import { taggedParameter } from '../../../helpers/platformTags';
-import { textBodyParameter } from '../../../helpers/textBody';
-import { AddressListError, parseRecipients } from '../../../helpers/recipients';
-import {
-	assertValid,
 	type FieldRules,
 	findProblems,
-	inputError,
+	problemOf,
 	type Problem,
-	refuseProblems,
 } from '../../../helpers/validation';
-import {
-	recipientLabel,
-	type SendPanel,
-	sendFieldRules,
-	sendPanelOf,
-	sendRulesByPart,
-} from './fieldLabels';
+import { ItemProblem } from '../../../items/itemErrors';
+import { recipientLabel, type SendPanel, sendPanelOf, sendRulesByPart } from './fieldLabels';
 import { contentSourceOf } from './requests';
-import { objectParam, tagValuesOf } from './tagValues';
 
 /** One input item, read and checked: its request-level fields and its message versions. */
 interface PreparedItem {
 	shared: IDataObject;
 	versions: IDataObject[];
 	attachment?: AttachmentReference;
+	/**
+	 * Its messages go in requests of their own, never beside another item's: Combine Items is off, or the item
+	 * defines its own versions.
+	 */
+	ownRequest: boolean;
 }
 
-/** The item's To from its own fields (Recipients From: An Input Field). */
-function recipientsFromFields(item: ItemParameters, fields: IDataObject): unknown {
-	const emailField = String(item.get('recipientField', 'email')).trim();
-	const nameField = String(item.get('recipientNameField', '')).trim();
-	const address = fields[emailField];
-	if (address === undefined || address === null || address === '') {
-		throw inputError(
-			item.node,
-			`Field "Email Field": the input item has no value in its field "${emailField}"`,
-			item.index,
-		);
-	}
-	const name = nameField ? fields[nameField] : undefined;
-	if (name === undefined || name === null || name === '') return address;
-	// A name that is a whole number (a customer number) is its digits; the Name Field is named otherwise.
-	const read = textOrDigits(name);
-	if ('problem' in read)
-		throw inputError(
-			item.node,
-			`Field "Name Field": the input item's field "${nameField}" ${read.problem}`,
-			item.index,
-		);
-	return [{ email: String(address).trim(), name: read.value }];
+/** An item's request-level fields in the API's formats, and what the checks found wrong with them. */
+interface RequestPart {
+	panel: SendPanel;
+	/** The content given above the versions: a template, or HTML (text made HTML), and a subject. */
+	content: IDataObject;
+	/** Sender, Additional Fields, Sandbox Mode. Read-only: shared by every item when read once. */
+	shared: IDataObject;
+	/** What its checks found wrong with the shared fields (a message version's are added per item). */
+	sharedProblems: Problem[];
+	/** Rules for the whole request, and for its message versions. */
+	rules: { request: FieldRules; versions: FieldRules; whole: FieldRules };
+	/** The field that holds written content, for errors. */
+	written: 'Text Content' | 'HTML Content';
 }
 
-function recipientsOf(item: ItemParameters, value: unknown, field: string) {
-	try {
-		return parseRecipients(value, field);
-	} catch (error) {
-		if (error instanceof AddressListError) throw inputError(item.node, error.message, item.index);
-		throw new NodeOperationError(item.node, error as Error, { itemIndex: item.index });
-	}
-}
+const SHARED_TEXT = ['senderName', 'replyTo', 'category', 'campaign', 'uniqueMsgID'];
 
-function readVersion(item: ItemParameters, raw: IDataObject, panel: SendPanel): IDataObject {
-	const version: IDataObject = {
-		to: recipientsOf(item, raw.to, recipientLabel(panel, 'To')),
-		cc: recipientsOf(item, raw.cc, recipientLabel(panel, 'Cc')),
-		bcc: recipientsOf(item, raw.bcc, recipientLabel(panel, 'Bcc')),
-	};
-	setIfPresent(version, 'subject', raw.subject);
-	setIfPresent(version, 'content', raw.content);
-	setIfPresent(
-		version,
-		'templateName',
-		typeof raw.templateName === 'string' ? raw.templateName.trim() : raw.templateName,
-	);
-	setIfPresent(version, 'params', objectParam(item, 'Tag Values (JSON)', raw.params));
-	return version;
-}
+/** Made once per request fields read: once for the run when they hold no expression (ItemParameters.once). */
+const requestParts = new WeakMap<SendRequestFields, RequestPart>();
 
-/** The versions given in Message Versions' fields, each field read for the item; a subject keeps its tags. */
-function versionsFromFields(item: ItemParameters): IDataObject[] {
-	const path = 'messageVersionsUi.versions';
-	const stored = (item.raw(path, []) ?? []) as IDataObject[];
-	return stored.map((version, index) => {
-		const read: IDataObject = {};
-		for (const key of Object.keys(version ?? {})) {
-			const field = `${path}[${index}].${key}`;
-			if (key === 'subject')
-				read[key] = taggedParameter(item, field, 'Subject (message version)') as string;
-			else if (key === 'templateName') read[key] = namesOfLocator(item.get(field))[0];
-			else read[key] = item.get<IDataObject[string]>(field);
-		}
-		return read;
+function requestPartOf(request: SendRequestFields): RequestPart {
+	const known = requestParts.get(request);
+	if (known) return known;
+	const { additional } = request;
+	const text = request.contentSource === 'text';
+	const content = givenOnly({
+		templateName: request.templateName,
+		content: (text ? textAsHtml('Text Content', request.content) : request.content) as string,
+		subject: request.subject as string,
 	});
+	const shared = givenOnly({
+		senderMail: request.senderMail,
+		...Object.fromEntries(
+			SHARED_TEXT.map((key) => {
+				const value = additional[key];
+				return [key, typeof value === 'string' ? value.trim() : value];
+			}),
+		),
+		sendDate: sendDateOf('Send Date', additional.sendDate, request.timezone),
+		trackOpen: additional.trackOpen === undefined ? undefined : additional.trackOpen ? 1 : 0,
+		trackClick: additional.trackClick === undefined ? undefined : additional.trackClick ? 1 : 0,
+		params: jsonObjectOf('Shared Tag Values', additional.sharedParams),
+		sandboxMode: request.sandboxMode || undefined,
+	});
+	const panel = sendPanelOf(request.perItem, request.recipientSource, request.versionsMode);
+	const rules = sendRulesByPart(panel);
+	const part: RequestPart = {
+		panel,
+		content,
+		shared,
+		// Versions defined here take the content above as the request's; it is checked with them.
+		sharedProblems: request.perItem ? findProblems(shared, rules.request) : [],
+		rules,
+		written: text ? 'Text Content' : 'HTML Content',
+	};
+	requestParts.set(request, part);
+	return part;
 }
 
-/** The content given above the versions: a template, HTML or text (as HTML), and a subject (tags kept). */
-function readContent(item: ItemParameters): IDataObject {
-	const content: IDataObject = {};
-	const source = item.get<string>('contentSource', 'template');
-	if (source === 'template') setIfPresent(content, 'templateName', item.locator('templateName'));
-	else if (source === 'text')
-		setIfPresent(content, 'content', textBodyParameter(item, 'textContent', 'Text Content'));
-	else setIfPresent(content, 'content', taggedParameter(item, 'content', 'HTML Content'));
-	setIfPresent(content, 'subject', taggedParameter(item, 'subject', 'Subject'));
-	return content;
-}
-
-/** The request-level fields of the item: sender, Additional Fields, Sandbox Mode. */
-function readShared(item: ItemParameters, fields: IDataObject): IDataObject {
-	const shared: IDataObject = { senderMail: item.locator('senderMail') };
-	for (const key of ['senderName', 'replyTo', 'category', 'campaign', 'uniqueMsgID']) {
-		setIfPresent(
-			shared,
-			key,
-			typeof fields[key] === 'string' ? (fields[key] as string).trim() : fields[key],
-		);
-	}
-	setIfPresent(shared, 'sendDate', sendDateParam(item, 'Send Date', fields.sendDate));
-	if (fields.trackOpen !== undefined) shared.trackOpen = fields.trackOpen ? 1 : 0;
-	if (fields.trackClick !== undefined) shared.trackClick = fields.trackClick ? 1 : 0;
-	setIfPresent(shared, 'params', objectParam(item, 'Shared Tag Values', fields.sharedParams));
-	return applySandboxMode(shared, item);
-}
-
-/** The versions defined in the node (fields or JSON), each read for the item. */
-function versionsDefinedHere(
-	item: ItemParameters,
-	versionsMode: string,
-	panel: SendPanel,
-): IDataObject[] {
-	const json =
-		versionsMode === 'fields'
-			? undefined
-			: jsonParam(
-					item,
-					'Message Versions (JSON)',
-					taggedParameter(item, 'messageVersionsJson', 'Message Versions (JSON)'),
-				);
-	const fromUi = versionsMode === 'json' ? [] : versionsFromFields(item);
-	if (json !== undefined && !Array.isArray(json)) {
-		throw inputError(
-			item.node,
-			'Field "Message Versions (JSON)" must be a JSON array of versions',
-			item.index,
-		);
-	}
-	return ((json as IDataObject[] | undefined) ?? fromUi).map((raw) =>
-		readVersion(item, raw ?? {}, panel),
+/** A message version in the API's format: its recipients read, its tag values an object. */
+function versionOf(raw: IDataObject, panel: SendPanel): IDataObject {
+	const templateName =
+		typeof raw.templateName === 'string' ? raw.templateName.trim() : raw.templateName;
+	return givenOnly(
+		{
+			to: parseRecipients(raw.to, recipientLabel(panel, 'To')),
+			cc: parseRecipients(raw.cc, recipientLabel(panel, 'Cc')),
+			bcc: parseRecipients(raw.bcc, recipientLabel(panel, 'Bcc')),
+			subject: raw.subject,
+			content: raw.content,
+			templateName,
+			params: jsonObjectOf('Tag Values (JSON)', raw.params),
+		},
+		['to', 'cc', 'bcc'],
 	);
 }
 
 /** Every version has content, and HTML a subject, of its own or the request's. */
-function checkContent(item: ItemParameters, shared: IDataObject, versions: IDataObject[]) {
-	const written =
-		item.get<string>('contentSource', 'template') === 'text' ? 'Text Content' : 'HTML Content';
-	versions.forEach((version, index) => {
-		if (contentSourceOf(version, shared) !== 'content') return;
-		if (!version.content && !shared.content) {
-			throw inputError(
-				item.node,
-				`Field "Template" or "${written}" is required (message version ${index + 1})`,
-				item.index,
+function contentProblem(part: RequestPart, shared: IDataObject, versions: IDataObject[]) {
+	for (const [index, version] of versions.entries()) {
+		if (contentSourceOf(version, shared) !== 'content') continue;
+		if (!version.content && !shared.content)
+			return new ItemProblem(
+				`Field "Template" or "${part.written}" is required (message version ${index + 1})`,
 			);
-		}
 		// HTML has no subject of its own: only a template can supply one (4.6).
-		if (!version.subject && !shared.subject) {
-			throw inputError(
-				item.node,
-				`Field "Subject" is required when the content is ${written === 'Text Content' ? 'text' : 'HTML'} rather than a template (message version ${index + 1})`,
-				item.index,
+		if (!version.subject && !shared.subject)
+			return new ItemProblem(
+				`Field "Subject" is required when the content is ${part.written === 'Text Content' ? 'text' : 'HTML'} rather than a template (message version ${index + 1})`,
 			);
-		}
-	});
+	}
+	return undefined;
 }
 
-/** The fields the request level of an item is read from. */
-const REQUEST_FIELDS = [
-	'messageSource',
-	'recipientSource',
-	'versionsMode',
-	'contentSource',
-	'templateName',
-	'content',
-	'subject',
-	'senderMail',
-	'additionalFields',
-	'options',
-	'sandboxMode',
-];
-
-/** An item's request-level fields and content, read and checked; its rules for its messages. */
-interface RequestPart {
-	perItem: boolean;
-	recipientSource: string;
-	versionsMode: string;
-	panel: SendPanel;
-	fields: IDataObject;
-	options: IDataObject;
-	content: IDataObject;
-	/** Read-only: shared by every item when none of REQUEST_FIELDS holds an expression. */
-	shared: IDataObject;
-	/** What its checks found wrong with the shared fields (a message version's are added per item). */
-	sharedProblems: Problem[];
-	versionRules: FieldRules;
+/** An item's one message (Messages From: one per item): To from the field or the item, the rest from above. */
+function oneMessage(fields: SendFields, part: RequestPart, params: IDataObject | undefined) {
+	const { additional } = fields.request;
+	const version = versionOf(
+		{
+			...part.content,
+			to: fields.to as IDataObject[string],
+			cc: additional.cc,
+			bcc: additional.bcc,
+			params,
+		},
+		part.panel,
+	);
+	// The shared fields' problems first, as one check of the whole request would list them.
+	const problem = problemOf([
+		...part.sharedProblems,
+		...findProblems({ messageVersions: [version] }, part.rules.versions),
+	]);
+	if (problem) throw problem;
+	return { shared: part.shared, versions: [version] };
 }
 
-function readRequestPart(item: ItemParameters): RequestPart {
-	const fields = item.get<IDataObject>('additionalFields', {});
-	const options = item.get<IDataObject>('options', {});
-	const messageSource = item.get<string>('messageSource', 'perItem');
-	const perItem = messageSource === 'perItem';
-	const recipientSource = perItem ? item.get<string>('recipientSource', 'to') : '';
-	const versionsMode = perItem ? '' : item.get<string>('versionsMode', 'fields');
-	const panel = sendPanelOf(messageSource, recipientSource, versionsMode);
-	const content = readContent(item);
-	const shared = readShared(item, fields);
-	const rules = sendRulesByPart(panel);
-	return {
-		perItem,
-		recipientSource,
-		versionsMode,
-		panel,
-		fields,
-		options,
-		content,
-		shared,
-		// Versions defined here take the content above as the request's; it is checked with them.
-		sharedProblems: perItem ? findProblems(shared, rules.request) : [],
-		versionRules: rules.versions,
-	};
+/** An item's own versions (defined in the node): content and tags given above are their defaults. */
+function ownVersions(fields: SendFields, part: RequestPart, params: IDataObject | undefined) {
+	const shared = { ...part.shared, ...part.content };
+	const merged = { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) };
+	if (Object.keys(merged).length > 0) shared.params = merged;
+	const given = fields.versions!;
+	const json = 'json' in given ? jsonOf('Message Versions (JSON)', given.json) : undefined;
+	if (json !== undefined && !Array.isArray(json))
+		throw new ItemProblem('Field "Message Versions (JSON)" must be a JSON array of versions');
+	const raw = 'json' in given ? ((json as IDataObject[] | undefined) ?? []) : given.fields;
+	const versions = raw.map((version) => versionOf(version ?? {}, part.panel));
+	const request: IDataObject = { ...shared, messageVersions: versions };
+	const problem = problemOf(findProblems(request, part.rules.whole));
+	if (problem) throw problem;
+	// The request-level fields as the checks read them (a whole number given for a name is its digits).
+	delete request.messageVersions;
+	return { shared: request, versions };
 }
 
 /**
  * Reads and checks one input item of a send; an error fails that item only, before any request. The request
- * level is read and checked once for the run when its fields hold no expression (item.once).
+ * level is made once for the run when its fields hold no expression.
  */
 export function readSendItem(
 	item: ItemParameters,
 	input: INodeExecutionData | undefined,
 ): PreparedItem {
-	const json = input?.json ?? {};
-	const params = tagValuesOf(item, json);
-	const part = item.once(REQUEST_FIELDS, () => readRequestPart(item));
-	const { fields, options, content, panel } = part;
-	let shared = part.shared;
-	let versions: IDataObject[];
-	if (part.perItem) {
-		const to = (
-			part.recipientSource === 'inputField' ? recipientsFromFields(item, json) : item.get('to', '')
-		) as IDataObject[string];
-		versions = [
-			readVersion(
-				item,
-				{
-					to,
-					cc: fields.cc,
-					bcc: fields.bcc,
-					subject: content.subject,
-					content: content.content,
-					templateName: content.templateName,
-					params,
-				},
-				panel,
-			),
-		];
-		const problems = findProblems({ messageVersions: versions }, part.versionRules);
-		// The shared fields' problems first, as one check of the whole request would list them.
-		if (part.sharedProblems.length > 0 || problems.length > 0)
-			refuseProblems(item.node, [...part.sharedProblems, ...problems], item.index);
-		// __item is part of the grouping key only (requestLevel drops it): this item gets its own request.
-		if (options.combineItems === false) shared = { ...shared, __item: item.index };
-	} else {
-		// Versions defined here: content and tags given above are the request-level defaults.
-		shared = { ...shared, ...content };
-		const merged = { ...((shared.params as IDataObject) ?? {}), ...(params ?? {}) };
-		if (Object.keys(merged).length > 0) shared.params = merged;
-		versions = versionsDefinedHere(item, part.versionsMode, panel);
-		// An item's own versions are never mixed with another item's.
-		shared.__item = item.index;
-		const request: IDataObject = { ...shared, messageVersions: versions };
-		assertValid(item.node, request, sendFieldRules(panel), item.index);
-		// The request-level fields as the checks read them (a whole number given for a name is its digits).
-		delete request.messageVersions;
-		shared = request;
-	}
-	checkContent(item, shared, versions);
-	const attachment = attachmentReference(
-		item,
-		input,
-		String(fields.attachmentBinaryProperty ?? ''),
-	);
-	return { shared, versions, attachment };
+	const fields = readSendFields(item, input);
+	const { request, tagValues } = fields;
+	const part = requestPartOf(request);
+	const params =
+		'json' in tagValues ? jsonObjectOf('Tag Values (JSON)', tagValues.json) : tagValues.byTag;
+	const { shared, versions } = request.perItem
+		? oneMessage(fields, part, params)
+		: ownVersions(fields, part, params);
+	const problem = contentProblem(part, shared, versions);
+	if (problem) throw problem;
+	return {
+		shared,
+		versions,
+		attachment: fields.attachment,
+		ownRequest: !request.perItem || request.options.combineItems === false,
+	};
 }

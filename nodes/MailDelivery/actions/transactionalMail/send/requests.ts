@@ -28,9 +28,7 @@ function mostShared(versions: IDataObject[], key: string): unknown {
  * versions that use another keep their own, which overrides it).
  */
 export function requestLevel(shared: IDataObject, versions: IDataObject[]): IDataObject {
-	// __item is part of the grouping key only.
 	const body = { ...shared };
-	delete body.__item;
 	const source = contentSourceOf(versions[0], shared);
 	const key = source === 'template' ? 'templateName' : 'content';
 	delete body[source === 'template' ? 'content' : 'templateName'];

@@ -1,7 +1,7 @@
 /** Names picked in searchable lists (resource locators), also several of them in a "lists" field. */
 import type { IDataObject } from 'n8n-workflow';
 
-import type { ItemParameters } from '../items/parameterReader';
+import type { ItemParameters } from './parameterReader';
 
 /**
  * The names a locator's value holds: the picked or typed name, or the list of names an expression gave

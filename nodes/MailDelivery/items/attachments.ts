@@ -1,9 +1,9 @@
+/** An input item's attachment: where it is, checked as the item is read, and its file, read when its request is made. */
 import { createHash } from 'node:crypto';
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { ItemParameters } from '../items/parameterReader';
-
-import { inputError } from './validation';
+import { inputError } from './itemErrors';
+import type { ItemParameters } from './parameterReader';
 
 /** Where an attachment is, checked but not read: files are read only when their request is sent. */
 export interface AttachmentReference {

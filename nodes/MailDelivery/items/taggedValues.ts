@@ -3,15 +3,15 @@
  * with tags pasted into a field becomes an n8n expression, and n8n would evaluate {{orderId}} to nothing.
  * Fields the platform reads tags in are read here instead: every {{ block }} whose inside is a bare tag
  * name (no "$", no call, no operator, not a JavaScript literal nor a name under one of n8n's globals) is
- * kept as the tag {{name}}; what is left is n8n's, and n8n evaluates it (items/templateChunks.ts splits the
+ * kept as the tag {{name}}; what is left is n8n's, and n8n evaluates it (templateChunks.ts splits the
  * text as n8n does, backslashes included); nothing here evaluates anything.
  */
 import { randomUUID } from 'node:crypto';
+import type { INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { ItemParameters } from '../items/parameterReader';
-import { type TemplateChunk, templateChunks } from '../items/templateChunks';
-import { isTagName } from './tags';
+import { isTagName } from './tagNames';
+import { type TemplateChunk, templateChunks } from './templateChunks';
 
 /** What a field's stored expression holds, worked out once per text. */
 type Reading =
@@ -70,12 +70,22 @@ function readingOfText(expression: string): Reading {
 	return { kind: 'mixed', expression: rebuilt.join(''), texts };
 }
 
+/** What a tagged field is read from: the item's parameters (parameterReader.ts, ItemParameters). */
+interface ItemFields {
+	readonly index: number;
+	readonly node: INode;
+	get(name: string, fallback?: unknown): unknown;
+	raw(name: string, fallback?: unknown): unknown;
+	evaluate(expression: string, name: string): unknown;
+}
+
 /**
  * A parameter the platform reads tags in, for the item, as n8n stores it (an expression starts with "="):
- * tags kept, n8n's expressions evaluated for the item. `label` names the field in errors.
+ * tags kept, n8n's expressions evaluated for the item. `label` names the field in errors. Operations read it
+ * as ItemParameters.tagged.
  */
-export function taggedParameter(
-	item: ItemParameters,
+export function taggedValue(
+	item: ItemFields,
 	name: string,
 	label: string,
 	fallback: unknown = '',
