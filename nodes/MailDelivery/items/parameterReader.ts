@@ -64,7 +64,7 @@ export interface ItemParameters {
 }
 
 /** Whether a stored parameter value (defaults included, as n8n keeps them) holds an expression anywhere. */
-function holdsExpression(value: unknown): boolean {
+export function holdsExpression(value: unknown): boolean {
 	if (typeof value === 'string') return value.startsWith('=');
 	if (Array.isArray(value)) return value.some(holdsExpression);
 	if (value !== null && typeof value === 'object')

@@ -9,7 +9,7 @@ import { hasKeys, textOrDigits } from '../../shared/parameterKinds';
 import { type AttachmentReference, attachmentReference } from './attachments';
 import { inputError } from './itemErrors';
 import { namesOfLocator } from './locators';
-import type { ItemParameters } from './parameterReader';
+import { holdsExpression, type ItemParameters } from './parameterReader';
 
 /** The fields that shape the request: the same for every item when none holds an expression. */
 export interface SendRequestFields {
@@ -88,14 +88,6 @@ interface StoredPair {
 	name: { read: string } | { tag: string };
 	value: { read: string } | { constant: unknown };
 }
-
-/** Whether a stored value holds an expression anywhere (n8n evaluates those for each item). */
-const holdsExpression = (value: unknown): boolean =>
-	typeof value === 'string'
-		? value.startsWith('=')
-		: value !== null &&
-			typeof value === 'object' &&
-			Object.values(value as object).some(holdsExpression);
 
 /** The tag a pair's name gives: the picked or typed name, or the first of a list an expression gave. */
 const tagOf = (name: unknown) => namesOfLocator(name)[0] ?? '';
