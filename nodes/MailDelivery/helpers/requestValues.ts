@@ -20,11 +20,10 @@ const isGiven = (value: unknown) =>
 	value !== '' &&
 	!(Array.isArray(value) && value.length === 0);
 
-/** The values that were given, so only what the user filled in is sent; `always` keys are kept as they are. */
-export function givenOnly(values: IDataObject, always: string[] = []): IDataObject {
+/** The values that were given, so only what the user filled in is sent. */
+export function givenOnly(values: IDataObject): IDataObject {
 	const given: IDataObject = {};
-	for (const key in values)
-		if (isGiven(values[key]) || always.includes(key)) given[key] = values[key];
+	for (const key in values) if (isGiven(values[key])) given[key] = values[key];
 	return given;
 }
 

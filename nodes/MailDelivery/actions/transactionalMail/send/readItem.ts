@@ -91,27 +91,26 @@ function requestPartOf(request: SendRequestFields): RequestPart {
 	return part;
 }
 
-/** A message version in the API's format: its recipients read, its tag values an object. */
+/** A message version in the API's format: its recipients read, its tag values an object; only what was given. */
 function versionOf(raw: IDataObject, panel: SendPanel): IDataObject {
+	const version: IDataObject = {
+		to: parseRecipients(raw.to, recipientLabel(panel, 'To')),
+		cc: parseRecipients(raw.cc, recipientLabel(panel, 'Cc')),
+		bcc: parseRecipients(raw.bcc, recipientLabel(panel, 'Bcc')),
+	};
 	const templateName =
 		typeof raw.templateName === 'string' ? raw.templateName.trim() : raw.templateName;
-	return givenOnly(
-		{
-			to: parseRecipients(raw.to, recipientLabel(panel, 'To')),
-			cc: parseRecipients(raw.cc, recipientLabel(panel, 'Cc')),
-			bcc: parseRecipients(raw.bcc, recipientLabel(panel, 'Bcc')),
-			subject: raw.subject,
-			content: raw.content,
-			templateName,
-			params: jsonObjectOf('Tag Values (JSON)', raw.params),
-		},
-		['to', 'cc', 'bcc'],
+	const params = jsonObjectOf('Tag Values (JSON)', raw.params);
+	return Object.assign(
+		version,
+		givenOnly({ subject: raw.subject, content: raw.content, templateName, params }),
 	);
 }
 
 /** Every version has content, and HTML a subject, of its own or the request's. */
 function contentProblem(part: RequestPart, shared: IDataObject, versions: IDataObject[]) {
-	for (const [index, version] of versions.entries()) {
+	for (let index = 0; index < versions.length; index++) {
+		const version = versions[index];
 		if (contentSourceOf(version, shared) !== 'content') continue;
 		if (!version.content && !shared.content)
 			return new ItemProblem(
@@ -129,22 +128,23 @@ function contentProblem(part: RequestPart, shared: IDataObject, versions: IDataO
 /** An item's one message (Messages From: one per item): To from the field or the item, the rest from above. */
 function oneMessage(fields: SendFields, part: RequestPart, params: IDataObject | undefined) {
 	const { additional } = fields.request;
+	const { content } = part;
 	const version = versionOf(
 		{
-			...part.content,
 			to: fields.to as IDataObject[string],
 			cc: additional.cc,
 			bcc: additional.bcc,
+			subject: content.subject,
+			content: content.content,
+			templateName: content.templateName,
 			params,
 		},
 		part.panel,
 	);
+	const problems = findProblems({ messageVersions: [version] }, part.rules.versions);
 	// The shared fields' problems first, as one check of the whole request would list them.
-	const problem = problemOf([
-		...part.sharedProblems,
-		...findProblems({ messageVersions: [version] }, part.rules.versions),
-	]);
-	if (problem) throw problem;
+	if (part.sharedProblems.length > 0 || problems.length > 0)
+		throw problemOf([...part.sharedProblems, ...problems]);
 	return { shared: part.shared, versions: [version] };
 }
 
