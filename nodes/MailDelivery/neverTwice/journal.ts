@@ -18,7 +18,7 @@
  * A reader asks by recording both (the store answers only so): a question about an origin that never left writes
  * what its own intent would, which it takes out again before it announces the origin itself.
  */
-import { claimOf, type RunName, type StoreRow } from './storeClaims';
+import { claimOf, type LineageRun, type StoreRow } from './storeClaims';
 
 /** What a run's journal says of the origins an earlier try left. */
 interface Earlier {
@@ -73,7 +73,7 @@ export class RunJournal {
 
 	constructor(
 		private readonly row: StoreRow,
-		private readonly run: RunName,
+		private readonly run: LineageRun,
 		private readonly fingerprint: string,
 	) {
 		this.name = `${run.lineage}:${run.run}`;

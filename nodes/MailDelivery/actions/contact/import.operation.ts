@@ -299,7 +299,7 @@ export const steps = combinedSteps<Row, undefined>(function (run) {
 			recipientsOf: (row) => (isEmpty(row.values.email) ? [] : [String(row.values.email)]),
 		},
 		requests: {
-			send: async (chunk, _fixed, options) => {
+			send: async (chunk, _requestData, options) => {
 				const columns = chunk[0].request.contactDataMapping as Array<{ propertyName: string }>;
 				const body: IDataObject = {
 					...chunk[0].request,
@@ -308,16 +308,16 @@ export const steps = combinedSteps<Row, undefined>(function (run) {
 					) as unknown as IDataObject[],
 				};
 				const answer = await apiRequest.call(this, '/v5/contacts/imports', body, options);
-				return { answer, sandbox: body.sandboxMode === true, fixed: undefined };
+				return { answer, sandbox: body.sandboxMode === true };
 			},
 			// The API does not say; the emulator's choice, as a careful integrator's: a 400 refuses the whole import.
 			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
 		},
 		outputs: {
-			describe: ({ sent, accepted }, where) =>
+			describe: ({ sent, accepted }, requestsOfItem) =>
 				writeResult({ sandboxMode: accepted!.sandbox }, accepted!.answer, {
 					...valuesOf(sent),
-					...where,
+					...requestsOfItem,
 				}),
 			describeEntries: valuesOf,
 		},
