@@ -7,8 +7,8 @@
  * request (the context data counts the runs its data knows), in this process's record (processRecord.ts) and in n8n's
  * store (storeClaims.ts), where it outlives the process.
  *
- *
- * Each try claims its run here (checkRetry) and asks verdicts.ts whether it may send; the verdict table is there.
+ * Each try claims its run here (checkRetry) and asks verdicts.ts whether it may send: the verdict table is there.
+ * The exhaustive checker (test/checker/model.cts) loads this file and calls checkRetry and runEnded.
  */
 import type { IContextObject, IExecuteFunctions, INode, NodeOperationError } from 'n8n-workflow';
 
