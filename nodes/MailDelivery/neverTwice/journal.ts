@@ -3,7 +3,7 @@
  * row, in order): which of its requests may have left and which the platform accepted. A retry that goes on from
  * data older than the run's last try (n8n crashed or restarted while that try sent, or another retry ran it since)
  * reads it and takes the run over: it sends what never left, keeps what was accepted, and refuses only what may have
- * reached the platform without an answer (retries.ts decides when).
+ * reached the platform without an answer (verdicts.ts decides when).
  *
  * A request is named by its origin, its place in the run's packing (the halves of a refused request keep it), which
  * every try that packs the same entries alike gives it; the packing's fingerprint says they do. Entries, beside the

@@ -99,7 +99,7 @@ export class SentLedger<Kept> {
 				delete request.underWay;
 				request.failed = UNDER_WAY;
 			}
-			// A redo sends again what the execution it retries may have sent (retries.ts lets one redo a run).
+			// A redo sends again what the execution it retries may have sent (verdicts.ts lets one redo a run).
 			if (redo && earlierIn !== undefined && !request.sent) continue;
 			for (let i = 0; i < request.entries.length; i += 2)
 				this.earlier.set(`${request.entries[i]}.${request.entries[i + 1]}`, request);
