@@ -7,14 +7,8 @@ import type { INode } from 'n8n-workflow';
 import { WebhookPathTakenError } from 'n8n-workflow';
 
 import { parseUrl, recordOf, withoutSecret } from '../shared/triggerAddresses';
-import {
-	type Address,
-	addressName,
-	type Copies,
-	holderOf,
-	type Identity,
-	publicAddressOf,
-} from './plans';
+import { type Copies, holderOf, type Identity, publicAddressOf } from './holders';
+import { type Address, addressName } from './plans';
 import type { Liveness } from './probe';
 
 /**

@@ -13,22 +13,24 @@ import { asNodeApiError } from '../shared/transport/failures';
 import type { WebhookConfig as Config } from '../shared/webhookConfig';
 import { correctIgnoredNulls, readConfig, saveNearest } from './platform';
 import {
-	addressName,
-	addressesOf,
-	type Address,
-	changes,
 	type Copies,
-	handedBack,
 	holderOf,
 	type Identity,
 	isOwn,
 	isTaken,
-	kindsOn,
 	liveCopies,
-	notKeptBy,
 	ownElsewhere,
 	type Ownership,
 	publicAddressOf,
+} from './holders';
+import {
+	addressName,
+	addressesOf,
+	type Address,
+	changes,
+	handedBack,
+	kindsOn,
+	notKeptBy,
 	type RegistrationSettings,
 	registrationPlan,
 	type Releasing,

@@ -15,7 +15,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions } from 'n8n-workflo
 import { recordOf, TOKEN_PREFIX, triggerSecret, withoutSecret } from '../shared/triggerAddresses';
 import { apiRequest } from '../shared/transport';
 import { urlsOf, type WebhookConfig as Config } from '../shared/webhookConfig';
-import { isOwn, type Ownership } from './plans';
+import { isOwn, type Ownership } from './holders';
 
 type TriggerStaticData = IDataObject & {
 	secretDigest?: string;

@@ -1,6 +1,7 @@
 /**
- * A small model of n8n around the node's real claim and retry code (nodes/MailDelivery/neverTwice/retries.ts, loaded once
- * per n8n process so that each process has its own module state), for the exhaustive checker (search.cts).
+ * A small model of n8n around the node's real claim and retry code (nodes/MailDelivery/neverTwice/retries.ts and what it
+ * imports, verdicts.ts among them, loaded once per n8n process so that each process has its own module state), for
+ * the exhaustive checker (search.cts).
  *
  * What it models, as n8n 2.41 does it (read in .n8n-local, tried in real n8n by the end-to-end suites):
  * - executions of one workflow: a trigger, an optional wait before the node, the node (one run, `items` items, one
@@ -450,7 +451,7 @@ export class World {
 					execution.journal = check.journal?.(JSON.stringify(unaccounted));
 					let toSend = unaccounted;
 					if (check.takeOver && execution.journal) {
-						// The engine reads what the earlier try of the run left in its journal (run/claim.ts).
+						// The engine reads what the earlier try of the run left in its journal (nodes/MailDelivery/neverTwice/runClaim.ts).
 						const earlier = await execution.journal.readEarlier(unaccounted).catch(() => undefined);
 						if (execution.phase !== 'claiming' || earlier === undefined) return; // killed meanwhile
 						this.log.push(

@@ -389,8 +389,8 @@ const prefixOf = (execution) =>
 	);
 
 /**
- * Why an execution's node did not send, from its error (neverTwice/retries.ts: each verdict's message, and the
- * reason its description begins with); undefined when nothing was refused.
+ * Why an execution's node did not send, from its error (neverTwice/verdicts.ts and notSent.ts: each verdict's message,
+ * and the reason its description begins with); undefined when nothing was refused.
  */
 function refusalOf(execution) {
 	const error = execution.data?.resultData?.error;

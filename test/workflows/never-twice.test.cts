@@ -238,7 +238,7 @@ describe("histories the explorer found on issue 59's code", () => {
 	});
 });
 
-describe('who sends: the retry that can show it is alone (neverTwice/retries.ts)', () => {
+describe('who sends: the retry that can show it is alone (neverTwice/verdicts.ts)', () => {
 	const ranBefore = { ...sendOne, ranBefore: true };
 
 	test('seed 8128 (issue 51): a waiting execution retried, its traces pushed out, retried again, then resumed: nobody twice', async () => {

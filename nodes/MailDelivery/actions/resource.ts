@@ -6,7 +6,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import type { OperationModule } from '../run/operation';
+import type { CheckedModules, OperationModule } from '../run/operation';
 
 interface Resource<O extends Record<string, OperationModule>> {
 	operations: O;
@@ -15,7 +15,8 @@ interface Resource<O extends Record<string, OperationModule>> {
 
 export function resource<O extends Record<string, OperationModule>>(
 	name: string,
-	operations: O,
+	/** Each module checked with its own plan type (CheckedModules). */
+	operations: O & CheckedModules<O>,
 	/** The operation a new node starts with. */
 	defaultOperation: keyof O & string,
 ): Resource<O> {

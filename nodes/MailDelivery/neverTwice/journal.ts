@@ -3,7 +3,7 @@
  * row, in order): which of its requests may have left and which the platform accepted. A retry that goes on from
  * data older than the run's last try (n8n crashed or restarted while that try sent, or another retry ran it since)
  * reads it and takes the run over: it sends what never left, keeps what was accepted, and refuses only what may have
- * reached the platform without an answer (retries.ts decides when).
+ * reached the platform without an answer (verdicts.ts decides when).
  *
  * A request is named by its origin, its place in the run's packing (the halves of a refused request keep it), which
  * every try that packs the same entries alike gives it; the packing's fingerprint says they do. Entries, beside the
@@ -18,7 +18,7 @@
  * A reader asks by recording both (the store answers only so): a question about an origin that never left writes
  * what its own intent would, which it takes out again before it announces the origin itself.
  */
-import { claimOf, type RunName, type StoreRow } from './storeClaims';
+import { claimOf, type LineageRun, type StoreRow } from './storeClaims';
 
 /** What a run's journal says of the origins an earlier try left. */
 interface Earlier {
@@ -73,7 +73,7 @@ export class RunJournal {
 
 	constructor(
 		private readonly row: StoreRow,
-		private readonly run: RunName,
+		private readonly run: LineageRun,
 		private readonly fingerprint: string,
 	) {
 		this.name = `${run.lineage}:${run.run}`;

@@ -11,13 +11,7 @@
  * its own per run keeps a node that runs again in a loop, with new input, apart. The record is deleted
  * when a run ends with every item done, so executions that succeed carry nothing of it.
  */
-import type {
-	IContextObject,
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	NodeApiError,
-} from 'n8n-workflow';
+import type { IContextObject, IExecuteFunctions, INode, NodeApiError } from 'n8n-workflow';
 
 import {
 	PlatformError,
@@ -26,24 +20,14 @@ import {
 } from '../../shared/transport/failures';
 import { asSentence } from '../items/itemNames';
 
-/**
- * A request the platform accepted: its answer, whether it was a sandbox check, and what the output of its
- * entries needs (a combined send: the request's identity; an operation run item by item: the item's result).
- */
-export interface Accepted<RequestData> {
-	answer: IDataObject;
-	sandbox: boolean;
-	fixed: RequestData;
-}
-
 /** The outcome of one request of an earlier try. */
-interface EarlierRequest<RequestData> {
+interface EarlierRequest<Kept> {
 	number: number;
 	size: number;
 	/** The entries it carried: pairs of input item index and the entry's index within its item, flat. */
 	entries: number[];
-	/** Accepted: what the output of its entries needs. */
-	sent?: Accepted<RequestData>;
+	/** Accepted: what the run keeps of its answer for its entries' outputs (plain data: run/outcomes.ts, Accepted). */
+	sent?: Kept;
 	/** Failed after it may have reached the platform (an internal error, a time-out, a dropped connection). */
 	failed?: EarlierFailure;
 	/**
@@ -79,7 +63,7 @@ export function keptFailure(error: unknown): EarlierFailure {
 	};
 }
 
-interface LedgerRecord<RequestData> {
+interface LedgerRecord<Kept> {
 	/** The operation and the input size the record belongs to. */
 	scope: string;
 	/** The execution whose try wrote it last (a retry's record comes from the execution it retries). */
@@ -87,19 +71,19 @@ interface LedgerRecord<RequestData> {
 	itemCount: number;
 	/** The number of the last request made, so that a retry's requests are numbered after it. */
 	lastRequest: number;
-	requests: Array<EarlierRequest<RequestData>>;
+	requests: Array<EarlierRequest<Kept>>;
 }
 
-export class SentLedger<RequestData> {
-	private readonly earlier = new Map<string, EarlierRequest<RequestData>>();
+export class SentLedger<Kept> {
+	private readonly earlier = new Map<string, EarlierRequest<Kept>>();
 
 	/** This try's requests under way, by number, to settle when their answer comes. */
-	private readonly underWay = new Map<number, EarlierRequest<RequestData>>();
+	private readonly underWay = new Map<number, EarlierRequest<Kept>>();
 
 	private constructor(
 		private readonly store: IContextObject,
 		private readonly key: string,
-		private readonly record: LedgerRecord<RequestData>,
+		private readonly record: LedgerRecord<Kept>,
 		/**
 		 * False when an earlier try of this run left a record of another operation or input (a retry of a
 		 * changed workflow): what it did cannot be matched with these items.
@@ -115,7 +99,7 @@ export class SentLedger<RequestData> {
 				delete request.underWay;
 				request.failed = UNDER_WAY;
 			}
-			// A redo sends again what the execution it retries may have sent (retries.ts lets one redo a run).
+			// A redo sends again what the execution it retries may have sent (verdicts.ts lets one redo a run).
 			if (redo && earlierIn !== undefined && !request.sent) continue;
 			for (let i = 0; i < request.entries.length; i += 2)
 				this.earlier.set(`${request.entries[i]}.${request.entries[i + 1]}`, request);
@@ -123,12 +107,12 @@ export class SentLedger<RequestData> {
 	}
 
 	/** The record of this run of the node: left by an earlier try, or new. */
-	static open<RequestData>(
+	static open<Kept>(
 		context: IExecuteFunctions,
 		scope: string,
 		itemCount: number,
 		{ redo }: { redo: boolean },
-	): SentLedger<RequestData> {
+	): SentLedger<Kept> {
 		let store: IContextObject;
 		let runIndex: number;
 		try {
@@ -140,7 +124,7 @@ export class SentLedger<RequestData> {
 			runIndex = 0;
 		}
 		const key = `sentLedger:${runIndex}`;
-		const found = store[key] as LedgerRecord<RequestData> | undefined;
+		const found = store[key] as LedgerRecord<Kept> | undefined;
 		const fits = found?.scope === scope && found.itemCount === itemCount;
 		const record = fits ? found : { scope, itemCount, lastRequest: 0, requests: [] };
 		const execution = String(context.getExecutionId?.() ?? '');
@@ -163,7 +147,7 @@ export class SentLedger<RequestData> {
 	}
 
 	/** What an earlier try's request did with this entry, if it sent it or may have. */
-	earlierOutcome(itemIndex: number, entryIndex: number): EarlierRequest<RequestData> | undefined {
+	earlierOutcome(itemIndex: number, entryIndex: number): EarlierRequest<Kept> | undefined {
 		return this.earlier.size === 0 ? undefined : this.earlier.get(`${itemIndex}.${entryIndex}`);
 	}
 
@@ -174,7 +158,7 @@ export class SentLedger<RequestData> {
 
 	/** Notes a request about to be sent: until it is settled, a saved record counts it as under way. */
 	sending(number: number, entries: number[]) {
-		const request: EarlierRequest<RequestData> = {
+		const request: EarlierRequest<Kept> = {
 			number,
 			size: entries.length / 2,
 			entries,
@@ -185,7 +169,7 @@ export class SentLedger<RequestData> {
 	}
 
 	/** Keeps a request that was accepted, or that failed after it may have reached the platform. */
-	keep(request: EarlierRequest<RequestData>) {
+	keep(request: EarlierRequest<Kept>) {
 		const noted = this.underWay.get(request.number);
 		if (!noted) {
 			this.record.requests.push(request);

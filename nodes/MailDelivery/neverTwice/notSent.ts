@@ -1,6 +1,6 @@
 /**
  * Why a try of the node does not send, in the user's words: one cause per kind, said in a sentence or two, with only
- * the remedies that apply to it (retries.ts decides which kind applies). Each refused item also carries its
+ * the remedies that apply to it (verdicts.ts decides which kind applies). Each refused item also carries its
  * `reason` (the kind), the UniqueMsgID its request had in the earlier try and its recipients as fields, so that a
  * workflow can act on them; under Stop Workflow the error lists them in its context.
  */

@@ -5,7 +5,7 @@
  * after a restart, has a record of its own.
  *
  * In n8n's regular mode one process runs every execution, retries included, so for a lineage that began after this
- * process loaded the node the record holds every claim of it (retries.ts). A claim is found by the node's ID or by its
+ * process loaded the node the record holds every claim of it (verdicts.ts). A claim is found by the node's ID or by its
  * name: n8n keeps a node's saved data by name and its store row by ID, and a node pasted again keeps its name.
  */
 

@@ -39,14 +39,14 @@ export interface StoreRow {
 }
 
 /** A run of the node in an execution's lineage. */
-export interface RunName {
+export interface LineageRun {
 	lineage: string;
 	run: number;
 }
 
 /** The entry of a run's claim. */
-export const claimOf = ({ lineage, run }: RunName) => `c:${lineage}:${run}`;
-const redoOf = ({ lineage, run }: RunName) => `redo:${lineage}:${run}`;
+export const claimOf = ({ lineage, run }: LineageRun) => `c:${lineage}:${run}`;
+const redoOf = ({ lineage, run }: LineageRun) => `redo:${lineage}:${run}`;
 const hourOf = (time: number) => Math.floor(time / HOUR);
 const hourEntries = (hour: number) => [`h:${hour}:0`, `h:${hour}:1`];
 const tickOf = (time: number) => Math.floor(time / TICK);
@@ -56,7 +56,7 @@ const tickEntry = (tick: number) => `t:${tick}`;
  * Claims the run: false when a try claimed it before. The tick's and the hour's entries go first, so that they lie
  * before the claim in the row.
  */
-export async function claim(row: StoreRow, run: RunName, now: number): Promise<boolean> {
+export async function claim(row: StoreRow, run: LineageRun, now: number): Promise<boolean> {
 	const answers = await row.record([
 		...hourEntries(hourOf(now)),
 		tickEntry(tickOf(now)),
@@ -66,7 +66,7 @@ export async function claim(row: StoreRow, run: RunName, now: number): Promise<b
 }
 
 /** Takes back a claim just made (the claimer refuses after all): it said nothing true. */
-export async function unclaim(row: StoreRow, run: RunName) {
+export async function unclaim(row: StoreRow, run: LineageRun) {
 	await row.remove([claimOf(run)]);
 }
 
@@ -86,7 +86,7 @@ export async function holds(row: StoreRow, entry: string) {
 }
 
 /** Claims the run for a redo: false when another redo of the lineage holds it. */
-export async function claimRedo(row: StoreRow, run: RunName): Promise<boolean> {
+export async function claimRedo(row: StoreRow, run: LineageRun): Promise<boolean> {
 	const [recordedBefore] = await row.record([redoOf(run)]);
 	return !recordedBefore;
 }

@@ -14,6 +14,7 @@ import type { IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow'
 import { NodeOperationError } from 'n8n-workflow';
 
 import { apiRequest, apiRequestPages, type RequestOptions } from '../../shared/transport';
+import type { ItemParameters } from '../items/parameterReader';
 import { runSteps } from './combined';
 import type { Entry } from './engine';
 import type {
@@ -30,14 +31,43 @@ const DONE_BY_AN_EARLIER_TRY = { success: true, doneByAnEarlierTry: true };
 
 const ASKED_BY_AN_EARLIER_TRY = 'Not sent: an earlier try of this step already sent the mail';
 
-/** An item read and checked: its plan, what step 1 returned. */
+/** An item read and checked: its step 2, bound to the plan its step 1 returned. */
 interface PlannedItem extends Entry {
-	plan: unknown;
+	send: (platform: ItemPlatform) => Promise<ItemOutput>;
 }
 
 /** Step 2 of an operation whose plan is one request (a RequestPlan): the request, its answer made the output. */
 const sendPlan = async (plan: RequestPlan, platform: ItemPlatform): Promise<ItemOutput> =>
 	plan.output(await platform.request(plan.path, plan.body));
+
+/** The item's entry: its step 2 bound to its plan, once step 1's plan is ready. */
+function planned<Plan>(
+	itemIndex: number,
+	plan: Plan | Promise<Plan>,
+	send: (plan: Plan, platform: ItemPlatform) => Promise<ItemOutput>,
+): PlannedItem | Promise<PlannedItem> {
+	const entry = (ready: Plan): PlannedItem => ({
+		itemIndex,
+		send: async (platform) => await send(ready, platform),
+	});
+	return plan instanceof Promise ? plan.then(entry) : entry(plan);
+}
+
+/** Step 1 of an item, its plan typed as the module's own, for its step 2 (or the engine's, for a RequestPlan). */
+function prepared<Plan>(
+	context: IExecuteFunctions,
+	module: ItemOperationModule<Plan>,
+	item: ItemParameters,
+): PlannedItem | Promise<PlannedItem> {
+	if (module.send === undefined)
+		return planned(item.index, module.prepare.call(context, item), sendPlan);
+	const send = module.send;
+	return planned(
+		item.index,
+		module.prepare.call(context, item),
+		async (plan, platform) => await send.call(context, plan, platform),
+	);
+}
 
 /** The item's requests with the run's request options (the engine's, for the request now due). */
 function platformOf(
@@ -60,18 +90,16 @@ function platformOf(
 }
 
 /** Runs an operation item by item: its two steps made into the driver's steps (combined.ts), then its wait. */
-export async function runEachItem(
+export async function runEachItem<Plan>(
 	openRun: OpenRun,
-	module: ItemOperationModule,
+	module: ItemOperationModule<Plan>,
 ): Promise<INodeExecutionData[]> {
-	const run = openRun<PlannedItem, ItemOutput>();
+	const run = openRun<PlannedItem, undefined>();
 	const { context, reader } = run;
 	const outputs = await runSteps(run, {
 		readItem: (item) => {
-			const plan = module.prepare.call(context, item);
-			return plan instanceof Promise
-				? plan.then((ready) => [{ itemIndex: item.index, plan: ready }])
-				: [{ itemIndex: item.index, plan }];
+			const entry = prepared(context, module, item);
+			return entry instanceof Promise ? entry.then((ready) => [ready]) : [entry];
 		},
 		packing: {
 			maxPerRequest: 1,
@@ -85,14 +113,11 @@ export async function runEachItem(
 			},
 		},
 		requests: {
-			send: async ([{ itemIndex, plan }], _fixed, request) => {
-				const platform = platformOf(context, run.node, itemIndex, request);
-				const output = module.send
-					? await module.send.call(context, plan, platform)
-					: await sendPlan(plan as RequestPlan, platform);
-				return { answer: {}, sandbox: false, fixed: output };
+			send: async ([{ itemIndex, send }], _requestData, request) => {
+				const itemOutput = await send(platformOf(context, run.node, itemIndex, request));
+				return { answer: {}, sandbox: false, itemOutput };
 			},
-			explain: async ([entry], _fixed, error) =>
+			explain: async ([entry], _requestData, error) =>
 				await explainRefusal(
 					context,
 					run.node,
@@ -101,11 +126,12 @@ export async function runEachItem(
 					reader.forItem(entry.itemIndex),
 				),
 		},
-		// An item an earlier try of the run did, as its journal in n8n's store shows, has no result here (run/claim.ts).
-		outputs: { describe: (outcome) => outcome.accepted!.fixed ?? DONE_BY_AN_EARLIER_TRY },
+		// An item an earlier try of the run did, as its journal in n8n's store shows, has no result here
+		// (neverTwice/runClaim.ts).
+		outputs: { describe: (outcome) => outcome.accepted!.itemOutput ?? DONE_BY_AN_EARLIER_TRY },
 	});
 	// An operation that asks a person waits once item 0's request was accepted, by this try or an earlier one.
-	const sent = run.outcomes.items[0]?.accepted?.fixed;
+	const sent = run.outcomes.items[0]?.accepted?.itemOutput;
 	if (module.wait && sent && !Array.isArray(sent))
 		await module.wait.call(context, reader.forItem(0), sent);
 	else if (module.wait && run.outcomes.items[0]?.earlier.sent)

@@ -5,67 +5,29 @@
  *
  * The engine alone owns how the requests go: how many at once (Options → Requests in Parallel, read once for the
  * run; when not set, a number that follows the platform's answers: transport/concurrency.ts), pacing after a 429,
- * the execution's stop, On Error = Stop Workflow (no request starts after a failure, but the halves of a refused
- * request that find the entry at fault), requests on the same record in input order, what a retry of the run may
- * send (neverTwice/retries.ts) and what each request did (neverTwice/ledger.ts), and the words for what was done
- * and not run (report.ts). A request the platform refused whole is split in halves until the entries at
- * fault are alone, so every good entry is sent exactly once; any other failure fails exactly the entries of that
- * request and is never resent.
+ * the execution's stop, On Error = Stop Workflow, requests on the same record in input order, a request refused
+ * whole split (dispatch.ts), and the words for what was done and not run (report.ts, runOutputs.ts). Never twice
+ * is the guard's (neverTwice/guard.ts): the run asks it once before its first request what it may send, and tells
+ * it the run's end.
  */
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INode,
-	INodeExecutionData,
-	NodeApiError,
-} from 'n8n-workflow';
-import { NodeOperationError, sleep } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INode, INodeExecutionData } from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
 
-import type { RequestOptions } from '../../shared/transport';
 import type { ConcurrencyLimit } from '../../shared/transport/concurrency';
-import { mayHaveBeenProcessed, restated } from '../../shared/transport/failures';
 import { RequestPacer } from '../../shared/transport/pacing';
-import { type Accepted, earlierTryWords, SentLedger } from '../neverTwice/ledger';
-import { type ItemOutcome, Outcomes } from './outcomes';
+import { RunGuard, runNameOf } from '../neverTwice/guard';
+import { itemError } from '../items/itemErrors';
 import type { ItemParameters, ParameterReader } from '../items/parameterReader';
-import { type Entry, type Packing, RequestQueue, type Unit } from './queue';
-import {
-	earlierSummary,
-	isNotRun,
-	outputOf,
-	type OutputOf,
-	type OutputShape,
-	outputsOf,
-	refusedError,
-	runError,
-	type RunSettings,
-	stoppedError,
-	throughputHints,
-} from './report';
-import { RunClaim } from './claim';
-import { runName } from '../neverTwice/retries';
+import { RequestDispatch, type Requests } from './dispatch';
+import { type Accepted, Outcomes } from './outcomes';
+import { type Entry, type Packing, RequestQueue } from './queue';
+import { type OutputShape, refusedError, type RunSettings, throughputHints } from './report';
+import { RunOutputs } from './runOutputs';
 import { concurrencyOf, type DefaultParallel, type Throughput, throughputOf } from './throughput';
 
-export type { Accepted } from '../neverTwice/ledger';
-export type { ItemOutcome } from './outcomes';
+export type { Requests } from './dispatch';
+export type { Accepted, ItemOutcome } from './outcomes';
 export { type Entry, groupKey, type Packing } from './queue';
-
-/** How one request is made, and what its failures mean. */
-export interface Requests<E, RequestData> {
-	/**
-	 * Makes the request for these entries: the platform's answer and what their outputs need of it, which the
-	 * run's ledger keeps for a retry (saved with the execution: keep it small).
-	 */
-	send: (
-		entries: E[],
-		fixed: RequestData,
-		options: RequestOptions,
-	) => Promise<Accepted<RequestData>>;
-	/** True when the platform refused the whole request and processed none of it: then it is split. */
-	refusedWhole?: (error: unknown) => boolean;
-	/** The error of a failed request with the condition that applies, when a look-up can tell it. */
-	explain?: (entries: E[], fixed: RequestData, error: unknown) => Promise<unknown>;
-}
 
 /**
  * While a request the run started is under way (its retry claim, a template's look-up), reading pauses after
@@ -73,64 +35,44 @@ export interface Requests<E, RequestData> {
  */
 const ITEMS_BETWEEN_PAUSES = 500;
 
-const NOT_RECORDED = "Not sent: n8n's store did not record the request before it left";
-
-const SPLIT_NO_FURTHER =
-	'Both halves of the request were refused like the whole, and no item alone causes that refusal: the node did not split it further.';
+/** What the router tells a run of its operation. */
+type OperationSettings = RunSettings & {
+	/** The operation and its input, which the run's ledger belongs to. */
+	scope: string;
+	/** Requests in Parallel when the Options collection holds none: a number, or following the platform. */
+	defaultParallel: DefaultParallel;
+	/**
+	 * An operation that asks a person once per execution (operation.ts, wait): only item 0 is run, and a redo
+	 * sends its mail again (an earlier try's buttons answer the execution that sent it).
+	 */
+	asksAPerson?: boolean;
+};
 
 /**
- * The run of one operation on its input items. `E`: its entries; `RequestData`: what belongs to a request, not an
- * entry (made once per request by its packing's `fix`; of an accepted request, what its entries' outputs need).
+ * The run of one operation on its input items. `E`: its entries; `RequestData`: what a request's entries share
+ * (made once per request by its packing's `requestDataOf`: Send's request-level fields).
  */
 export class Run<E extends Entry = Entry, RequestData = unknown> {
 	readonly node: INode;
-
 	/** Options, read once for item 0: they shape the whole run. */
 	readonly options: IDataObject;
-
 	readonly throughput: Throughput;
-
-	private readonly itemCount: number;
-
-	private readonly continueOnFail: boolean;
-
-	private readonly ledger: SentLedger<RequestData> | undefined;
-
 	readonly outcomes: Outcomes<E, RequestData>;
-
+	private readonly itemCount: number;
+	private readonly continueOnFail: boolean;
+	/** Never twice, for a run that changes something (neverTwice/guard.ts). */
+	private readonly guard: RunGuard<Accepted<RequestData>> | undefined;
 	private readonly pacer = new RequestPacer();
-
 	/** How many requests are under way at once: fixed, or following the platform's answers. */
 	private readonly concurrency: ConcurrencyLimit;
-
+	private readonly runOutputs: RunOutputs<E, RequestData>;
 	private queue: RequestQueue<E, RequestData> | undefined;
-
 	private requestNumber: number;
-
-	/** Requests on a record: the last one's run, which the next one on that record waits for. */
-	private readonly lastOfRecord = new Map<string, Promise<unknown>>();
-
-	/** Items' outputs made early, as they were answered (describeAsAnswered), for outputs() with that shape. */
-	private earlyOutputs:
-		{ shape: OutputShape<E, RequestData>; outputs: Array<OutputOf | undefined> } | undefined;
-
-	/** The run's claim in its execution's lineage (claim.ts), for a run that changes something. */
-	private readonly claim: RunClaim<E, RequestData> | undefined;
 
 	constructor(
 		readonly context: IExecuteFunctions,
 		readonly reader: ParameterReader,
-		private readonly settings: RunSettings & {
-			/** The operation and its input, which the run's ledger belongs to. */
-			scope: string;
-			/** Requests in Parallel when the Options collection holds none: a number, or following the platform. */
-			defaultParallel: DefaultParallel;
-			/**
-			 * An operation that asks a person once per execution (operation.ts, wait): only item 0 is run, and a redo
-			 * sends its mail again (an earlier try's buttons answer the execution that sent it).
-			 */
-			asksAPerson?: boolean;
-		},
+		private readonly settings: OperationSettings,
 	) {
 		this.node = reader.node;
 		const inputs = context.getInputData().length;
@@ -142,20 +84,18 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 		this.options = { ...options, ...sending };
 		this.throughput = throughputOf(this.node, this.options, settings.defaultParallel);
 		this.concurrency = concurrencyOf(this.throughput);
-		this.ledger = settings.effect
-			? SentLedger.open<RequestData>(context, settings.scope, this.itemCount, {
-					redo: this.options.repeatOnRetry === true,
+		const { scope, effect, asksAPerson } = settings;
+		this.guard = effect
+			? RunGuard.open<Accepted<RequestData>>(context, this.node, {
+					scope,
+					itemCount: this.itemCount,
+					repeatOnRetry: this.options.repeatOnRetry === true,
+					redoSendsAccepted: asksAPerson === true,
 				})
 			: undefined;
-		this.requestNumber = this.ledger?.lastRequest ?? 0;
-		this.claim =
-			this.ledger &&
-			new RunClaim(context, this.node, {
-				recordFits: this.ledger.recordFits,
-				repeatOnRetry: this.options.repeatOnRetry === true,
-				redoSendsAccepted: settings.asksAPerson === true,
-			});
-		this.outcomes = new Outcomes<E, RequestData>(this.itemCount, this.node, this.ledger);
+		this.requestNumber = this.guard?.lastRequest ?? 0;
+		this.outcomes = new Outcomes<E, RequestData>(this.itemCount, this.guard);
+		this.runOutputs = new RunOutputs(context, this.node, this.outcomes, settings, this.itemCount);
 	}
 
 	/**
@@ -168,12 +108,13 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 		/** Whether a request the reading started (a look-up) is still under way. */
 		lookingUp: () => boolean = () => false,
 	): Promise<T[]> {
-		this.claim?.start();
+		const guard = this.guard;
+		guard?.startClaim();
 		const entries: T[] = [];
 		for (let itemIndex = 0; itemIndex < this.itemCount; itemIndex++) {
 			if (
 				itemIndex % ITEMS_BETWEEN_PAUSES === ITEMS_BETWEEN_PAUSES - 1 &&
-				(this.claim?.answered === false || lookingUp())
+				(guard?.claimAnswered === false || lookingUp())
 			)
 				await sleep(0);
 			let read: T[];
@@ -184,8 +125,11 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 				this.refuse(itemIndex, error);
 				continue;
 			}
-			for (let entryIndex = 0; entryIndex < read.length; entryIndex++)
-				if (this.outcomes.admit(read[entryIndex], entryIndex)) entries.push(read[entryIndex]);
+			for (let entryIndex = 0; entryIndex < read.length; entryIndex++) {
+				const earlier = guard?.earlierOf(itemIndex, entryIndex);
+				if (this.outcomes.noteRead(read[entryIndex], entryIndex, earlier))
+					entries.push(read[entryIndex]);
+			}
 		}
 		return entries;
 	}
@@ -196,19 +140,19 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 	 * so that the error can say how many items are refused and what the other setting would send.
 	 */
 	refuse(itemIndex: number, error: unknown) {
-		this.outcomes.refuse(itemIndex, error);
+		// A helper's ItemProblem names the field; the item's error names the item too (items/itemErrors.ts).
+		this.outcomes.refuse(itemIndex, itemError(this.node, error, itemIndex));
 	}
 
 	/** Packs the entries into requests, in input order. */
 	pack(entries: E[], packing: Packing<E, RequestData>) {
-		this.queue = new RequestQueue(entries, packing, () => runName(this.context));
+		this.queue = new RequestQueue(entries, packing, () => runNameOf(this.context));
 	}
 
 	/**
-	 * Sends the packed requests, several at once, and returns when each is answered or the run has stopped.
-	 * Under Stop Workflow an item refused while reading stops the run here, before any request (one rule for
-	 * every operation: docs/errors.md). Before the first request, a retried execution checks that it may send
-	 * (neverTwice/retries.ts).
+	 * Sends the packed requests, several at once (dispatch.ts), and returns when each is answered or the run has
+	 * stopped. Under Stop Workflow an item refused while reading stops the run here, before any request (one rule
+	 * for every operation: docs/errors.md). Before the first request, the guard says what the run may send.
 	 */
 	async send(requests: Requests<E, RequestData>) {
 		if (!this.continueOnFail) {
@@ -217,172 +161,39 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 		}
 		const queue = this.queue!;
 		if (queue.size === 0) return;
-		const numbered = () => this.nextNumber();
-		if (
-			this.claim &&
-			!(await this.claim.maySend(queue, this.outcomes, this.continueOnFail, numbered))
-		)
-			return;
-		const workers = Math.min(this.throughput.parallel, queue.size);
-		await Promise.all(Array.from({ length: workers }, async () => await this.worker(requests)));
+		const { continueOnFail, throughput, concurrency, pacer, guard } = this;
+		const nextNumber = () => this.nextNumber();
+		if (guard && !(await guard.maySend(queue, this.outcomes, continueOnFail, nextNumber))) return;
+		const run = { throughput, concurrency, pacer, continueOnFail, nextNumber, record: guard };
+		await new RequestDispatch(this.context, this.node, queue, this.outcomes, run).sendAll(requests);
 	}
 
-	/** The run's end, whatever it is (`threw`: it ends the execution): its hints, and its claim's end (claim.ts). */
+	/** The run's end, whatever it is (`threw`: it ends the execution): its hints, and the guard's end. */
 	async settled(threw: boolean) {
 		const paceHints = throughputHints(this.concurrency.summary, this.pacer.pacedRate);
 		if (!threw) this.context.addExecutionHints(...paceHints);
-		await this.claim?.end(threw);
+		await this.guard?.ended(threw);
 	}
 
 	private nextNumber() {
 		const number = ++this.requestNumber;
-		this.ledger?.numbered(number);
+		this.guard?.numbered(number);
 		return number;
 	}
 
-	/** Sends requests while any is left, each when the number at once allows (on a record: after the last). */
-	private async worker(requests: Requests<E, RequestData>) {
-		const queue = this.queue!;
-		const cancelled = this.context.getExecutionCancelSignal?.();
-		while (!cancelled?.aborted) {
-			// The place is given back as soon as the answer is in, before the answer is worked on.
-			const release = await this.concurrency.acquire();
-			const unit = cancelled?.aborted ? undefined : queue.next();
-			if (!unit) return release();
-			const before = unit.record === undefined ? undefined : this.lastOfRecord.get(unit.record);
-			const sent = (async (waiting: Unit<E, RequestData>) => {
-				await before;
-				// A request that waited for another on its record starts only if the run goes on.
-				if (!queue.goesOn(waiting) || cancelled?.aborted) return;
-				await this.request(waiting, requests, release);
-			})(unit).finally(release);
-			if (unit.record !== undefined) this.lastOfRecord.set(unit.record, sent);
-			await sent;
-		}
-	}
-
-	private async request(
-		unit: Unit<E, RequestData>,
-		requests: Requests<E, RequestData>,
-		answeredNow: () => void,
-	) {
-		const number = this.nextNumber();
-		this.outcomes.sending(unit.entries, number);
-		try {
-			// The request leaves once the run's journal holds that it may have (neverTwice/journal.ts).
-			await this.claim?.journal?.announce(unit.origin).catch((error: unknown) => {
-				throw new NodeOperationError(this.node, NOT_RECORDED, {
-					description: `${String((error as Error).message)}: nothing of this request was sent.`,
-				});
-			});
-			const accepted = await requests.send(unit.entries, unit.fixed, {
-				retry: this.throughput.retry,
-				pacer: this.pacer,
-				concurrency: this.concurrency,
-				timeoutMs: this.throughput.timeoutMs,
-				itemIndex: unit.entries[0].itemIndex,
-			});
-			answeredNow();
-			this.outcomes.accepted(unit.entries, number, accepted);
-			if (!unit.parent) this.claim?.journal?.answered(unit.origin, 'accepted');
-			this.answered(unit);
-		} catch (error) {
-			answeredNow();
-			if (requests.refusedWhole?.(error) && unit.entries.length > 1) {
-				this.claim?.journal?.cutInHalves(unit.origin);
-				this.answered(unit, this.queue!.refused(unit, number, error as NodeApiError));
-				return;
-			}
-			const explained = requests.explain
-				? await requests.explain(unit.entries, unit.fixed, error).catch(() => error)
-				: error;
-			if (!unit.parent && !mayHaveBeenProcessed(error))
-				this.claim?.journal?.answered(unit.origin, 'unprocessed');
-			this.failed(unit, number, explained);
-			this.answered(unit);
-		} finally {
-			this.ledger?.settled(number);
-		}
-	}
-
-	private failed(unit: Unit<E, RequestData>, number: number, error: unknown) {
-		this.outcomes.failed(unit.entries, number, error);
-		if (!this.continueOnFail) this.queue!.stopAfter(unit);
-	}
-
-	/** A request was answered: halves its sibling's answer shows to be refused for what they share fail. */
-	private answered(unit: Unit<E, RequestData>, settled = this.queue!.answered(unit)) {
-		for (const half of settled)
-			this.failed(
-				half.unit,
-				half.number,
-				restated(this.node, half.error, {
-					message: `${half.error.message}: ${half.cause}`,
-					description: [SPLIT_NO_FURTHER, half.error.description].filter(Boolean).join(' '),
-				}),
-			);
-	}
-
-	/**
-	 * Makes each item's output as its last entry is answered, beside the requests still under way, when the
-	 * operation's outputs hold nothing known only later: outputs() with the same shape then gathers them.
-	 */
+	/** Makes each item's output as it is answered, when nothing in it is known later (runOutputs.ts). */
 	describeAsAnswered(shape: OutputShape<E, RequestData>) {
-		const outputs = new Array<OutputOf | undefined>(this.itemCount);
-		const settings = this.settings;
-		const reportShape = this.reportShape(shape);
-		this.earlyOutputs = { shape, outputs };
-		this.outcomes.onAnswered = (itemIndex) => {
-			const outcome = this.outcomes.outcomeOf(itemIndex);
-			if (outcome.refused === undefined)
-				outputs[itemIndex] = outputOf(outcome, itemIndex, settings, reportShape);
-		};
+		this.runOutputs.describeAsAnswered(shape);
 	}
 
-	/**
-	 * Every input item's output, paired with it; under Stop Workflow, the error of the first failed item with
-	 * what happened to the others; after the execution was stopped, what was done before. A run that ends
-	 * with every item done leaves nothing for a retry to skip.
-	 */
+	/** Every input item's output, paired with it, or the run's error (runOutputs.ts). */
 	outputs(shape: OutputShape<E, RequestData>): INodeExecutionData[] {
-		const { items } = this.outcomes;
-		const settings = {
-			...this.settings,
-			earlierTry: this.claim?.earlierTry ?? earlierTryWords(this.ledger?.earlierIn),
-		};
-		if (!this.continueOnFail) {
-			const error = runError(this.node, items, settings, this.throughput);
-			if (error) throw error;
-		}
-		if ((this.queue?.size ?? 0) > 0 || items.some(isNotRun))
-			throw stoppedError(items, this.node, settings);
-		// Items an earlier try did keep the record: the operation may fail after this (Send and Wait cannot wait for
-		// that try's mail), and a further try of the run (Retry On Fail) must find them done.
-		if (
-			items.every(
-				(outcome) =>
-					outcome.failed.length === 0 && outcome.refused === undefined && !outcome.earlier.sent,
-			)
-		)
-			this.ledger?.close();
-		const earlier = earlierSummary(items, settings);
-		if (earlier)
-			this.context.addExecutionHints({
-				message: `${earlier} Their results are those of that try.`,
-				location: 'outputPane',
-			});
-		const early = this.earlyOutputs?.shape === shape ? this.earlyOutputs.outputs : undefined;
-		return outputsOf(items, settings, this.reportShape(shape), early);
-	}
-
-	private reportShape(shape: OutputShape<E, RequestData>) {
-		return {
-			...shape,
-			describe: shape.describe as (
-				outcome: ItemOutcome<unknown, unknown>,
-				where: IDataObject,
-			) => IDataObject,
-			inItemOrder: this.outcomes.inItemOrder as (a: unknown, b: unknown) => number,
-		};
+		return this.runOutputs.outputs(shape, {
+			continueOnFail: this.continueOnFail,
+			throughput: this.throughput,
+			requestsLeft: this.queue?.size ?? 0,
+			earlierTry: this.guard?.earlierTry,
+			everyItemDone: () => this.guard?.everyItemDone(),
+		});
 	}
 }

@@ -67,6 +67,16 @@ export interface ItemPlatform {
 	): Promise<IDataObject[]>;
 }
 
+/** Step 1 of an item: reads and checks it, and returns its plan (ItemSteps). */
+type PrepareStep<Plan> = (this: IExecuteFunctions, item: ItemParameters) => Plan | Promise<Plan>;
+
+/** Step 2 of an item: makes its plan's request (or a few) and returns its output (ItemSteps). */
+type SendStep<Plan> = (
+	this: IExecuteFunctions,
+	plan: Plan,
+	platform: ItemPlatform,
+) => Promise<ItemOutput>;
+
 /**
  * The two steps of an operation run item by item (run/eachItem.ts). Step 1, `prepare`, reads and checks the
  * item (items/parameterReader.ts reads each value as its field's kind; helpers/validation.ts holds the field
@@ -76,22 +86,32 @@ export interface ItemPlatform {
  * item's turn comes and returns the item's output; work that is not a check and costs memory or time (an
  * attachment read) belongs there. An operation whose plan is a RequestPlan leaves step 2 to the engine.
  * `this` is n8n's context, for the few that need its helpers (an input item's binary data, a credential).
+ *
+ * `Plan` is the operation's own plan type: what step 1 returns is what step 2 takes. The steps are function-typed
+ * properties, not methods, so that TypeScript compares step 2's parameter strictly: a module whose `send` takes
+ * another type than its `prepare` returns does not compile in its resource's list (CheckedModules).
  */
-type ItemSteps =
+type ItemSteps<Plan> =
+	| { prepare: PrepareStep<RequestPlan>; send?: undefined }
+	| { prepare: PrepareStep<Plan>; send: SendStep<Plan> };
+
+/**
+ * An item operation as the router holds it, beside others of other plans: once its resource's list checked it
+ * (CheckedModules), its plan type is no longer known, and step 2 takes the plan step 1 returned, whatever its type.
+ * Methods, so that a module of any plan fits here; only the router's list and run/eachItem.ts see this.
+ */
+type HeldItemSteps =
 	| {
 			prepare(this: IExecuteFunctions, item: ItemParameters): RequestPlan | Promise<RequestPlan>;
 			send?: undefined;
 	  }
 	| {
 			prepare(this: IExecuteFunctions, item: ItemParameters): unknown;
-			/**
-			 * `plan`: what this operation's `prepare` returned. Each module types it as its own plan: a method's
-			 * parameters are compared both ways, so `send(plan: Search, …)` is one of these.
-			 */
 			send(this: IExecuteFunctions, plan: unknown, platform: ItemPlatform): Promise<ItemOutput>;
 	  };
 
-interface Described {
+/** What every operation module says of itself: its entry in the Operation list, its fields, its tool text. */
+interface OperationDescription {
 	option: OperationOption;
 	/** Its fields, without display options (the resource adds them). */
 	properties: INodeProperties[];
@@ -104,8 +124,11 @@ interface Described {
 	fasterWays?: Record<string, string>;
 }
 
-/** An operation run item by item: one request (or a few) per input item, in two steps (ItemSteps). */
-export type ItemOperationModule = Described & ItemSteps & ItemOptions;
+/** An operation run item by item, with its own plan type: one request (or a few) per input item, in two steps (ItemSteps). */
+export type ItemOperationModule<Plan> = OperationDescription & ItemSteps<Plan> & ItemOptions;
+
+/** An operation run item by item as the router holds it (HeldItemSteps). */
+type HeldItemOperationModule = OperationDescription & HeldItemSteps & ItemOptions;
 
 interface ItemOptions {
 	/**
@@ -148,7 +171,7 @@ export type CombinedRun = (
  * run (how an item is read, how entries pack, how a request is made and its failure explained, how outputs are
  * described), and the engine's driver takes them in order (run/combined.ts).
  */
-interface CombinedOperationModule extends Described {
+interface CombinedOperationModule extends OperationDescription {
 	combinesItems: true;
 	/** What a request that may have reached the platform may have done ("mail may have gone out"). */
 	effect: string;
@@ -156,7 +179,23 @@ interface CombinedOperationModule extends Described {
 	steps: CombinedRun;
 }
 
-export type OperationModule = ItemOperationModule | CombinedOperationModule;
+/** Any operation module, as the router holds it. */
+export type OperationModule = HeldItemOperationModule | CombinedOperationModule;
+
+/** The plan type a module's step 1 returns. */
+type PlanOf<Module> = Module extends { prepare: (...args: never[]) => infer Plan }
+	? Awaited<Plan>
+	: never;
+
+/**
+ * A resource's list of modules, each checked with its own plan type: what an item operation's step 1 returns is
+ * what its step 2 takes (actions/resource.ts).
+ */
+export type CheckedModules<Modules> = {
+	[Name in keyof Modules]: Modules[Name] extends CombinedOperationModule
+		? Modules[Name]
+		: ItemOperationModule<PlanOf<Modules[Name]>>;
+};
 
 export const combinesItems = (module: OperationModule): module is CombinedOperationModule =>
 	'combinesItems' in module;

@@ -1,14 +1,43 @@
 /**
  * What happened to each input item in a run: the entries its requests carried and what they did, or why it
- * was not sent, kept in the run's ledger (neverTwice/ledger.ts) so that n8n's retry of the run sends only what was refused
- * or never sent.
+ * was not sent, kept in the run's ledger (its keeper: neverTwice/guard.ts) so that n8n's retry of the run sends only
+ * what was refused or never sent.
  */
-import type { INode } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
 import { mayHaveBeenProcessed } from '../../shared/transport/failures';
-import { earlierFailure, keptFailure, type Accepted, type SentLedger } from '../neverTwice/ledger';
-import type { Entry } from './queue';
-import { itemError } from '../items/itemErrors';
+import type { Entry, PackedRequest } from './queue';
+
+/**
+ * A request the platform accepted: its answer, whether it was a sandbox check, and what its entries' outputs need
+ * of it. Kept in the run's ledger for a retry, so plain data and small.
+ */
+export interface Accepted<RequestData> {
+	answer: IDataObject;
+	sandbox: boolean;
+	/**
+	 * Of a request that combines items (Send): the part of its request data its items' outputs show (UniqueMsgID,
+	 * sender, template).
+	 */
+	requestIdentity?: RequestData;
+	/** Of an item run item by item: its output, made from the answer by its step 2 (run/eachItem.ts). */
+	itemOutput?: IDataObject | IDataObject[];
+}
+
+/** What an earlier try of the run did with an entry (neverTwice/guard.ts, EarlierEntry). */
+interface EarlierOutcome<RequestData> {
+	number: number;
+	size: number;
+	sent?: Accepted<RequestData>;
+	error?: unknown;
+}
+
+/** Where each request's outcome is kept for a retry of the run: its ledger (neverTwice/guard.ts, RunGuard). */
+interface OutcomeKeeper<RequestData> {
+	/** `entries`: item index and index within the item, flat. */
+	keepAccepted(number: number, entries: number[], sent: Accepted<RequestData>): void;
+	keepFailed(number: number, size: number, entries: number[], error: unknown): void;
+}
 
 export interface ItemOutcome<E, RequestData> {
 	sent: E[];
@@ -64,8 +93,7 @@ export class Outcomes<E extends Entry, RequestData> {
 
 	constructor(
 		itemCount: number,
-		private readonly node: INode,
-		private readonly ledger: SentLedger<RequestData> | undefined,
+		private readonly keeper: OutcomeKeeper<RequestData> | undefined,
 	) {
 		this.unanswered = new Uint32Array(itemCount);
 		this.outcomes = new Array<ItemOutcome<E, RequestData> | undefined>(itemCount);
@@ -96,12 +124,15 @@ export class Outcomes<E extends Entry, RequestData> {
 	}
 
 	/**
-	 * A read entry: true when it is to be sent. One that an earlier try of this run sent, or may have,
-	 * keeps that outcome and is not sent again.
+	 * Notes a read entry and says whether it is to be sent: not when an earlier try of this run sent it, or may have
+	 * (`earlier`, from the run's ledger); it then keeps that outcome.
 	 */
-	admit(entry: E, entryIndex: number): boolean {
+	noteRead(
+		entry: E,
+		entryIndex: number,
+		earlier: EarlierOutcome<RequestData> | undefined,
+	): boolean {
 		if (entryIndex !== 0) this.entryIndexes.set(entry, entryIndex);
-		const earlier = this.ledger?.earlierOutcome(entry.itemIndex, entryIndex);
 		if (!earlier) {
 			this.unanswered[entry.itemIndex]++;
 			return true;
@@ -114,7 +145,7 @@ export class Outcomes<E extends Entry, RequestData> {
 			outcome.earlier = { ...outcome.earlier, sent: true };
 		} else {
 			outcome.failed = added(outcome.failed, entry);
-			outcome.error ??= earlierFailure(this.node, earlier.failed!, this.ledger?.earlierIn);
+			outcome.error ??= earlier.error;
 			outcome.uncertain = true;
 			outcome.earlier = { ...outcome.earlier, failed: true };
 		}
@@ -123,7 +154,7 @@ export class Outcomes<E extends Entry, RequestData> {
 
 	/** The item is not sent, for this reason; its entries are not either. */
 	refuse(itemIndex: number, error: unknown) {
-		this.outcomeOf(itemIndex).refused ??= itemError(this.node, error, itemIndex);
+		this.outcomeOf(itemIndex).refused ??= error;
 	}
 
 	private entryIndexOf(entry: E): number {
@@ -133,22 +164,36 @@ export class Outcomes<E extends Entry, RequestData> {
 	/** Halves are answered in any order: an item's entries are listed in its own order. */
 	inItemOrder = (a: E, b: E) => this.entryIndexOf(a) - this.entryIndexOf(b);
 
-	/** A request is about to carry these entries: a record saved before its answer counts it as under way. */
-	sending(entries: E[], number: number) {
-		this.ledger?.sending(number, this.entryPairs(entries));
+	/** An earlier try of the run sent this request and the platform accepted it (its journal says so). */
+	acceptedEarlier(request: PackedRequest<E, RequestData>, number: number) {
+		const accepted = { code: 200, message: 'accepted' };
+		const { entries, requestData } = request;
+		this.accepted(
+			entries,
+			number,
+			{ answer: accepted, sandbox: false, requestIdentity: requestData },
+			true,
+		);
 	}
 
-	/** `earlier`: an earlier try of the run sent the request (its journal says so: run/earlierTries.ts). */
+	/** An earlier try sent this request with no answer kept: this item's entries of it fail with `error`. */
+	inDoubtEarlier(
+		request: PackedRequest<E, RequestData>,
+		itemIndex: number,
+		number: number,
+		error: unknown,
+	) {
+		const entries = request.entries.filter((entry) => entry.itemIndex === itemIndex);
+		this.failed(entries, number, error, true, request.entries.length);
+	}
+
+	/** `earlier`: an earlier try of the run sent the request (its journal says so: neverTwice/runClaim.ts). */
 	accepted(entries: E[], number: number, accepted: Accepted<RequestData>, earlier = false) {
-		this.ledger?.keep({
-			number,
-			size: entries.length,
-			entries: this.entryPairs(entries),
-			sent: {
-				answer: { code: accepted.answer.code, message: accepted.answer.message },
-				sandbox: accepted.sandbox,
-				fixed: accepted.fixed,
-			},
+		this.keeper?.keepAccepted(number, this.entryPairs(entries), {
+			answer: { code: accepted.answer.code, message: accepted.answer.message },
+			sandbox: accepted.sandbox,
+			requestIdentity: accepted.requestIdentity,
+			itemOutput: accepted.itemOutput,
 		});
 		this.requestSizes.set(number, entries.length);
 		for (const entry of entries) {
@@ -164,13 +209,7 @@ export class Outcomes<E extends Entry, RequestData> {
 	/** `size`: the request's, when these are some of its entries (an earlier request's items, each with its error). */
 	failed(entries: E[], number: number, error: unknown, earlier = false, size = entries.length) {
 		const uncertain = mayHaveBeenProcessed(error);
-		if (uncertain)
-			this.ledger?.keep({
-				number,
-				size,
-				entries: this.entryPairs(entries),
-				failed: keptFailure(error),
-			});
+		if (uncertain) this.keeper?.keepFailed(number, size, this.entryPairs(entries), error);
 		this.requestSizes.set(number, size);
 		for (const entry of entries) {
 			const outcome = this.outcomeOf(entry.itemIndex);
@@ -199,7 +238,7 @@ export class Outcomes<E extends Entry, RequestData> {
 	}
 
 	/** The entries as the ledger knows them: item index and index within the item, flat. */
-	private entryPairs(entries: E[]): number[] {
+	entryPairs(entries: E[]): number[] {
 		const pairs = new Array<number>(entries.length * 2);
 		for (let index = 0; index < entries.length; index++) {
 			pairs[index * 2] = entries[index].itemIndex;

@@ -19,13 +19,14 @@ export interface Packing<E extends Entry, RequestData> {
 	keyOf?: (entry: E) => string;
 	maxPerRequest: number;
 	/**
-	 * Request-level choices made once per request and kept when a refused request is split. `name`: the request's
-	 * name in its execution, the same in every try that packs the same entries (its run in the execution's lineage
-	 * and its place in the run), so that a retry can say what an earlier try's request was called.
+	 * A request's request data (what its entries share: Send's request-level fields), made once per request and kept
+	 * when a refused request is split. `name`: the request's name in its execution, the same in every try that packs
+	 * the same entries (its run in the execution's lineage and its place in the run), so that a retry can say what
+	 * an earlier try's request was called.
 	 */
-	fix?: (entries: E[], name: string) => RequestData;
-	/** What the platform's events call a request of these choices (Send: its UniqueMsgID). */
-	eventsName?: (fixed: RequestData) => string | undefined;
+	requestDataOf?: (entries: E[], name: string) => RequestData;
+	/** What the platform's events call a request of this request data (Send: its UniqueMsgID). */
+	eventsName?: (requestData: RequestData) => string | undefined;
 	/** The record a request acts on (a contact's address): requests on the same record go in input order. */
 	recordOf?: (entry: E) => string | undefined;
 	/** The addresses an entry goes to (a message's recipients, a contact's address): a refused item names them. */
@@ -34,11 +35,11 @@ export interface Packing<E extends Entry, RequestData> {
 	 * When both halves of a refused request were refused like it: a phrase naming what their entries share,
 	 * when no entry alone can cause that refusal; undefined when one could, and they are split further.
 	 */
-	sharedCause?: (entries: E[], fixed: RequestData, error: NodeApiError) => string | undefined;
+	sharedCause?: (entries: E[], requestData: RequestData, error: NodeApiError) => string | undefined;
 }
 
 /** A request as a refusal names it: its entries, its UniqueMsgID and each entry's addresses. */
-export interface RequestDescription<E> {
+interface DescribedRequest<E> {
 	entries: E[];
 	eventsName?: string;
 	recipients?: string[][];
@@ -71,42 +72,46 @@ function chunkByKey<T>(entries: T[], keyOf: ((entry: T) => string) | undefined, 
 }
 
 /** A refused request cut in halves: the halves' answers say whether the cause is what they share. */
-interface Split<E, RequestData> {
+interface SplitRequest<E, RequestData> {
 	error: NodeApiError;
 	/** Halves not answered yet. */
 	pending: number;
 	/** Halves refused word for word like the whole, waiting for the other half's answer. */
-	alike: Array<{ unit: Unit<E, RequestData>; number: number; error: NodeApiError }>;
+	refusedAlike: Array<{
+		request: PackedRequest<E, RequestData>;
+		number: number;
+		error: NodeApiError;
+	}>;
 }
 
-/** One request to make: its entries and request-level choices. */
-export interface Unit<E, RequestData> {
+/** One request to make: its entries and its request data. */
+export interface PackedRequest<E, RequestData> {
 	entries: E[];
-	fixed: RequestData;
-	/** The first request these entries were part of: halves of a refused request keep it. */
+	requestData: RequestData;
+	/** The first request these entries were part of (its place in the run's packing): halves of a refused request keep it. */
 	origin: number;
 	/** The refused request this is a half of. */
-	parent?: Split<E, RequestData>;
+	parent?: SplitRequest<E, RequestData>;
 	/** The record it acts on, when it acts on one. */
 	record?: string;
 }
 
 /** Halves refused like the whole, to fail together: what they share is the cause. */
 interface SharedRefusal<E, RequestData> {
-	unit: Unit<E, RequestData>;
+	request: PackedRequest<E, RequestData>;
 	number: number;
 	error: NodeApiError;
 	cause: string;
 }
 
-/** A request's fixed choices not made yet (next() makes them). */
-const UNFIXED = Symbol('unfixed');
+/** A request's request data not made yet (next() makes it). */
+const NOT_MADE_YET = Symbol('request data not made yet');
 
 const sameRefusal = (a: NodeApiError, b: NodeApiError) =>
 	a.httpCode === b.httpCode && a.description === b.description;
 
 export class RequestQueue<E extends Entry, RequestData> {
-	private readonly waiting: Array<Unit<E, RequestData>>;
+	private readonly waiting: Array<PackedRequest<E, RequestData>>;
 
 	/** The next request to hand out: the queue is read from the front without moving the rest. */
 	private head = 0;
@@ -117,15 +122,15 @@ export class RequestQueue<E extends Entry, RequestData> {
 	constructor(
 		entries: E[],
 		private readonly packing: Packing<E, RequestData>,
-		/** The run's name in its execution (neverTwice/retries.ts), known once the run has claimed it. */
+		/** The run's name in its execution (neverTwice/runHistory.ts, runNameOf), known once the run has claimed it. */
 		private readonly runName: () => string,
 	) {
-		// A request's fixed choices are made as it is handed out (next()): before the first request only the
+		// A request's request data is made as it is handed out (next()): before the first request only the
 		// grouping is done, the rest beside the requests.
 		this.waiting = chunkByKey(entries, packing.keyOf, packing.maxPerRequest).map(
 			(chunk, origin) => ({
 				entries: chunk,
-				fixed: UNFIXED as RequestData,
+				requestData: NOT_MADE_YET as RequestData,
 				origin,
 				record: packing.recordOf?.(chunk[0]),
 			}),
@@ -152,81 +157,84 @@ export class RequestQueue<E extends Entry, RequestData> {
 
 	/** The origins of the requests not handed out yet. */
 	origins(): number[] {
-		return this.waiting.slice(this.head).map((unit) => unit.origin);
+		return this.waiting.slice(this.head).map((request) => request.origin);
 	}
 
-	/** Takes these origins' requests out (an earlier try sent them, or may have), with their fixed choices made. */
-	withhold(origins: Set<number>): Array<Unit<E, RequestData>> {
+	/** Takes these origins' requests out (an earlier try sent them, or may have), with their request data made. */
+	withhold(origins: Set<number>): Array<PackedRequest<E, RequestData>> {
 		const withheld = this.waiting.filter(
-			(unit, index) => index >= this.head && origins.has(unit.origin),
+			(request, index) => index >= this.head && origins.has(request.origin),
 		);
 		this.waiting.splice(
 			this.head,
 			this.waiting.length - this.head,
-			...this.waiting.slice(this.head).filter((unit) => !origins.has(unit.origin)),
+			...this.waiting.slice(this.head).filter((request) => !origins.has(request.origin)),
 		);
-		for (const unit of withheld) if (unit.fixed === UNFIXED) unit.fixed = this.fixed(unit);
+		for (const request of withheld)
+			if (request.requestData === NOT_MADE_YET) request.requestData = this.madeRequestData(request);
 		return withheld;
 	}
 
 	/** The entries not handed out yet, and none will be: the run was stopped or refused. */
 	takeAll(): E[] {
-		return this.takeAllRequests().flatMap((unit) => unit.entries);
+		return this.takeAllRequests().flatMap((request) => request.entries);
 	}
 
 	/** The requests not handed out yet, described (describe()). */
-	takeAllRequests(): Array<RequestDescription<E>> {
-		const left = this.waiting.slice(this.head).map((unit) => this.describe(unit));
+	takeAllRequests(): Array<DescribedRequest<E>> {
+		const left = this.waiting.slice(this.head).map((request) => this.describe(request));
 		this.head = this.waiting.length;
 		return left;
 	}
 
 	/** A request's entries, what the platform's events call it and the addresses of each entry. */
-	describe(unit: Unit<E, RequestData>): RequestDescription<E> {
+	describe(request: PackedRequest<E, RequestData>): DescribedRequest<E> {
 		const { recipientsOf } = this.packing;
 		return {
-			entries: unit.entries,
-			eventsName: this.packing.eventsName?.(unit.fixed === UNFIXED ? this.fixed(unit) : unit.fixed),
-			recipients: recipientsOf && unit.entries.map(recipientsOf),
+			entries: request.entries,
+			eventsName: this.packing.eventsName?.(
+				request.requestData === NOT_MADE_YET ? this.madeRequestData(request) : request.requestData,
+			),
+			recipients: recipientsOf && request.entries.map(recipientsOf),
 		};
 	}
 
-	private fixed(unit: Unit<E, RequestData>): RequestData {
-		return this.packing.fix
-			? this.packing.fix(unit.entries, `${this.runName()}:${unit.origin}`)
+	private madeRequestData(request: PackedRequest<E, RequestData>): RequestData {
+		return this.packing.requestDataOf
+			? this.packing.requestDataOf(request.entries, `${this.runName()}:${request.origin}`)
 			: (undefined as RequestData);
 	}
 
 	/** The next request to send; after the run was stopped, only the halves of the request that stopped it. */
-	next(): Unit<E, RequestData> | undefined {
+	next(): PackedRequest<E, RequestData> | undefined {
 		while (this.head < this.waiting.length) {
-			const unit = this.waiting[this.head++];
-			if (!this.goesOn(unit)) continue;
-			if (unit.fixed === UNFIXED) unit.fixed = this.fixed(unit);
-			return unit;
+			const request = this.waiting[this.head++];
+			if (!this.mayStart(request)) continue;
+			if (request.requestData === NOT_MADE_YET) request.requestData = this.madeRequestData(request);
+			return request;
 		}
 		return undefined;
 	}
 
 	/** Whether a request may still start: no failure stopped the run, or it is a half of the one that did. */
-	goesOn(unit: Unit<E, RequestData>): boolean {
-		return this.stoppedBy === undefined || unit.origin === this.stoppedBy;
+	mayStart(request: PackedRequest<E, RequestData>): boolean {
+		return this.stoppedBy === undefined || request.origin === this.stoppedBy;
 	}
 
 	/** No other request starts after this one's failure (its own halves still go). */
-	stopAfter(unit: Unit<E, RequestData>) {
-		this.stoppedBy ??= unit.origin;
+	stopAfter(request: PackedRequest<E, RequestData>) {
+		this.stoppedBy ??= request.origin;
 	}
 
 	/** Halves of a refused request go first, so that a refused entry is found before other requests start. */
-	private split(unit: Unit<E, RequestData>, error: NodeApiError) {
-		const half = Math.ceil(unit.entries.length / 2);
-		const parent: Split<E, RequestData> = { error, pending: 2, alike: [] };
+	private split(request: PackedRequest<E, RequestData>, error: NodeApiError) {
+		const half = Math.ceil(request.entries.length / 2);
+		const parent: SplitRequest<E, RequestData> = { error, pending: 2, refusedAlike: [] };
 		this.waiting.splice(
 			this.head,
 			0,
-			{ ...unit, entries: unit.entries.slice(0, half), parent },
-			{ ...unit, entries: unit.entries.slice(half), parent },
+			{ ...request, entries: request.entries.slice(0, half), parent },
+			{ ...request, entries: request.entries.slice(half), parent },
 		);
 	}
 
@@ -235,34 +243,34 @@ export class RequestQueue<E extends Entry, RequestData> {
 	 * until its sibling is answered. Returns the halves that then fail together.
 	 */
 	refused(
-		unit: Unit<E, RequestData>,
+		request: PackedRequest<E, RequestData>,
 		number: number,
 		error: NodeApiError,
 	): Array<SharedRefusal<E, RequestData>> {
-		if (unit.parent && sameRefusal(error, unit.parent.error))
-			unit.parent.alike.push({ unit, number, error });
-		else this.split(unit, error);
-		return this.answered(unit);
+		if (request.parent && sameRefusal(error, request.parent.error))
+			request.parent.refusedAlike.push({ request, number, error });
+		else this.split(request, error);
+		return this.answered(request);
 	}
 
 	/**
 	 * A request was answered. Once both halves of a refused request are, halves refused like the whole are
 	 * returned to fail together when what they share is the cause, and split further otherwise.
 	 */
-	answered(unit: Unit<E, RequestData>): Array<SharedRefusal<E, RequestData>> {
-		const parent = unit.parent;
+	answered(request: PackedRequest<E, RequestData>): Array<SharedRefusal<E, RequestData>> {
+		const parent = request.parent;
 		if (!parent || --parent.pending > 0) return [];
-		const waiting = parent.alike;
+		const waiting = parent.refusedAlike;
 		const cause =
 			waiting.length === 2 && this.packing.sharedCause
 				? this.packing.sharedCause(
-						waiting.flatMap(({ unit: half }) => half.entries),
-						waiting[0].unit.fixed,
+						waiting.flatMap(({ request: half }) => half.entries),
+						waiting[0].request.requestData,
 						parent.error,
 					)
 				: undefined;
 		if (cause) return waiting.map((half) => ({ ...half, cause }));
-		for (const half of waiting) this.split(half.unit, half.error);
+		for (const half of waiting) this.split(half.request, half.error);
 		return [];
 	}
 }

@@ -210,11 +210,11 @@ export function stoppedError(outcomes: Outcome[], node: INode, settings: RunSett
 export interface OutputShape<E, RequestData = unknown> {
 	/**
 	 * What an item's output holds, from its entries the platform accepted and their request's answer;
-	 * `where` names the requests that carried them (a combined run), for the output to show.
+	 * `requestsOfItem` names the requests that carried them (a combined run), for the output to show.
 	 */
 	describe: (
 		outcome: ItemOutcome<E, RequestData>,
-		where: IDataObject,
+		requestsOfItem: IDataObject,
 	) => IDataObject | IDataObject[];
 	/** What entries add to a failed item's output (a combined send: the recipients sent and not). */
 	describeEntries?: (entries: E[]) => IDataObject;
@@ -261,11 +261,11 @@ export function outputOf<E>(
 ): OutputOf {
 	const requests =
 		outcome.requests.length > 1 ? outcome.requests.sort((a, b) => a - b) : outcome.requests;
-	const where: IDataObject = settings.combined
+	const requestsOfItem: IDataObject = settings.combined
 		? { request: requests[0], requestSize: outcome.requestSizes.get(requests[0]) }
 		: {};
 	if (settings.combined && requests.length > 1) {
-		where.requests = requests;
+		requestsOfItem.requests = requests;
 		outcome.sent.sort(inItemOrder);
 		outcome.failed.sort(inItemOrder);
 	}
@@ -274,12 +274,12 @@ export function outputOf<E>(
 			outcome.sent.length > 0 && describeEntries
 				? { sent: describeEntries(outcome.sent), notSent: describeEntries(outcome.failed) }
 				: {};
-		const failure = errorItem(outcome.error, itemIndex, { ...where, ...partial });
+		const failure = errorItem(outcome.error, itemIndex, { ...requestsOfItem, ...partial });
 		const description = withWhatWasSent(outcome.error, settings);
 		if (description) (failure.json.details as IDataObject).description = description;
 		return failure;
 	}
-	const described = describe(outcome, where);
+	const described = describe(outcome, requestsOfItem);
 	const paired = (json: IDataObject): INodeExecutionData => ({
 		json: inputItems ? { ...inputItems[itemIndex]?.json, ...json } : json,
 		pairedItem: { item: itemIndex },

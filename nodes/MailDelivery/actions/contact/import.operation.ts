@@ -191,8 +191,8 @@ interface Row {
 	itemIndex: number;
 	/** Property name to value, in column order. */
 	values: IDataObject;
-	/** Shared by every row with the same columns and request-level fields. */
-	request: IDataObject;
+	/** The request data of its request (columns and request-level fields): one object for every row that shares them. */
+	requestData: IDataObject;
 	key: string;
 }
 
@@ -243,10 +243,14 @@ function rowValues(item: ItemParameters, json: IDataObject): IDataObject {
 }
 
 /**
- * One item's row, checked. Rows with the same columns and request-level fields share one request object
- * (`requests`), so 100,000 rows hold 100,000 value objects and not 100,000 copies of the column mapping.
+ * One item's row, checked. Rows with the same columns and request-level fields share one request data object
+ * (`requestDataByKey`), so 100,000 rows hold 100,000 value objects and not 100,000 copies of the column mapping.
  */
-function readRow(item: ItemParameters, json: IDataObject, requests: Map<string, IDataObject>): Row {
+function readRow(
+	item: ItemParameters,
+	json: IDataObject,
+	requestDataByKey: Map<string, IDataObject>,
+): Row {
 	const values = rowValues(item, json);
 	if (isEmpty(values.email) && isEmpty(values.phoneNumber))
 		throw inputError(
@@ -257,22 +261,23 @@ function readRow(item: ItemParameters, json: IDataObject, requests: Map<string, 
 	const problems = findProblems(values, ROW_RULES);
 	if (problems.length) throw inputError(item.node, problems[0].text, item.index);
 	const fields = item.get<IDataObject>('additionalFields', {});
-	const level: IDataObject = { updateMode: item.get<number>('updateMode', 1) };
+	const requestFields: IDataObject = { updateMode: item.get<number>('updateMode', 1) };
 	if (fields.listName !== undefined)
-		setIfPresent(level, 'listName', item.locator('additionalFields.listName'));
-	if (level.listName) setIfPresent(level, 'listDescription', fields.listDescription);
-	applySandboxMode(level, item);
+		setIfPresent(requestFields, 'listName', item.locator('additionalFields.listName'));
+	if (requestFields.listName)
+		setIfPresent(requestFields, 'listDescription', fields.listDescription);
+	applySandboxMode(requestFields, item);
 	const names = Object.keys(values);
-	const key = JSON.stringify([names, level]);
-	let request = requests.get(key);
-	if (!request) {
-		request = {
+	const key = JSON.stringify([names, requestFields]);
+	let requestData = requestDataByKey.get(key);
+	if (!requestData) {
+		requestData = {
 			contactDataMapping: names.map((propertyName, columnNum) => ({ columnNum, propertyName })),
-			...level,
+			...requestFields,
 		};
-		requests.set(key, request);
+		requestDataByKey.set(key, requestData);
 	}
-	return { itemIndex: item.index, values, request, key };
+	return { itemIndex: item.index, values, requestData, key };
 }
 
 /**
@@ -289,36 +294,36 @@ export const steps = combinedSteps<Row, undefined>(function (run) {
 		MAX_ROWS_PER_REQUEST,
 	);
 	const items = this.getInputData();
-	const requests = new Map<string, IDataObject>();
+	const requestDataByKey = new Map<string, IDataObject>();
 	const valuesOf = (rows: Row[]) =>
 		rows.length === 1 ? { ...rows[0].values } : { rows: rows.map((row) => row.values) };
 	return {
-		readItem: (item) => [readRow(item, items[item.index]?.json ?? {}, requests)],
+		readItem: (item) => [readRow(item, items[item.index]?.json ?? {}, requestDataByKey)],
 		packing: {
 			keyOf: (row) => row.key,
 			maxPerRequest: batchSize,
 			recipientsOf: (row) => (isEmpty(row.values.email) ? [] : [String(row.values.email)]),
 		},
 		requests: {
-			send: async (chunk, _fixed, options) => {
-				const columns = chunk[0].request.contactDataMapping as Array<{ propertyName: string }>;
+			send: async (chunk, _requestData, options) => {
+				const columns = chunk[0].requestData.contactDataMapping as Array<{ propertyName: string }>;
 				const body: IDataObject = {
-					...chunk[0].request,
+					...chunk[0].requestData,
 					contactData: chunk.map((row) =>
 						columns.map((column) => row.values[column.propertyName]),
 					) as unknown as IDataObject[],
 				};
 				const answer = await apiRequest.call(this, '/v5/contacts/imports', body, options);
-				return { answer, sandbox: body.sandboxMode === true, fixed: undefined };
+				return { answer, sandbox: body.sandboxMode === true };
 			},
 			// The API does not say; the emulator's choice, as a careful integrator's: a 400 refuses the whole import.
 			refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
 		},
 		outputs: {
-			describe: ({ sent, accepted }, where) =>
+			describe: ({ sent, accepted }, requestsOfItem) =>
 				writeResult({ sandboxMode: accepted!.sandbox }, accepted!.answer, {
 					...valuesOf(sent),
-					...where,
+					...requestsOfItem,
 				}),
 			describeEntries: valuesOf,
 		},

@@ -21,7 +21,7 @@ export const templateQuestion = (name: string) => `template ${name}`;
 export async function diagnoseSendFailure(
 	this: IExecuteFunctions,
 	versions: IDataObject[],
-	level: IDataObject,
+	requestData: IDataObject,
 	error: NodeApiError,
 	memo: LookupMemo,
 ): Promise<string | undefined> {
@@ -35,16 +35,16 @@ export async function diagnoseSendFailure(
 		await remembered(`sender ${address}`, async () => await senderLookup.call(this, address));
 	const code = Number(error.httpCode);
 	const usesTemplate = (version: IDataObject) =>
-		version.templateName ?? (version.content === undefined ? level.templateName : undefined);
+		version.templateName ?? (version.content === undefined ? requestData.templateName : undefined);
 	if (code === 400 && versions.length === 1) {
 		const name = usesTemplate(versions[0]) as string | undefined;
 		if (name && !(await templateExists(name)))
 			return `the template "${name}" this item names is not in the account's template list`;
 	}
 	if (code === 403) {
-		if (!(await isVerifiedSender(String(level.senderMail))))
-			return `${String(level.senderMail)} is not a verified sender of the account`;
-		const name = level.templateName as string | undefined;
+		if (!(await isVerifiedSender(String(requestData.senderMail))))
+			return `${String(requestData.senderMail)} is not a verified sender of the account`;
+		const name = requestData.templateName as string | undefined;
 		if (name && !(await templateExists(name)))
 			return `the template "${name}" is not in the account's template list`;
 	}

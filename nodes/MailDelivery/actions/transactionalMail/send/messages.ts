@@ -120,18 +120,19 @@ export const messagePacking: Packing<Message, IDataObject> = {
 		return key;
 	},
 	maxPerRequest: LIMITS.messageVersionsPerRequest,
-	fix: (chunk, name) => {
-		const level = requestLevel(chunk[0].shared, versionsOf(chunk));
+	requestDataOf: (chunk, name) => {
+		const requestData = requestLevel(chunk[0].shared, versionsOf(chunk));
 		// Events carry the request's UniqueMsgID: one per request when the user gives none, so every output item
 		// can be matched with the trigger's events. Made from the request's name in its execution, so that a
 		// retry that refuses an item can say what the earlier try's request was called. Halves keep it.
-		level.uniqueMsgID ??= createHash('sha256').update(name).digest('hex').slice(0, 32);
-		return level;
+		requestData.uniqueMsgID ??= createHash('sha256').update(name).digest('hex').slice(0, 32);
+		return requestData;
 	},
-	eventsName: (level) => level.uniqueMsgID as string | undefined,
+	eventsName: (requestData) => requestData.uniqueMsgID as string | undefined,
 	recipientsOf: ({ version }) =>
 		((version.to as IDataObject[] | undefined) ?? []).map((recipient) => String(recipient.email)),
-	sharedCause: (chunk, level, error) => sharedRefusalCause(versionsOf(chunk), level, error),
+	sharedCause: (chunk, requestData, error) =>
+		sharedRefusalCause(versionsOf(chunk), requestData, error),
 };
 
 /** One request of a send, and what its failures mean (4.6, 7.2). */
@@ -141,20 +142,27 @@ export function messageRequests(
 	lookups: LookupMemo,
 ): Requests<Message, IDataObject> {
 	return {
-		send: async (chunk, level, options) => {
-			const body = buildRequest(level, versionsOf(chunk));
+		send: async (chunk, requestData, options) => {
+			const body = buildRequest(requestData, versionsOf(chunk));
 			// The file is read now, request by request, so memory holds one request's attachment at a time.
 			if (chunk[0].attachment)
 				body.attachment = await readAttachment.call(context, chunk[0].attachment);
 			const answer = await apiRequest.call(context, PATH, body, options);
-			return { answer, sandbox: body.sandboxMode === true, fixed: requestIdentityFields(level) };
+			const requestIdentity = requestIdentityFields(requestData);
+			return { answer, sandbox: body.sandboxMode === true, requestIdentity };
 		},
 		// 7.2: every 400 is a refusal of the whole request before anything is sent.
 		refusedWhole: (error) => error instanceof NodeApiError && error.httpCode === '400',
-		explain: async (chunk, level, error) => {
+		explain: async (chunk, requestData, error) => {
 			if (!(error instanceof NodeApiError)) return error;
 			const versions = versionsOf(chunk);
-			const condition = await diagnoseSendFailure.call(context, versions, level, error, lookups);
+			const condition = await diagnoseSendFailure.call(
+				context,
+				versions,
+				requestData,
+				error,
+				lookups,
+			);
 			return condition
 				? restated(run.node, error, { message: `${error.message}: ${condition}` })
 				: error;
@@ -202,11 +210,14 @@ export function messageOutputs(
 	return {
 		/** How many items the platform took in Sandbox Mode, once the outputs are made. */
 		sandboxed: () => sandboxed,
-		describe: ({ sent, accepted }: ItemOutcome<Message, IDataObject>, where: IDataObject) => {
+		describe: (
+			{ sent, accepted }: ItemOutcome<Message, IDataObject>,
+			requestsOfItem: IDataObject,
+		) => {
 			const described: IDataObject = { recipients: addressesOf(sent) };
-			addRequestIdentity(described, accepted!.fixed, sent[0].version);
+			addRequestIdentity(described, accepted!.requestIdentity!, sent[0].version);
 			addMissingTags(described, sent);
-			for (const key in where) described[key] = where[key];
+			for (const key in requestsOfItem) described[key] = requestsOfItem[key];
 			if (accepted!.sandbox) {
 				sandboxed++;
 				if (sent[0].itemIndex < PREVIEWED_ITEMS) Object.assign(described, itemPreview(sent, tags));

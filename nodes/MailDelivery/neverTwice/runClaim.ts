@@ -1,24 +1,51 @@
 /**
- * The run's claim, beside the engine (engine.ts), which asks it one question before the first request (may the run
- * send?) and tells it the run's end. The claim starts as the items are read (neverTwice/retries.ts); when it refuses,
+ * The run's claim, held by the run's guard (guard.ts), which the engine asks one question before the first request
+ * (may the run send?) and tells the run's end. The claim starts as the items are read (retries.ts); when it refuses,
  * each item to send fails with the reason, its request's UniqueMsgID and its addresses; when the run takes over a run
- * an earlier try claimed and is over, the run's journal in n8n's store (neverTwice/journal.ts) says which requests
- * that try sent: those the platform accepted keep that outcome, those that may have reached it without an answer
- * fail, and the others are sent. The journal also hears of each request of this try (engine.ts).
+ * an earlier try claimed and is over, the run's journal in n8n's store (journal.ts) says which requests that try
+ * sent: those the platform accepted keep that outcome, those that may have reached it without an answer fail, and the
+ * others are sent. The journal also hears of each request of this try (guard.ts).
  */
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
 import { PlatformError } from '../../shared/transport/failures';
-import type { RunJournal } from '../neverTwice/journal';
-import { inFlightWords, notSentError, type RefusedItem } from '../neverTwice/notSent';
-import { checkRetry, type RetryCheck, runEnded } from '../neverTwice/retries';
-import type { Outcomes } from './outcomes';
-import type { Entry, RequestDescription, RequestQueue } from './queue';
+import type { RunJournal } from './journal';
+import { inFlightWords, notSentError, type RefusedItem } from './notSent';
+import { checkRetry, type RetryCheck, runEnded } from './retries';
 
-export class RunClaim<E extends Entry, RequestData> {
+/** A request not sent yet as a refused item names it: its entries, its UniqueMsgID and each entry's addresses. */
+interface DescribedRequest {
+	entries: Array<{ itemIndex: number }>;
+	eventsName?: string;
+	recipients?: string[][];
+}
+
+/** The run's requests not sent yet, by their origin (their place in the run's packing): run/queue.ts. */
+export interface WaitingRequests<Request> {
+	/** Which items' entries each request carries, as a digest (journal.ts). */
+	fingerprint(): string;
+	origins(): number[];
+	/** Takes these origins' requests out of the queue. */
+	withhold(origins: Set<number>): Request[];
+	describe(request: Request): DescribedRequest;
+	/** Takes every request left out of the queue, described. */
+	takeAllRequests(): DescribedRequest[];
+}
+
+/** Where the claim writes what becomes of the run's items before any request of this try (run/outcomes.ts). */
+export interface ClaimedItems<Request> {
+	/** An earlier try sent this request and the platform accepted it: its entries keep that outcome. */
+	acceptedEarlier(request: Request, number: number): void;
+	/** An earlier try sent this request with no answer kept: this item's entries of it fail with `error`. */
+	inDoubtEarlier(request: Request, itemIndex: number, number: number, error: unknown): void;
+	/** The item is not sent, for this reason. */
+	refuse(itemIndex: number, error: unknown): void;
+}
+
+export class RunClaim {
 	private check: Promise<RetryCheck> | undefined;
 
-	/** The claim's answer came (reading pauses for it now and then while it does not: engine.ts). */
+	/** The claim's answer came (reading pauses for it now and then while it does not: run/engine.ts). */
 	answered = false;
 
 	/** The run's journal in n8n's store (regular mode), once the run may send. */
@@ -53,9 +80,9 @@ export class RunClaim<E extends Entry, RequestData> {
 	 * Workflow, one error listing them). A run that takes over an earlier try's run first keeps what its journal
 	 * says that try did.
 	 */
-	async maySend(
-		queue: RequestQueue<E, RequestData>,
-		outcomes: Outcomes<E, RequestData>,
+	async maySend<Request>(
+		queue: WaitingRequests<Request>,
+		items: ClaimedItems<Request>,
 		continueOnFail: boolean,
 		nextNumber: () => number,
 	): Promise<boolean> {
@@ -66,7 +93,7 @@ export class RunClaim<E extends Entry, RequestData> {
 			this.journal = retry.journal?.(queue.fingerprint());
 			const { repeatOnRetry: redo, redoSendsAccepted } = this.options;
 			if (retry.takeOver && this.journal && !(redo && redoSendsAccepted)) {
-				const taken = await takeOverEarlier(this.node, this.journal, queue, outcomes, {
+				const taken = await takeOverEarlier(this.node, this.journal, queue, items, {
 					nextNumber,
 					redo,
 				});
@@ -80,7 +107,7 @@ export class RunClaim<E extends Entry, RequestData> {
 		if (!refusal) return true;
 		const refused = refusedItems(queue.takeAllRequests());
 		if (!continueOnFail) throw refusal(refused[0], refused);
-		for (const item of refused) outcomes.refuse(item.itemIndex, refusal(item));
+		for (const item of refused) items.refuse(item.itemIndex, refusal(item));
 		return false;
 	}
 
@@ -97,7 +124,7 @@ export class RunClaim<E extends Entry, RequestData> {
 }
 
 /** Every item of the requests not sent yet, with its request's UniqueMsgID and its addresses. */
-function refusedItems<E extends Entry>(requests: Array<RequestDescription<E>>): RefusedItem[] {
+function refusedItems(requests: DescribedRequest[]): RefusedItem[] {
 	const items = new Map<number, RefusedItem>();
 	for (const { entries, eventsName, recipients } of requests)
 		entries.forEach(({ itemIndex }, index) => {
@@ -113,27 +140,22 @@ function refusedItems<E extends Entry>(requests: Array<RequestDescription<E>>): 
  * keep that outcome, those in doubt fail with why (a redo leaves them in the queue, to be sent again). False when
  * that try packed other entries, or the store forgot the journal.
  */
-async function takeOverEarlier<E extends Entry, RequestData>(
+async function takeOverEarlier<Request>(
 	node: INode,
 	journal: RunJournal,
-	queue: RequestQueue<E, RequestData>,
-	outcomes: Outcomes<E, RequestData>,
+	queue: WaitingRequests<Request>,
+	items: ClaimedItems<Request>,
 	{ nextNumber, redo }: { nextNumber: () => number; redo: boolean },
 ): Promise<boolean> {
 	const earlier = await journal.readEarlier(queue.origins());
 	if (earlier === 'otherPacking' || earlier === 'forgotten') return false;
 	if (redo) earlier.inDoubt.clear();
-	for (const unit of queue.withhold(earlier.accepted))
-		outcomes.accepted(
-			unit.entries,
-			nextNumber(),
-			{ answer: { code: 200, message: 'accepted' }, sandbox: false, fixed: unit.fixed },
-			true,
-		);
-	for (const unit of queue.withhold(earlier.inDoubt)) {
+	for (const request of queue.withhold(earlier.accepted))
+		items.acceptedEarlier(request, nextNumber());
+	for (const request of queue.withhold(earlier.inDoubt)) {
 		// Each item of the request fails with its own fields (its address, the request's UniqueMsgID).
 		const number = nextNumber();
-		for (const item of refusedItems([queue.describe(unit)])) {
+		for (const item of refusedItems([queue.describe(request)])) {
 			const { message, description, fields } = inFlightWords(item);
 			const error = new PlatformError(
 				node,
@@ -141,8 +163,7 @@ async function takeOverEarlier<E extends Entry, RequestData>(
 				{ message, description, itemIndex: item.itemIndex },
 			);
 			Object.assign(error.context, fields);
-			const entries = unit.entries.filter((entry) => entry.itemIndex === item.itemIndex);
-			outcomes.failed(entries, number, error, true, unit.entries.length);
+			items.inDoubtEarlier(request, item.itemIndex, number, error);
 		}
 	}
 	return true;
