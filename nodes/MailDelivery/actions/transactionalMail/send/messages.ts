@@ -29,7 +29,7 @@ import {
 	buildRequest,
 	contentSourceOf,
 	requestIdentityFields,
-	requestLevel,
+	chosenRequestData,
 	sharedRefusalCause,
 } from './requests';
 
@@ -121,7 +121,7 @@ export const messagePacking: Packing<Message, IDataObject> = {
 	},
 	maxPerRequest: LIMITS.messageVersionsPerRequest,
 	requestDataOf: (chunk, name) => {
-		const requestData = requestLevel(chunk[0].shared, versionsOf(chunk));
+		const requestData = chosenRequestData(chunk[0].shared, versionsOf(chunk));
 		// Events carry the request's UniqueMsgID: one per request when the user gives none, so every output item
 		// can be matched with the trigger's events. Made from the request's name in its execution, so that a
 		// retry that refuses an item can say what the earlier try's request was called. Halves keep it.
