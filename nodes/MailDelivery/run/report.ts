@@ -306,24 +306,22 @@ export function throughputHints(
 }
 
 function concurrencyHint(figures: ConcurrencyFigures): string | undefined {
-	const { start, highest, final, ceiling, lowestAfterHighest } = figures;
-	const lowered = figures.loweredOnRefusals + figures.loweredOnSlowAnswers;
-	if (!figures.adaptive || (figures.attempts <= start && lowered === 0)) return undefined;
-	const atCeiling = highest >= ceiling ? ` (the ceiling: Options → Max in Parallel)` : '';
-	const path =
-		highest > start
-			? `${start} at first, up to ${highest}${atCeiling}${lowestAfterHighest < highest ? `, down to ${lowestAfterHighest}` : ''}, ${final} at the end`
-			: `${start} at first${lowestAfterHighest < start ? `, down to ${lowestAfterHighest}` : ''}, ${final} at the end`;
-	const ms = (value: number | undefined) => `${Math.round(value ?? 0)} ms`;
+	const { start, highest, attempts, mostOnWire, refusals, edge } = figures;
+	const lowered = figures.loweredOnSlowAnswers;
+	if (!figures.adaptive || (attempts <= start && refusals === 0 && lowered === 0)) return undefined;
+	const ms = (value: number) => `${Math.round(value)} ms`;
 	const times =
-		figures.firstRoundMs === undefined
+		figures.medianMs === undefined
 			? ''
-			: ` Answers took ${ms(figures.firstRoundMs)} at first and ${ms(figures.lastRoundMs)} at the end (medians).`;
-	const why = [
-		figures.loweredOnRefusals > 0 &&
-			`${figures.loweredOnRefusals} time${figures.loweredOnRefusals === 1 ? '' : 's'} on "too many requests", "unavailable" or no answer (${figures.refusals} such answer${figures.refusals === 1 ? '' : 's'})`,
-		figures.loweredOnSlowAnswers > 0 &&
-			`${figures.loweredOnSlowAnswers} time${figures.loweredOnSlowAnswers === 1 ? '' : 's'} on slower answers`,
+			: ` Answers took ${ms(figures.medianMs)} (median; the fastest ${ms(figures.fastestMs ?? figures.medianMs)}).`;
+	const allowed = highest > start ? `, up to ${highest} allowed` : '';
+	const said = [
+		edge !== undefined &&
+			`The platform answered "unavailable" (HTTP 503) above ${edge - 1} at once: the run stayed at or below that.`,
+		lowered > 0 &&
+			`Fewer went at once ${lowered === 1 ? 'once' : `${lowered} times`} when answers waited at the platform.`,
+		refusals > 0 &&
+			`${refusals} attempt${refusals === 1 ? ' was' : 's were'} refused or not answered (${Math.round((refusals / attempts) * 1000) / 10}%).`,
 	].filter(Boolean);
-	return `Requests in parallel followed the platform: ${path}.${times}${why.length ? ` Lowered ${why.join(', ')}.` : ''} Options → Requests in Parallel sets a fixed number instead.`;
+	return `Requests in parallel followed the platform: ${attempts} request${attempts === 1 ? '' : 's'}, at most ${mostOnWire} at once (${start} at first${allowed}).${times}${said.length ? ` ${said.join(' ')}` : ''} Options → Requests in Parallel sets a fixed number instead.`;
 }

@@ -1,27 +1,36 @@
 /**
  * How many requests of one run are under way at once. Fixed (Options → Requests in Parallel), or, by default,
- * following the platform between 1 and a ceiling (Options → Max in Parallel), the way Netflix's
- * concurrency-limits (AIMD, Gradient2) and Envoy's adaptive concurrency filter follow a service:
+ * following the platform between 1 and a ceiling, the way gradient controllers follow a service (Envoy's adaptive
+ * concurrency filter, Netflix's Gradient2): keep answers near the platform's own answer time, and stay below the
+ * number at which it refuses.
  *
- * - The run starts `start` requests at once. Answers are looked at by rounds: a round ends once about as many
- *   answers came back as the limit allows at once (at least MIN_ROUND). The round's answer time is its median.
- * - The first round's answer time is the baseline: how fast the platform answers this run ("the first ones").
- * - A round whose answers came within GROW_WITHIN × the baseline, nothing refused, with the limit in use (as many
- *   under way as allowed at some point), raises the limit: doubled while nothing has slowed the run yet (a slow
- *   start, as TCP's), then by its square root (Gradient2's and Envoy's headroom). Never above the ceiling.
- * - An answer that means "too many" or "not now" (HTTP 429, 503) or no answer at all (a time-out, a broken
- *   connection) halves the limit at once, once per round of answers to requests already under way: further
- *   refusals of those requests are the same congestion.
- * - A round slower than SLOWER_THAN × the baseline lowers the limit in proportion (to SLOWER_THAN × baseline ÷
- *   the round's time, at most halved: Gradient's gradient), and the baseline moves a quarter of the way towards
- *   the slower time: a platform that stays slower whatever the node does is not followed down to one request at
- *   a time. A round between GROW_WITHIN and SLOWER_THAN × the baseline holds the limit (and ends the doubling).
- *   A faster round lowers the baseline to its time at once, and growth resumes.
+ * - The platform's own answer time ("unloaded") is the fastest answer seen: under load some requests still meet
+ *   a free server (the first of a round do), while a round's median also holds the time spent waiting in its queue
+ *   and this process's own work. A round ends once about as many attempts came back as the limit allows at once
+ *   (at least MIN_ROUND); its answer time is its median.
+ * - A round whose median is within TOLERANCE × the unloaded time, nothing refused, with the limit in use (as many
+ *   attempts on the wire as allowed at some point), raises the limit: four times while nothing has slowed the run
+ *   (a slow start, as TCP's, quicker: a run of 100 requests is over in a few rounds), then by its square root
+ *   (Gradient2's headroom). New places open one by one over a quarter of the unloaded answer time, not in a burst,
+ *   so that a platform that refuses at once above a number ("not now") is heard from before many more are sent.
+ * - A slower round lowers the limit in proportion, to TOLERANCE × unloaded ÷ the round's time (at most halved:
+ *   Gradient's gradient), which settles where answers start to queue. A round slower than SLOWER_THAN × unloaded
+ *   also moves the unloaded time a quarter of the way towards it: a platform slower for everyone is not followed
+ *   down to one request at a time.
+ * - "Not now" (HTTP 503) says how many at once the platform takes: the attempts on the wire when the refused one
+ *   was sent, less one, is the most the run sends from then on (the edge); after PROBE_ROUNDS good rounds at it,
+ *   one more is tried, and a refusal there doubles the wait before the next try. No answer at all (a time-out, a
+ *   broken connection) halves the limit. Refusals of attempts already on the wire are the same congestion.
+ * - "Too many requests" (HTTP 429) is a rate: the run's pacer spaces starts to it (pacing.ts), and it leaves the
+ *   number at once as it is. An attempt waiting for its pacing or a Retry-After holds its place but is not on the
+ *   wire: only attempts on the wire show whether the limit is in use.
  *
  * Output order, pairing and everything else of the run are the engine's (run/engine.ts): this only says when the
  * next request may start. The engine takes a place (`acquire`) before a request and gives it back when it is
- * answered; the transport reports each attempt's answer time or refusal (`answered`, `refused`).
+ * answered; the transport reports each attempt as it is sent (`sending`) and its answer time or refusal
+ * (`answered`, `refused`).
  */
+import { sleep } from 'n8n-workflow';
 
 /** The figures of a run, for its execution hint. */
 export interface ConcurrencyFigures {
@@ -31,59 +40,100 @@ export interface ConcurrencyFigures {
 	/** The most requests allowed at once at any point, and at the end. */
 	highest: number;
 	final: number;
-	/** The least allowed at once after the highest was reached (the highest when never lowered). */
-	lowestAfterHighest: number;
-	/** Times lowered: on a refusal or no answer, on answers slowing down. */
-	loweredOnRefusals: number;
+	/** The most attempts that were on the wire at once. */
+	mostOnWire: number;
+	/** The number at once the platform refused above ("not now", 503): the run stayed below it. */
+	edge?: number;
+	/** Times lowered: on slower answers. */
 	loweredOnSlowAnswers: number;
 	/** Attempts refused (429, 503) or not answered (time-out, connection broken). */
 	refusals: number;
-	/** Median answer time of the first round and of the last, in ms. */
-	firstRoundMs?: number;
-	lastRoundMs?: number;
-	/** Requests made (attempts answered or refused). */
+	/** The fastest answer (the platform's own time) and the median of every answer, in ms. */
+	fastestMs?: number;
+	medianMs?: number;
+	/** Attempts made (answered or refused). */
 	attempts: number;
 }
 
-/** Requests at once when a run starts following the platform, and the ceiling by default and at most. */
+/** Requests at once when a run starts following the platform, and the ceiling it follows it up to. */
 export const ADAPTIVE_START = 16;
 export const DEFAULT_CEILING = 64;
 
+/** How much a good round multiplies the limit by while nothing has slowed the run. */
+const SLOW_START_GROWTH = 4;
 /** The fewest answers a round waits for: fewer make its median noise. */
 const MIN_ROUND = 4;
-/** A round answered within this many times the baseline raises the limit. */
-const GROW_WITHIN = 1.5;
-/** A round answered slower than this many times the baseline lowers it. */
+/** A round answered within this many times the unloaded time may grow; a slower one is lowered towards it. */
+const TOLERANCE = 1.5;
+/** A round slower than this many times the unloaded time moves the unloaded time towards it. */
 const SLOWER_THAN = 2;
-/** How much of the way from the baseline to a slower round's time the baseline moves. */
-const BASELINE_DRIFT = 0.25;
+/** How much of the way from the unloaded time to a much slower round's time it moves. */
+const DRIFT = 0.25;
 /** The most a round lowers the limit: to this share of it. */
 const MOST_LOWERED = 0.5;
+/** Good rounds at the edge before one more at once is tried (doubled after each refused try). */
+const PROBE_ROUNDS = 16;
+/** The new places of a raise open over this share of the unloaded answer time (or of OPEN_OVER_MS, none known). */
+const OPEN_SHARE = 0.5;
+const OPEN_OVER_MS = 100;
 
 const median = (values: number[]) => {
 	const sorted = [...values].sort((a, b) => a - b);
 	return sorted[Math.floor(sorted.length / 2)];
 };
 
+/** Answer times by 1 ms up to a second, then by 10 ms: the run's median without keeping every time. */
+class AnswerTimes {
+	private readonly counts = new Map<number, number>();
+	private count = 0;
+
+	add(ms: number) {
+		const bucket = ms < 1000 ? Math.round(ms) : Math.round(ms / 10) * 10;
+		this.counts.set(bucket, (this.counts.get(bucket) ?? 0) + 1);
+		this.count++;
+	}
+
+	get median(): number | undefined {
+		if (this.count === 0) return undefined;
+		let seen = 0;
+		for (const bucket of [...this.counts.keys()].sort((a, b) => a - b)) {
+			seen += this.counts.get(bucket)!;
+			if (seen > this.count / 2) return bucket;
+		}
+		return undefined;
+	}
+}
+
 export class ConcurrencyLimit {
 	/** Requests allowed at once; fractional while it grows by square roots. */
 	private limit: number;
+	/** Places taken: requests on the wire and those waiting for their pacing or a Retry-After. */
 	private underWay = 0;
+	private onWire = 0;
 	private readonly waiting: Array<() => void> = [];
 
 	/** Doubling until the first refusal or slower round. */
 	private slowStart = true;
-	/** The platform's answer time for this run, in ms (undefined until the first round ends). */
-	private baselineMs: number | undefined;
+	/** The platform's own answer time, in ms (undefined until an answer came). */
+	private unloadedMs: number | undefined;
+	/** At most this many at once, since the platform refused above it (503). */
+	private cap: number | undefined;
+	private goodRoundsAtCap = 0;
+	private probeRounds = PROBE_ROUNDS;
+	/** The latest raise: its places open one by one (from `from`, one every `everyMs` since `at`). */
+	private opening: { from: number; at: number; everyMs: number } | undefined;
+	private openingTimer = false;
 
-	/** This round: answer times, refusals, answers and refusals counted, the most under way. */
+	/** This round: answer times, refusals, attempts counted, the most on the wire. */
 	private roundMs: number[] = [];
 	private roundRefused = false;
 	private roundEvents = 0;
 	private roundBusiest = 0;
-	/** Answers and refusals still to come from requests under way when the limit was last lowered on a refusal. */
+	/** Attempts still to come back from those on the wire when the last refusal lowered the limit. */
 	private recovering = 0;
 
+	private readonly times = new AnswerTimes();
+	private fastestMs = Infinity;
 	private readonly figures: ConcurrencyFigures;
 
 	/**
@@ -102,22 +152,32 @@ export class ConcurrencyLimit {
 			ceiling: adaptive ? ceiling : start,
 			highest: this.allowed,
 			final: this.allowed,
-			lowestAfterHighest: this.allowed,
-			loweredOnRefusals: 0,
+			mostOnWire: 0,
 			loweredOnSlowAnswers: 0,
 			refusals: 0,
 			attempts: 0,
 		};
 	}
 
-	/** Requests allowed at once now. */
+	/** Requests allowed at once now (the places of a raise that have opened so far). */
 	get allowed(): number {
-		return Math.max(1, Math.floor(this.limit));
+		const limit = Math.max(1, Math.floor(this.limit));
+		if (!this.opening) return limit;
+		const opened =
+			this.opening.from + 1 + Math.floor((Date.now() - this.opening.at) / this.opening.everyMs);
+		if (opened >= limit) this.opening = undefined;
+		return Math.min(limit, opened);
 	}
 
 	/** What the run did, so far. */
 	get summary(): ConcurrencyFigures {
-		return { ...this.figures, final: this.allowed };
+		return {
+			...this.figures,
+			final: Math.max(1, Math.floor(this.limit)),
+			edge: this.cap === undefined ? undefined : this.cap + 1,
+			fastestMs: this.unloadedMs === undefined ? undefined : Math.round(this.fastestMs),
+			medianMs: this.times.median,
+		};
 	}
 
 	/**
@@ -125,7 +185,7 @@ export class ConcurrencyLimit {
 	 * is called again) for the next waiting request.
 	 */
 	async acquire(): Promise<() => void> {
-		if (this.waiting.length === 0 && this.underWay < this.allowed) this.take();
+		if (this.waiting.length === 0 && this.underWay < this.allowed) this.underWay++;
 		else await new Promise<void>((resolve) => this.waiting.push(resolve));
 		let held = true;
 		return () => {
@@ -136,46 +196,83 @@ export class ConcurrencyLimit {
 		};
 	}
 
+	/** An attempt leaves now (its pacing and any Retry-After waited out); returns how many are on the wire with it. */
+	sending(): number {
+		this.onWire++;
+		this.roundBusiest = Math.max(this.roundBusiest, this.onWire);
+		this.figures.mostOnWire = Math.max(this.figures.mostOnWire, this.onWire);
+		return this.onWire;
+	}
+
 	/** The platform answered an attempt after `ms` (whatever it said, but "too many" and "not now"). */
 	answered(ms: number) {
+		this.onWire = Math.max(0, this.onWire - 1);
 		if (!this.adaptive) return;
 		this.figures.attempts++;
 		this.roundMs.push(ms);
+		this.times.add(ms);
+		if (ms < this.fastestMs) this.fastestMs = ms;
 		this.event();
 	}
 
-	/** The platform refused an attempt unprocessed (429, 503), or did not answer it (a time-out, a broken connection). */
-	refused() {
+	/**
+	 * The platform refused an attempt unprocessed (`notNow`: 503; `tooMany`: 429), or did not answer it (`noAnswer`:
+	 * a time-out, a broken connection); `onWireWithIt`: what sending() said when it left.
+	 */
+	refused(why: 'notNow' | 'tooMany' | 'noAnswer', onWireWithIt = this.onWire) {
+		this.onWire = Math.max(0, this.onWire - 1);
 		if (!this.adaptive) return;
 		this.figures.attempts++;
 		this.figures.refusals++;
+		// A round with a refusal of any kind raises nothing; a rate (429) is the pacer's to follow, not the number's.
 		this.roundRefused = true;
-		if (this.recovering === 0) {
-			this.setLimit(this.limit * MOST_LOWERED);
-			this.figures.loweredOnRefusals++;
+		if (why === 'notNow') this.lowerCap(onWireWithIt - 1);
+		if (why !== 'tooMany' && this.recovering === 0) {
 			this.slowStart = false;
-			// The requests under way now were sent at the old limit: their refusals are the same congestion.
-			this.recovering = this.underWay;
+			this.opening = undefined;
+			if (why === 'noAnswer') this.setLimit(this.limit * MOST_LOWERED);
+			// The attempts on the wire now left at the old limit: their refusals are the same congestion.
+			this.recovering = this.onWire;
 		}
 		this.event();
 	}
 
-	private take() {
-		this.underWay++;
-		this.roundBusiest = Math.max(this.roundBusiest, this.underWay);
+	/**
+	 * The platform said "not now" to an attempt that left with `most` others on the wire: no more than that at once
+	 * from now on. Refusals of one congestion come back in any order; the lowest of them counts.
+	 */
+	private lowerCap(most: number) {
+		const cap = Math.max(1, most);
+		if (this.recovering === 0) {
+			// Refused again where a probe went: wait twice as long before the next.
+			if (this.cap !== undefined && cap >= this.cap) this.probeRounds *= 2;
+			this.goodRoundsAtCap = 0;
+		}
+		if (this.cap === undefined || cap < this.cap) this.cap = cap;
+		this.setLimit(Math.min(this.limit, this.cap));
 	}
 
 	private wake() {
-		while (this.waiting.length > 0 && this.underWay < this.allowed) {
-			this.take();
+		let allowed = this.allowed;
+		while (this.waiting.length > 0 && this.underWay < allowed) {
+			this.underWay++;
 			this.waiting.shift()!();
+			allowed = this.allowed;
+		}
+		// Places of a raise still to open: look again when the next one does.
+		if (this.waiting.length > 0 && this.opening && !this.openingTimer) {
+			this.openingTimer = true;
+			void sleep(this.opening.everyMs).then(() => {
+				this.openingTimer = false;
+				this.wake();
+			});
 		}
 	}
 
 	private event() {
 		if (this.recovering > 0) this.recovering--;
 		this.roundEvents++;
-		if (this.roundEvents >= Math.max(MIN_ROUND, this.allowed)) this.endRound();
+		if (this.roundEvents >= Math.max(MIN_ROUND, Math.floor(this.limit))) this.endRound();
 	}
 
 	private endRound() {
@@ -185,39 +282,49 @@ export class ConcurrencyLimit {
 		this.roundMs = [];
 		this.roundRefused = false;
 		this.roundEvents = 0;
-		this.roundBusiest = this.underWay;
-		if (times.length === 0) return;
+		this.roundBusiest = this.onWire;
+		if (times.length === 0 || refused) return;
 		const roundMs = median(times);
-		this.figures.firstRoundMs ??= roundMs;
-		this.figures.lastRoundMs = roundMs;
-		if (this.baselineMs === undefined || roundMs < this.baselineMs) this.baselineMs = roundMs;
-		// A refusal lowered the limit already.
-		if (refused) return;
-		if (roundMs > GROW_WITHIN * this.baselineMs) {
-			// Slower than the first ones: no more doubling. Much slower: fewer at once, and the baseline moves towards
-			// the slower time, so that a platform slower for everyone is not followed down to one at a time.
+		this.unloadedMs = Math.min(this.unloadedMs ?? Infinity, Math.min(...times));
+		const ratio = roundMs / this.unloadedMs;
+		if (ratio > TOLERANCE) {
+			// Answers wait at the platform: fewer at once, to where they would not.
 			this.slowStart = false;
-			if (roundMs > SLOWER_THAN * this.baselineMs) {
-				this.setLimit(
-					this.limit * Math.max(MOST_LOWERED, (SLOWER_THAN * this.baselineMs) / roundMs),
-				);
-				this.figures.loweredOnSlowAnswers++;
-				this.baselineMs += (roundMs - this.baselineMs) * BASELINE_DRIFT;
-			}
+			this.setLimit(this.limit * Math.max(MOST_LOWERED, TOLERANCE / ratio));
+			this.figures.loweredOnSlowAnswers++;
+			// Much slower: the platform may be slower for everyone; do not follow it down to one at a time.
+			if (ratio > SLOWER_THAN) this.unloadedMs += (roundMs - this.unloadedMs) * DRIFT;
 			return;
 		}
 		// Only a limit in use is known to be fine: one the run did not fill says nothing about the platform.
-		if (busiest < this.allowed) return;
-		this.setLimit(this.slowStart ? this.limit * 2 : this.limit + Math.sqrt(this.limit));
+		if (busiest < Math.floor(this.limit)) return;
+		if (this.cap !== undefined && this.limit >= this.cap) {
+			if (++this.goodRoundsAtCap < this.probeRounds) return;
+			this.goodRoundsAtCap = 0;
+			this.cap++;
+		}
+		const raised = this.slowStart
+			? this.limit * SLOW_START_GROWTH
+			: this.limit + Math.sqrt(this.limit);
+		this.raise(Math.min(raised, this.cap ?? Infinity));
+	}
+
+	/** A higher limit, its new places opening one by one over a quarter of the unloaded answer time. */
+	private raise(limit: number) {
+		const from = Math.max(1, Math.floor(this.limit));
+		const added = Math.floor(Math.min(this.ceiling, limit)) - from;
+		if (added > 1)
+			this.opening = {
+				from,
+				at: Date.now(),
+				everyMs: ((this.unloadedMs ?? OPEN_OVER_MS) * OPEN_SHARE) / added,
+			};
+		this.setLimit(limit);
 	}
 
 	private setLimit(limit: number) {
 		this.limit = Math.min(this.ceiling, Math.max(1, limit));
-		const allowed = this.allowed;
-		if (allowed > this.figures.highest) {
-			this.figures.highest = allowed;
-			this.figures.lowestAfterHighest = allowed;
-		} else this.figures.lowestAfterHighest = Math.min(this.figures.lowestAfterHighest, allowed);
+		this.figures.highest = Math.max(this.figures.highest, Math.floor(this.limit));
 		this.wake();
 	}
 }

@@ -278,6 +278,7 @@ export async function apiRequest(
 	for (let attempt = 1; ; attempt++) {
 		const startedAt = (await pacer?.beforeAttempt()) ?? 0;
 		const sentAt = Date.now();
+		const onWire = concurrency?.sending();
 		let response: unknown;
 		try {
 			const credential = await runCredential(this);
@@ -290,8 +291,9 @@ export async function apiRequest(
 		} catch (error) {
 			const { status, retryAfter, tryLater } = attemptOutcome(error as HttpFailure);
 			// "Too many", "not now" and no answer at all lower how many go at once; any other answer is timed.
-			if (status === 429 || status === 503 || connectionFailureOf(error as HttpFailure))
-				concurrency?.refused();
+			if (status === 429) concurrency?.refused('tooMany', onWire);
+			else if (status === 503) concurrency?.refused('notNow', onWire);
+			else if (connectionFailureOf(error as HttpFailure)) concurrency?.refused('noAnswer', onWire);
 			else if (Number.isFinite(status)) concurrency?.answered(Date.now() - sentAt);
 			if (status === 429) pacer?.onTooManyRequests(startedAt);
 			else if (!tryLater && Number.isFinite(status)) pacer?.onAccepted(startedAt);
