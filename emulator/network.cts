@@ -21,6 +21,12 @@ export interface NetworkSettings {
 	 */
 	maxUnderWay: number;
 	/**
+	 * The platform works on this many requests at a time, each for latencyMs; the others wait their turn, first come
+	 * first served, as a platform with so many servers: more at once make answers slower, and none is refused
+	 * (0: no limit).
+	 */
+	workersAtOnce: number;
+	/**
 	 * 1: the platform works on a request within its latency, as a platform whose servers work on requests side by
 	 * side: the request is processed as it arrives, and its answer leaves latencyMs after it arrived (or when the
 	 * work is done, if later). 0 (the default): the latency is waited first, then the request is processed, one at
@@ -70,6 +76,7 @@ export class Network {
 		rateLimitPerSecond: 0,
 		unavailableEvery: 0,
 		maxUnderWay: 0,
+		workersAtOnce: 0,
 		workWithinLatency: 0,
 		refuseAtOnce: 0,
 		distanceMs: 0,
@@ -95,6 +102,9 @@ export class Network {
 	/** With workWithinLatency, how late each answer left after its latency, in ms (the stand-in's own delay). */
 	lateAnswers: number[] = [];
 	private recentRequests: number[] = [];
+	/** With workersAtOnce: requests being worked on, and those waiting for a worker. */
+	private working = 0;
+	private readonly waitingForWorker: Array<() => void> = [];
 	private v5Requests = 0;
 
 	constructor(
@@ -125,12 +135,24 @@ export class Network {
 			if (this.refuse(res, crowded)) return true;
 		}
 		const delay = latencyMs + Math.random() * latencyJitterMs;
-		if (delay > 0 && workWithinLatency)
+		if (this.settings.workersAtOnce > 0) await this.worked(delay);
+		else if (delay > 0 && workWithinLatency)
 			answerAt(res, Date.now() + delay, (late) => {
 				if (this.lateAnswers.length < MAX_LATE_ANSWERS) this.lateAnswers.push(late);
 			});
 		else if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
 		return refuseAtOnce ? false : this.refuse(res, crowded);
+	}
+
+	/** Waits for a free worker (first come, first served), then works `ms` on the request. */
+	private async worked(ms: number) {
+		if (this.working >= this.settings.workersAtOnce)
+			await new Promise<void>((resolve) => this.waitingForWorker.push(resolve));
+		else this.working++;
+		await new Promise((resolve) => setTimeout(resolve, ms));
+		const next = this.waitingForWorker.shift();
+		if (next) next();
+		else this.working--;
 	}
 
 	/** Refuses the request unprocessed (true) when the platform is crowded, unavailable, or over its rate. */

@@ -16,6 +16,22 @@ test('latency: every /v5 answer comes at least latencyMs later', async () => {
 	expect(Date.now() - started).toBeGreaterThanOrEqual(115);
 });
 
+test('workers: so many requests worked at a time, the others wait their turn; more at once take longer, none refused', async () => {
+	await env.control('POST', 'settings', { latencyMs: 100, workersAtOnce: 2 });
+	const started = Date.now();
+	const finished = await Promise.all(
+		Array.from({ length: 6 }, async () => {
+			const answer = await call(env.emulator, '/v5/webhook/get', {});
+			return { status: answer.status, ms: Date.now() - started };
+		}),
+	);
+	expect(finished.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
+	const times = finished.map((answer) => answer.ms).sort((a, b) => a - b);
+	// Two at a time, 100 ms each: the third and fourth wait for the first two, the last two for those.
+	expect(times[2]).toBeGreaterThanOrEqual(195);
+	expect(times[5]).toBeGreaterThanOrEqual(295);
+});
+
 test('a request-rate limit answers HTTP 429 with Retry-After, and nothing is processed', async () => {
 	await env.control('POST', 'settings', { rateLimitPerSecond: 2 });
 	const answers = await Promise.all(
