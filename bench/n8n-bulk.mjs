@@ -5,35 +5,28 @@
 // BENCH_ROUNDS (default 3) runs per case, medians printed; BENCH_CASES='import|Set:' (parts of labels, apart by |,
 // as labels hold commas) picks cases;
 // BENCH_SIZE=500 puts 500 where a case has 10,000 items (and scales the others alike) for a quick run.
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 
-import {
-	ACTION,
-	activate,
-	createCredential,
-	credentialData,
-	eventually,
-	startEmulatorProcess,
-} from '../test/e2e/env.mjs';
+import { ACTION, activate, eventually, startEmulatorProcess } from '../test/e2e/env.mjs';
 import { LINES } from '../scripts/n8n-install.mjs';
 import {
 	itemsCode,
 	measuredBehindWebhook,
 	postItemCount,
 	RUN_END_POLL_MS,
+	withN8n,
 } from './n8n-workflow.mjs';
-import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 import { residentMiB } from '../scripts/queue-stack.mjs';
 import { cpuSecondsOf } from '../scripts/processes.mjs';
 
 const profileDir = process.argv.includes('--cpu-prof')
 	? process.argv[process.argv.indexOf('--cpu-prof') + 1]
 	: undefined;
+const n8nOptions = { profileDir, tmpPrefix: 'mail-delivery-bench-bulk-' };
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SCALE = process.env.BENCH_SIZE ? Number(process.env.BENCH_SIZE) / 10_000 : 1;
 const LATENCY_MS = 150;
@@ -370,7 +363,7 @@ async function main() {
 		// every case runs early and late alike, and a case measured against a baseline runs right after its own run of it.
 		const shared = entries.filter((entry) => !entry.benchCase.freshProcess);
 		if (shared.length > 0) {
-			await withN8n(emulator, async (context) => {
+			await withN8n(emulator, n8nOptions, async (context) => {
 				for (const entry of shared) {
 					try {
 						entry.bench = await prepareCase(entry.benchCase, context);
@@ -417,6 +410,7 @@ async function main() {
 					async () =>
 						await withN8n(
 							emulator,
+							n8nOptions,
 							async (context) =>
 								await (await prepareCase(entry.benchCase, context)).run(entry.benchCase.n),
 						),
@@ -485,35 +479,6 @@ async function plainClient(emulator, n) {
 		}),
 	);
 	return Date.now() - started;
-}
-
-/** One n8n process of the main line with an owner and the signature credential, for the time of `use`. */
-async function withN8n(emulator, use) {
-	const userFolder = mkdtempSync(path.join(os.tmpdir(), 'mail-delivery-bench-bulk-'));
-	// BENCH_NODE_ARGS='--trace-gc' adds Node.js options to n8n's; BENCH_N8N_LOG=<file> keeps what n8n prints.
-	const nodeArgs = [
-		...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-		...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-	];
-	const n8n = await startN8n({
-		line: '2',
-		userFolder,
-		nodeArgs,
-		extraEnv: { N8N_LOG_LEVEL: 'warn' },
-		log: (text) => process.env.BENCH_N8N_LOG && appendFileSync(process.env.BENCH_N8N_LOG, text),
-	});
-	try {
-		const session = await setupOwner(n8n.baseUrl);
-		const credential = await createCredential(
-			session,
-			'mailDeliverySignatureApi',
-			credentialData(emulator, 'mailDeliverySignatureApi'),
-			'bench: signature',
-		);
-		return await use({ session, credential, emulator, n8n });
-	} finally {
-		await n8n.stop();
-	}
 }
 
 async function runEntry(entry, measureOnce) {

@@ -3,9 +3,13 @@
 // which took n8n's main thread while the node ran), a Code node making the posted number of items, then the measured
 // node.
 import { randomUUID } from 'node:crypto';
+import { appendFileSync, mkdtempSync } from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
+import path from 'node:path';
 
-import { eventually } from '../test/e2e/env.mjs';
+import { createCredential, credentialData, eventually } from '../test/e2e/env.mjs';
+import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 
 /** Items `{ email, name, order }` (and `extra` fields) for the `n` the webhook was posted, made in a Code node. */
 export const itemsCode = (extra = {}) =>
@@ -95,4 +99,36 @@ export async function postItemCount(url, n) {
 		60_000,
 	);
 	if (status >= 400 && status !== 500) throw new Error(`webhook answered ${status}`);
+}
+
+/**
+ * One n8n process of the main line with an owner and the signature credential, for the time of `use`.
+ * `profileDir`: n8n's CPU profile goes there. BENCH_NODE_ARGS='--trace-gc' adds Node.js options to n8n's;
+ * BENCH_N8N_LOG=<file> keeps what n8n prints.
+ */
+export async function withN8n(emulator, { profileDir, tmpPrefix = 'mail-delivery-bench-' }, use) {
+	const userFolder = mkdtempSync(path.join(os.tmpdir(), tmpPrefix));
+	const nodeArgs = [
+		...(profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
+		...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+	];
+	const n8n = await startN8n({
+		line: '2',
+		userFolder,
+		nodeArgs,
+		extraEnv: { N8N_LOG_LEVEL: 'warn' },
+		log: (text) => process.env.BENCH_N8N_LOG && appendFileSync(process.env.BENCH_N8N_LOG, text),
+	});
+	try {
+		const session = await setupOwner(n8n.baseUrl);
+		const credential = await createCredential(
+			session,
+			'mailDeliverySignatureApi',
+			credentialData(emulator, 'mailDeliverySignatureApi'),
+			'bench: signature',
+		);
+		return await use({ session, credential, emulator, n8n });
+	} finally {
+		await n8n.stop();
+	}
 }

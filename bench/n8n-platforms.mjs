@@ -1,0 +1,219 @@
+// How the default number of requests at once does on four kinds of platform (issue 61), beside fixed Requests in
+// Parallel settings, in a real n8n of the main line (n8n's default settings) with the emulator as its own process on
+// this machine (loopback), every answer 150 ms late:
+//   plain      answers 150 ms late however many come at once;
+//   overload   "unavailable" (503, at once) above 24 under way;
+//   queueing   8 requests worked at a time (150 ms each), the others wait their turn;
+//   rate       10 requests a second, "too many requests" (429, at once) beyond.
+// Each case is a production Webhook → Code node making N items → Transactional Mail → Send built by dragging fields,
+// every option at its default but Requests in Parallel. Every recipient is checked to get exactly one mail.
+//
+// node bench/n8n-platforms.mjs [--sends 10000,50000] [--fixed 4,16,64] [--rounds 2] [--platforms plain,overload,…]
+// Printed per platform and size: the default's time (the node's executionTime, median of the rounds) and its ratio to
+// the best fixed setting's, each fixed setting's time, the share of the default's attempts refused, the most requests
+// under way at the platform, and the answer time the node saw (median; its execution hint).
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+
+import { ACTION, activate, eventually, startEmulatorProcess } from '../test/e2e/env.mjs';
+import { LINES } from '../scripts/n8n-install.mjs';
+import {
+	itemsCode,
+	measuredBehindWebhook,
+	postItemCount,
+	RUN_END_POLL_MS,
+	withN8n,
+} from './n8n-workflow.mjs';
+
+const flag = (name, fallback) => {
+	const at = process.argv.indexOf(`--${name}`);
+	return at < 0 ? fallback : process.argv[at + 1];
+};
+const numbers = (text) =>
+	String(text)
+		.split(',')
+		.map((part) => Number(part.replaceAll('_', '')));
+const SENDS = numbers(flag('sends', '10000,50000'));
+const FIXED = numbers(flag('fixed', '4,16,64'));
+const ROUNDS = Number(flag('rounds', '2'));
+const LATENCY_MS = 150;
+
+const PLATFORMS = {
+	plain: { label: 'answers 150 ms late', settings: { workWithinLatency: 1 } },
+	overload: {
+		label: '503 at once above 24 under way',
+		settings: { workWithinLatency: 1, maxUnderWay: 24, refuseAtOnce: 1 },
+	},
+	queueing: { label: '8 worked at a time, the rest queue', settings: { workersAtOnce: 8 } },
+	rate: {
+		label: '10 a second, 429 beyond',
+		settings: { workWithinLatency: 1, rateLimitPerSecond: 10, refuseAtOnce: 1 },
+	},
+};
+const CHOSEN = String(flag('platforms', Object.keys(PLATFORMS).join(','))).split(',');
+
+/** The send as a person builds it by dragging input fields; `parallel` undefined: the default. */
+const send = (parallel) => ({
+	authentication: 'signature',
+	resource: 'transactionalMail',
+	operation: 'send',
+	senderMail: { __rl: true, mode: 'list', value: 'sender@example.com' },
+	to: '={{ $json.email }}',
+	contentSource: 'template',
+	templateName: { __rl: true, mode: 'list', value: 'welcome' },
+	tagValuesMode: 'fields',
+	tagValues: {
+		values: [
+			{ name: { __rl: true, mode: 'name', value: 'name' }, value: '={{ $json.name }}' },
+			{ name: { __rl: true, mode: 'name', value: 'orderNo' }, value: '={{ $json.order }}' },
+		],
+	},
+	options: parallel === undefined ? {} : { parallelRequests: parallel },
+});
+
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const seconds = (ms) => (ms === undefined ? '—' : `${(ms / 1000).toFixed(2)} s`);
+
+/** A workflow measuring the send with `parallel`; `run(n, platform)` makes one execution and returns its figures. */
+async function prepare(parallel, { session, credential, emulator, n8n }) {
+	const hookPath = `platforms-${randomUUID()}`;
+	const workflow = measuredBehindWebhook({
+		name: `bench: platforms P=${parallel ?? 'default'}`,
+		hookPath,
+		code: itemsCode(),
+		measured: {
+			id: randomUUID(),
+			name: 'Measured',
+			type: ACTION,
+			typeVersion: 1,
+			position: [400, 0],
+			parameters: send(parallel),
+			credentials: { mailDeliverySignatureApi: { id: credential.id, name: credential.name } },
+		},
+	});
+	const workflowId = await activate(session, workflow);
+	const url = `${n8n.baseUrl}/webhook/${hookPath}`;
+	const executions = async () =>
+		(
+			await eventually(
+				() => session.api('GET', `/executions?workflowId=${workflowId}&limit=5`).catch(() => false),
+				'the execution list',
+				900_000,
+			)
+		).data ?? [];
+	const run = async (n, platform) => {
+		await emulator.control('POST', 'reset');
+		await emulator.control('POST', 'settings', { latencyMs: LATENCY_MS, ...platform.settings });
+		const afterId = Math.max(0, ...(await executions()).map((e) => Number(e.id)));
+		await postItemCount(url, n);
+		const execution = await eventually(
+			async () => (await executions()).find((e) => Number(e.id) > afterId && e.stoppedAt),
+			'the execution to end',
+			900_000,
+			RUN_END_POLL_MS,
+		);
+		const full = await session.api('GET', `/executions/${execution.id}?includeData=true`);
+		const resultData = full.data?.resultData ?? {};
+		if (execution.status !== 'success' || resultData.error)
+			throw new Error(
+				`execution ${execution.id} ${execution.status}: ${resultData.error?.message ?? ''}`,
+			);
+		const node = resultData.runData.Measured[0];
+		const { requests, throttled, peakUnderWay } = await emulator.control('GET', 'requests');
+		const sends = requests.filter((r) => r.path === '/v5/transactional/mail/sends_customised');
+		const { mails } = await emulator.control('GET', 'mails');
+		const counts = new Map();
+		for (const mail of mails) counts.set(mail.email, (counts.get(mail.email) ?? 0) + 1);
+		const notOnce = [...Array(n).keys()].filter((i) => counts.get(`r${i}@example.org`) !== 1);
+		if (mails.length !== n || notOnce.length > 0)
+			throw new Error(
+				`${mails.length} mails for ${n} recipients; not exactly once: r${notOnce[0]}`,
+			);
+		const refused = throttled[429] + throttled[503];
+		const hint = (node.hints ?? [])
+			.map((h) => h.message)
+			.find((m) => m.includes('followed the platform'));
+		return {
+			ms: node.executionTime,
+			attempts: sends.length + refused,
+			refused,
+			peakUnderWay,
+			answerMs: Number(hint?.match(/Answers took (\d+) ms/)?.[1]) || undefined,
+			hint,
+		};
+	};
+	await run(100, { settings: {} }); // warm-up: node types loaded, first-run costs paid
+	return run;
+}
+
+async function main() {
+	const load = os
+		.loadavg()
+		.map((value) => value.toFixed(2))
+		.join(' ');
+	const emulator = await startEmulatorProcess();
+	const settings = [undefined, ...FIXED];
+	const results = new Map();
+	try {
+		await withN8n(emulator, { tmpPrefix: 'mail-delivery-bench-platforms-' }, async (context) => {
+			const runs = new Map();
+			for (const parallel of settings) runs.set(parallel, await prepare(parallel, context));
+			for (const name of CHOSEN)
+				for (const n of SENDS)
+					for (let round = 0; round < ROUNDS; round++)
+						// Settings side by side within a round: the machine's drift falls on all alike.
+						for (const parallel of settings) {
+							const key = `${name} ${n} ${parallel ?? 'default'}`;
+							if (!results.has(key)) results.set(key, []);
+							results.get(key).push(await runs.get(parallel)(n, PLATFORMS[name]));
+							console.log(`  ${key}: ${seconds(results.get(key).at(-1).ms)}`);
+						}
+		});
+	} finally {
+		await emulator.stop();
+	}
+	console.log(
+		`\nThe default beside fixed Requests in Parallel, ${CHOSEN.length} platforms, in a real n8n ${LINES[2].n8n} (n8n's default settings) on this machine, the emulator as its own process on loopback, every answer ${LATENCY_MS} ms late; Transactional Mail → Send built by dragging fields, 100 recipients a request, every recipient checked to get one mail. Medians of ${ROUNDS} rounds. ${os.cpus().length} cores, load average ${load} at the start.`,
+	);
+	console.log(`\`node bench/n8n-platforms.mjs ${process.argv.slice(2).join(' ')}\`\n`);
+	const header = [
+		'platform',
+		'sends',
+		'default',
+		'÷ best fixed',
+		...FIXED.map((p) => `fixed ${p}`),
+		'refused (default)',
+		'most under way (default)',
+		'answers (default, median)',
+	];
+	console.log(`| ${header.join(' | ')} |\n|${header.map(() => '---').join('|')}|`);
+	for (const name of CHOSEN)
+		for (const n of SENDS) {
+			const of = (parallel) => results.get(`${name} ${n} ${parallel ?? 'default'}`) ?? [];
+			const timeOf = (parallel) => median(of(parallel).map((r) => r.ms));
+			const best = Math.min(...FIXED.map(timeOf));
+			const byDefault = of(undefined);
+			const refusedShare =
+				byDefault.reduce((sum, r) => sum + r.refused, 0) /
+				Math.max(
+					1,
+					byDefault.reduce((sum, r) => sum + r.attempts, 0),
+				);
+			console.log(
+				`| ${PLATFORMS[name].label} | ${n.toLocaleString('en')} | ${seconds(timeOf(undefined))} | ${(timeOf(undefined) / best).toFixed(2)}x | ${FIXED.map((p) => seconds(timeOf(p))).join(' | ')} | ${(refusedShare * 100).toFixed(1)}% | ${median(byDefault.map((r) => r.peakUnderWay))} | ${byDefault[0]?.answerMs ?? '—'} ms |`,
+			);
+		}
+	for (const name of CHOSEN)
+		for (const n of SENDS)
+			console.log(
+				`\n${PLATFORMS[name].label}, ${n}: ${results.get(`${name} ${n} default`)?.at(-1)?.hint ?? '—'}`,
+			);
+}
+
+main().then(
+	() => process.exit(0),
+	(error) => {
+		console.error(error);
+		process.exit(1);
+	},
+);
