@@ -157,20 +157,22 @@ async function beside(makePlatform: () => Platform, requests: number) {
 }
 
 describe.each([100, 500])('%i requests (10,000 and 50,000 sends)', (requests) => {
-	// A run of 100 requests is over in a few rounds: starting from 16 costs it a round or two against 64 from the start.
-	test('answers 150 ms late whatever the number: it grows to the ceiling, within 1.2x of the best fixed number (1.5x at 100 requests)', async () => {
+	// Starting from 16 and doubling costs a few rounds against 64 from the start: most of a run of 100 requests (0.3 s
+	// against 0.6 s here, before n8n's own time), a third of one of 500. Growing faster sends more above the edge of a
+	// platform that refuses (the next test).
+	test('answers 150 ms late whatever the number: it grows to the ceiling, within 1.35x of the best fixed number (2x at 100 requests)', async () => {
 		const result = await beside(plain, requests);
 		expect(result.done).toBe(requests);
 		expect(result.refused).toBe(0);
-		expect(result.ratio).toBeLessThanOrEqual(requests === 100 ? 1.5 : 1.2);
+		expect(result.ratio).toBeLessThanOrEqual(requests === 100 ? 2 : 1.35);
 	});
 
 	// The one refused attempt waits the platform's Retry-After (a second) before it is sent again: 100 requests take 0.75 s.
-	test('503 above 24 at once: it settles below the edge, at most 2% of attempts refused, within 1.10x of the best fixed number (1.3x at 100 requests)', async () => {
+	test('503 above 24 at once: it settles below the edge, at most 2% of attempts refused, within 1.10x of the best fixed number (1.35x at 100 requests)', async () => {
 		const result = await beside(() => overloaded(24), requests);
 		expect(result.done).toBe(requests);
 		expect(result.refused / result.attempts).toBeLessThanOrEqual(0.02);
-		expect(result.ratio).toBeLessThanOrEqual(requests === 100 ? 1.3 : 1.1);
+		expect(result.ratio).toBeLessThanOrEqual(requests === 100 ? 1.35 : 1.1);
 	});
 
 	test('8 worked at a time, the rest queue: answers stay within 2x of the unloaded time, as fast as the best fixed number', async () => {
@@ -196,7 +198,7 @@ describe.each([100, 500])('%i requests (10,000 and 50,000 sends)', (requests) =>
 	});
 });
 
-test('a raise opens its new places one by one over half an answer time, not in a burst', async () => {
+test('a raise opens its new places one by one over an answer time, not in a burst', async () => {
 	const limit = adaptive();
 	const platform = plain();
 	const sendTimes: number[] = [];
@@ -212,10 +214,10 @@ test('a raise opens its new places one by one over half an answer time, not in a
 	const all = Promise.all(Array.from({ length: 80 }, one));
 	await jest.advanceTimersByTimeAsync(1000);
 	await all;
-	// 16 at once; after their answers 16 again at once, and the 48 places of the raise to 64 over about 75 ms.
-	const second = sendTimes.slice(16, 80).map((at) => at - sendTimes[16]);
+	// 16 at once; after their answers 16 again at once, and the 16 places of the raise to 32 over about 150 ms.
+	const second = sendTimes.slice(16, 48).map((at) => at - sendTimes[16]);
 	expect(second.filter((at) => at === 0).length).toBeLessThanOrEqual(17);
-	expect(Math.max(...second)).toBeGreaterThanOrEqual(60);
+	expect(Math.max(...second)).toBeGreaterThanOrEqual(120);
 });
 
 test('no answer at all (a time-out) halves the number; a fixed number never moves', async () => {
@@ -225,7 +227,7 @@ test('no answer at all (a time-out) halves the number; a fixed number never move
 	expect(limit.allowed).toBe(8);
 	const still = fixed(4);
 	still.sending();
-	still.refused('notNow', 4);
+	still.refused('notNow', still.sending());
 	expect(still.allowed).toBe(4);
 	expect(still.summary).toMatchObject({ adaptive: false, highest: 4, final: 4 });
 });
@@ -235,7 +237,7 @@ test('the hint says what the run did: requests, the most at once, answer times, 
 	await run(overloaded(24), 100, limit);
 	const hint = concurrencyHint(limit.summary)!;
 	expect(hint).toMatch(
-		/^Requests in parallel followed the platform: \d+ requests, at most 2[45] at once \(16 at first, up to \d+ allowed\)\. Answers took 150 ms \(median; the fastest 150 ms\)\. The platform answered "unavailable" \(HTTP 503\) above 24 at once: the run stayed at or below that\./,
+		/^Requests in parallel followed the platform: \d+ requests, at most 2[45] at once \(16 at first, up to \d+ allowed\)\. Answers took 150 ms \(median; the fastest 150 ms\)\. The platform answered "unavailable" \(HTTP 503\) to more at once: the run then kept to 2[1-4] at once, trying one more now and then\./,
 	);
 	expect(hint).not.toMatch(/at first and|at the end/);
 	// A fixed number, or a run of one round, says nothing of following.

@@ -306,7 +306,7 @@ export function throughputHints(
 }
 
 function concurrencyHint(figures: ConcurrencyFigures): string | undefined {
-	const { start, highest, attempts, mostOnWire, refusals, edge } = figures;
+	const { start, highest, attempts, mostOnWire, refusals, keptTo } = figures;
 	const lowered = figures.loweredOnSlowAnswers;
 	if (!figures.adaptive || (attempts <= start && refusals === 0 && lowered === 0)) return undefined;
 	const ms = (value: number) => `${Math.round(value)} ms`;
@@ -316,8 +316,8 @@ function concurrencyHint(figures: ConcurrencyFigures): string | undefined {
 			: ` Answers took ${ms(figures.medianMs)} (median; the fastest ${ms(figures.fastestMs ?? figures.medianMs)}).`;
 	const allowed = highest > start ? `, up to ${highest} allowed` : '';
 	const said = [
-		edge !== undefined &&
-			`The platform answered "unavailable" (HTTP 503) above ${edge - 1} at once: the run stayed at or below that.`,
+		keptTo !== undefined &&
+			`The platform answered "unavailable" (HTTP 503) to more at once: the run then kept to ${keptTo} at once, trying one more now and then.`,
 		lowered > 0 &&
 			`Fewer went at once ${lowered === 1 ? 'once' : `${lowered} times`} when answers waited at the platform.`,
 		refusals > 0 &&

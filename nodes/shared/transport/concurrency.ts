@@ -9,18 +9,19 @@
  *   and this process's own work. A round ends once about as many attempts came back as the limit allows at once
  *   (at least MIN_ROUND); its answer time is its median.
  * - A round whose median is within TOLERANCE × the unloaded time, nothing refused, with the limit in use (as many
- *   attempts on the wire as allowed at some point), raises the limit: four times while nothing has slowed the run
- *   (a slow start, as TCP's, quicker: a run of 100 requests is over in a few rounds), then by its square root
- *   (Gradient2's headroom). New places open one by one over a quarter of the unloaded answer time, not in a burst,
- *   so that a platform that refuses at once above a number ("not now") is heard from before many more are sent.
+ *   attempts on the wire as allowed at some point), raises the limit: doubled while nothing has slowed the run (a
+ *   slow start, as TCP's), then by its square root (Gradient2's headroom). New places open one by one over one
+ *   unloaded answer time, not in a burst, so that a platform that refuses at once above a number ("not now") is
+ *   heard from before many more are sent (four times, or over half the time, sent 3 to 14% above such an edge).
  * - A slower round lowers the limit in proportion, to TOLERANCE × unloaded ÷ the round's time (at most halved:
  *   Gradient's gradient), which settles where answers start to queue. A round slower than SLOWER_THAN × unloaded
  *   also moves the unloaded time a quarter of the way towards it: a platform slower for everyone is not followed
  *   down to one request at a time.
  * - "Not now" (HTTP 503) says how many at once the platform takes: the attempts on the wire when the refused one
- *   was sent, less one, is the most the run sends from then on (the edge); after PROBE_ROUNDS good rounds at it,
- *   one more is tried, and a refusal there doubles the wait before the next try. No answer at all (a time-out, a
- *   broken connection) halves the limit. Refusals of attempts already on the wire are the same congestion.
+ *   was sent, less one, is the most the run sends from then on (the edge); a refusal within it lowers it by a tenth
+ *   (this process counts an attempt a little before the platform does); after PROBE_ROUNDS good rounds at it, one
+ *   more is tried, and a refusal there doubles the wait before the next try. No answer at all (a time-out, a
+ *   broken connection) halves the limit. Refusals of attempts that left before a lowering are the same congestion.
  * - "Too many requests" (HTTP 429) is a rate: the run's pacer spaces starts to it (pacing.ts), and it leaves the
  *   number at once as it is. An attempt waiting for its pacing or a Retry-After holds its place but is not on the
  *   wire: only attempts on the wire show whether the limit is in use.
@@ -42,8 +43,8 @@ export interface ConcurrencyFigures {
 	final: number;
 	/** The most attempts that were on the wire at once. */
 	mostOnWire: number;
-	/** The number at once the platform refused above ("not now", 503): the run stayed below it. */
-	edge?: number;
+	/** After the platform said "not now" (503) to more at once: the most the run then sent at once. */
+	keptTo?: number;
 	/** Times lowered: on slower answers. */
 	loweredOnSlowAnswers: number;
 	/** Attempts refused (429, 503) or not answered (time-out, connection broken). */
@@ -59,8 +60,8 @@ export interface ConcurrencyFigures {
 export const ADAPTIVE_START = 16;
 export const DEFAULT_CEILING = 64;
 
-/** How much a good round multiplies the limit by while nothing has slowed the run. */
-const SLOW_START_GROWTH = 4;
+/** How much a good round multiplies the limit by while nothing has slowed the run (TCP's slow start). */
+const SLOW_START_GROWTH = 2;
 /** The fewest answers a round waits for: fewer make its median noise. */
 const MIN_ROUND = 4;
 /** A round answered within this many times the unloaded time may grow; a slower one is lowered towards it. */
@@ -71,10 +72,12 @@ const SLOWER_THAN = 2;
 const DRIFT = 0.25;
 /** The most a round lowers the limit: to this share of it. */
 const MOST_LOWERED = 0.5;
+/** A refusal within the edge lowers it to this share. */
+const EDGE_AGAIN = 0.9;
 /** Good rounds at the edge before one more at once is tried (doubled after each refused try). */
 const PROBE_ROUNDS = 16;
 /** The new places of a raise open over this share of the unloaded answer time (or of OPEN_OVER_MS, none known). */
-const OPEN_SHARE = 0.5;
+const OPEN_SHARE = 1;
 const OPEN_OVER_MS = 100;
 
 const median = (values: number[]) => {
@@ -104,6 +107,12 @@ class AnswerTimes {
 	}
 }
 
+/** An attempt on the wire: its number in the run, and how many were on the wire with it when it left. */
+export interface Attempt {
+	number: number;
+	onWire: number;
+}
+
 export class ConcurrencyLimit {
 	/** Requests allowed at once; fractional while it grows by square roots. */
 	private limit: number;
@@ -129,8 +138,9 @@ export class ConcurrencyLimit {
 	private roundRefused = false;
 	private roundEvents = 0;
 	private roundBusiest = 0;
-	/** Attempts still to come back from those on the wire when the last refusal lowered the limit. */
-	private recovering = 0;
+	/** Attempts sent so far; those numbered below `calmFrom` left before the last lowering on a refusal. */
+	private sent = 0;
+	private calmFrom = 0;
 
 	private readonly times = new AnswerTimes();
 	private fastestMs = Infinity;
@@ -174,7 +184,7 @@ export class ConcurrencyLimit {
 		return {
 			...this.figures,
 			final: Math.max(1, Math.floor(this.limit)),
-			edge: this.cap === undefined ? undefined : this.cap + 1,
+			keptTo: this.cap,
 			fastestMs: this.unloadedMs === undefined ? undefined : Math.round(this.fastestMs),
 			medianMs: this.times.median,
 		};
@@ -196,12 +206,12 @@ export class ConcurrencyLimit {
 		};
 	}
 
-	/** An attempt leaves now (its pacing and any Retry-After waited out); returns how many are on the wire with it. */
-	sending(): number {
+	/** An attempt leaves now (its pacing and any Retry-After waited out): its number, and how many are on the wire with it. */
+	sending(): Attempt {
 		this.onWire++;
 		this.roundBusiest = Math.max(this.roundBusiest, this.onWire);
 		this.figures.mostOnWire = Math.max(this.figures.mostOnWire, this.onWire);
-		return this.onWire;
+		return { number: this.sent++, onWire: this.onWire };
 	}
 
 	/** The platform answered an attempt after `ms` (whatever it said, but "too many" and "not now"). */
@@ -217,38 +227,43 @@ export class ConcurrencyLimit {
 
 	/**
 	 * The platform refused an attempt unprocessed (`notNow`: 503; `tooMany`: 429), or did not answer it (`noAnswer`:
-	 * a time-out, a broken connection); `onWireWithIt`: what sending() said when it left.
+	 * a time-out, a broken connection). An attempt that left before the last lowering on a refusal is of the same
+	 * congestion: it lowers nothing more.
 	 */
-	refused(why: 'notNow' | 'tooMany' | 'noAnswer', onWireWithIt = this.onWire) {
+	refused(
+		why: 'notNow' | 'tooMany' | 'noAnswer',
+		attempt: Attempt = { number: this.sent, onWire: this.onWire },
+	) {
 		this.onWire = Math.max(0, this.onWire - 1);
 		if (!this.adaptive) return;
 		this.figures.attempts++;
 		this.figures.refusals++;
 		// A round with a refusal of any kind raises nothing; a rate (429) is the pacer's to follow, not the number's.
 		this.roundRefused = true;
-		if (why === 'notNow') this.lowerCap(onWireWithIt - 1);
-		if (why !== 'tooMany' && this.recovering === 0) {
+		if (why !== 'tooMany' && attempt.number >= this.calmFrom) {
 			this.slowStart = false;
 			this.opening = undefined;
-			if (why === 'noAnswer') this.setLimit(this.limit * MOST_LOWERED);
-			// The attempts on the wire now left at the old limit: their refusals are the same congestion.
-			this.recovering = this.onWire;
+			if (why === 'notNow') this.lowerCap(attempt.onWire - 1);
+			else this.setLimit(this.limit * MOST_LOWERED);
+			this.calmFrom = this.sent;
 		}
 		this.event();
 	}
 
 	/**
 	 * The platform said "not now" to an attempt that left with `most` others on the wire: no more than that at once
-	 * from now on. Refusals of one congestion come back in any order; the lowest of them counts.
+	 * from now on. Refused again within it: this process counts an attempt on the wire a little before the platform
+	 * does (its body and signature on the way), so the edge it saw was too high: a tenth lower. Refused where a probe
+	 * went: twice as long before the next.
 	 */
 	private lowerCap(most: number) {
-		const cap = Math.max(1, most);
-		if (this.recovering === 0) {
-			// Refused again where a probe went: wait twice as long before the next.
-			if (this.cap !== undefined && cap >= this.cap) this.probeRounds *= 2;
-			this.goodRoundsAtCap = 0;
+		let cap = Math.max(1, most);
+		if (this.cap !== undefined) {
+			if (most >= this.cap) this.probeRounds *= 2;
+			cap = Math.min(cap, Math.floor(this.cap * EDGE_AGAIN));
 		}
-		if (this.cap === undefined || cap < this.cap) this.cap = cap;
+		this.goodRoundsAtCap = 0;
+		this.cap = Math.max(1, cap);
 		this.setLimit(Math.min(this.limit, this.cap));
 	}
 
@@ -270,7 +285,6 @@ export class ConcurrencyLimit {
 	}
 
 	private event() {
-		if (this.recovering > 0) this.recovering--;
 		this.roundEvents++;
 		if (this.roundEvents >= Math.max(MIN_ROUND, Math.floor(this.limit))) this.endRound();
 	}
@@ -309,7 +323,7 @@ export class ConcurrencyLimit {
 		this.raise(Math.min(raised, this.cap ?? Infinity));
 	}
 
-	/** A higher limit, its new places opening one by one over a quarter of the unloaded answer time. */
+	/** A higher limit, its new places opening one by one over an unloaded answer time. */
 	private raise(limit: number) {
 		const from = Math.max(1, Math.floor(this.limit));
 		const added = Math.floor(Math.min(this.ceiling, limit)) - from;

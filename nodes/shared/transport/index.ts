@@ -4,7 +4,7 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 import { type ApiContext, runCredential } from './credentials';
 import { explainCode, likelyCause } from './explanations';
 import { type ConnectionFailure, PlatformError, processingOf } from './failures';
-import type { ConcurrencyLimit } from './concurrency';
+import type { Attempt, ConcurrencyLimit } from './concurrency';
 import type { RequestPacer } from './pacing';
 
 export type { ApiContext } from './credentials';
@@ -277,11 +277,15 @@ export async function apiRequest(
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
 		const startedAt = (await pacer?.beforeAttempt()) ?? 0;
-		const sentAt = Date.now();
-		const onWire = concurrency?.sending();
 		let response: unknown;
+		// Counted on the wire, and timed, once the credential is read: this process's own work before that is not
+		// the platform's answer time.
+		let sentAt = Date.now();
+		let onWire: Attempt | undefined;
 		try {
 			const credential = await runCredential(this);
+			sentAt = Date.now();
+			onWire = concurrency?.sending();
 			response = await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				credential.type,
@@ -291,10 +295,11 @@ export async function apiRequest(
 		} catch (error) {
 			const { status, retryAfter, tryLater } = attemptOutcome(error as HttpFailure);
 			// "Too many", "not now" and no answer at all lower how many go at once; any other answer is timed.
-			if (status === 429) concurrency?.refused('tooMany', onWire);
-			else if (status === 503) concurrency?.refused('notNow', onWire);
-			else if (connectionFailureOf(error as HttpFailure)) concurrency?.refused('noAnswer', onWire);
-			else if (Number.isFinite(status)) concurrency?.answered(Date.now() - sentAt);
+			const sent = onWire === undefined ? undefined : concurrency;
+			if (status === 429) sent?.refused('tooMany', onWire);
+			else if (status === 503) sent?.refused('notNow', onWire);
+			else if (connectionFailureOf(error as HttpFailure)) sent?.refused('noAnswer', onWire);
+			else if (Number.isFinite(status)) sent?.answered(Date.now() - sentAt);
 			if (status === 429) pacer?.onTooManyRequests(startedAt);
 			else if (!tryLater && Number.isFinite(status)) pacer?.onAccepted(startedAt);
 			else pacer?.onOtherAnswer();
