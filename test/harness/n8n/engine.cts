@@ -33,7 +33,6 @@ import type {
 	IRunExecutionData,
 	IVersionedNodeType,
 	IWebhookData,
-	IWebhookDescription,
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 	IWorkflowSettings,
@@ -78,13 +77,13 @@ export function testNodeType(
 	displayName: string,
 	description: string,
 	execute: (this: IExecuteFunctions) => Promise<INodeExecutionData[][]>,
-	outputs = 1,
+	{ outputs = 1, group = 'transform' as INodeType['description']['group'][number] } = {},
 ): INodeType {
 	return {
 		description: {
 			displayName,
 			name: displayName.replace(/\s/g, '').replace(/^./, (first) => first.toLowerCase()),
-			group: ['transform'],
+			group: [group],
 			version: 1,
 			description,
 			defaults: { name: displayName },
@@ -97,12 +96,14 @@ export function testNodeType(
 }
 
 /** Emits the items a test gives it, with binary data, as the first node of a workflow. */
-const testSource: INodeType = {
-	...testNodeType('Test Source', 'Emits test items', async function () {
+const testSource = testNodeType(
+	'Test Source',
+	'Emits test items',
+	async function () {
 		return [this.getInputData()];
-	}),
-};
-testSource.description = { ...testSource.description, group: ['input'] };
+	},
+	{ group: 'input' },
+);
 
 const credentialTypes: Record<string, ICredentialType> = Object.fromEntries(
 	[
@@ -176,7 +177,7 @@ export function loopOnceNode(
 			const sent = items(this);
 			return state.rounds === 1 ? [sent, []] : [[], sent];
 		},
-		2,
+		{ outputs: 2 },
 	);
 }
 
@@ -282,34 +283,22 @@ export class CredentialsStore extends ICredentialsHelper {
 
 void DataDeduplicationService.init(deduplicator);
 
-/** The workflow as n8n builds it for an execution (or a webhook call) of these nodes. */
-export const workflowOf = ({
-	id = 'test',
-	name,
-	nodes,
-	connections,
-	active = false,
-	staticData = {},
-	settings = {},
-}: {
-	id?: string;
-	name?: string;
-	nodes: INode[];
-	connections: IConnections;
-	active?: boolean;
-	/** As n8n's database holds it (n8n/database.cts StaticDataRow). */
-	staticData?: IDataObject;
-	settings?: IWorkflowSettings;
-}) =>
+/**
+ * The workflow as n8n builds it for an execution (or a webhook call) of these nodes, with its static data as n8n's
+ * database holds it (n8n/database.cts StaticDataRow).
+ */
+export const workflowOf = (
+	parameters: Omit<ConstructorParameters<typeof Workflow>[0], 'nodeTypes' | 'active'> & {
+		active?: boolean;
+	},
+) =>
 	new Workflow({
-		id,
-		...(name === undefined ? {} : { name }),
-		nodes,
-		connections,
-		active,
+		id: 'test',
+		active: false,
+		staticData: {},
+		...parameters,
 		nodeTypes,
-		staticData,
-		settings: { timezone: 'UTC', ...settings },
+		settings: { timezone: 'UTC', ...parameters.settings },
 	});
 
 /** The workflow as n8n builds it for an execution of the test's nodes. */
@@ -447,9 +436,7 @@ export function webhookContext({
 	node: INode;
 	additionalData: IWorkflowExecuteAdditionalData;
 	mode: WorkflowExecuteMode;
-	webhook: Omit<IWebhookData, 'node' | 'workflowId' | 'workflowExecuteAdditionalData'> & {
-		webhookDescription: IWebhookDescription;
-	};
+	webhook: Webhook;
 	request: unknown;
 	response: unknown;
 	runExecutionData?: IRunExecutionData | null;
@@ -465,12 +452,15 @@ export function webhookContext({
 	);
 }
 
+/** A webhook of a node: its method, path and description, its id, whether it is a test webhook. */
+type Webhook = Omit<IWebhookData, 'node' | 'workflowId' | 'workflowExecuteAdditionalData'>;
+
 /** The webhook as n8n registers it (IWebhookData) for a node of `workflow`. */
 export const webhookData = (
 	workflow: Workflow,
 	node: INode,
 	additionalData: IWorkflowExecuteAdditionalData,
-	webhook: Omit<IWebhookData, 'node' | 'workflowId' | 'workflowExecuteAdditionalData'>,
+	webhook: Webhook,
 ): IWebhookData => ({
 	...webhook,
 	node: node.name,
