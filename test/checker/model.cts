@@ -27,6 +27,13 @@ import path from 'node:path';
 import ts from 'typescript';
 
 import { MAX_ENTRIES } from '../../nodes/MailDelivery/neverTwice/storeClaims';
+import {
+	executionContextOf,
+	recordInRow,
+	removeFromRow,
+	retryRefusal,
+	type Status,
+} from '../harness/n8n/database.cts';
 
 /** What the real code exports that the model calls. */
 export interface Protocol {
@@ -328,9 +335,9 @@ export class World {
 		);
 	}
 
-	/** n8n retries an execution that saved data and did not succeed, in any state. */
+	/** n8n retries an execution that saved data and did not succeed, in any state (as the in-process n8n does). */
 	private retryable(execution: Execution) {
-		return execution.saved !== undefined && execution.phase !== 'succeeded';
+		return execution.saved !== undefined && retryRefusal(statusOf(execution.phase)) === undefined;
 	}
 
 	async apply(action: Action) {
@@ -509,12 +516,8 @@ export class World {
 			instanceSettings: { instanceType: this.config.processes === 1 ? 'main' : 'worker' },
 			getMode: () => (execution.retryOf ? 'retry' : 'webhook'),
 			getContext: () => execution.context,
-			getExecutionContext: () => ({
-				version: 1,
-				establishedAt: execution.lineageStart,
-				source: 'webhook',
-				triggerNode: { name: 'Trigger', type: 'n8n-nodes-base.webhook' },
-			}),
+			getExecutionContext: () =>
+				executionContextOf(TRIGGER, { establishedAt: execution.lineageStart, source: 'webhook' }),
 			// What the trigger gave the execution, and its resume token (a retry keeps both).
 			getWorkflowDataProxy: () => ({
 				$: () => ({
@@ -577,24 +580,21 @@ export class World {
 			`  execution ${executionId} ${pending.read ? 'writes' : 'does'} ${what}${pending.read ? ` over what it read` : ''}`,
 		);
 		this.pending.splice(index, 1);
-		const read = pending.read ?? [...row];
+		// The row as written: over what was read (two processes), by n8n's helper as the in-process n8n's store writes it.
+		const written = [...(pending.read ?? row)];
 		// The row holds `bound` entries where n8n holds MAX_ENTRIES: its count is told at n8n's scale.
-		if (call.kind === 'count') pending.resolve((read.length * MAX_ENTRIES) / this.config.bound);
+		if (call.kind === 'count') pending.resolve((written.length * MAX_ENTRIES) / this.config.bound);
 		else if (call.kind === 'remove') {
-			this.rows.set(
-				key,
-				read.filter((entry) => !call.items.includes(entry)),
-			);
+			removeFromRow(written, call.items);
+			this.rows.set(key, written);
 			pending.resolve(undefined);
 		} else {
-			const recordedBefore = new Set(read);
 			const claimer = this.execution(pending.execution);
 			if (claimer.retryOf !== 0 && call.items.some((item) => item.startsWith('c:')))
 				claimer.recordedClaim = true;
-			const written = [...read];
-			for (const item of call.items) if (!recordedBefore.has(item)) written.push(item);
-			this.rows.set(key, written.slice(Math.max(0, written.length - this.config.bound)));
-			pending.resolve(call.items.filter((item) => recordedBefore.has(item)));
+			const { processed } = recordInRow(written, call.items, this.config.bound);
+			this.rows.set(key, written);
+			pending.resolve(processed);
 		}
 		await settle();
 	}
@@ -835,6 +835,17 @@ function words(action: Action, executions: number): string {
 		case 'request':
 			return `  execution ${action.execution}: a request${action.fault === 'none' ? ', accepted' : ` (${action.fault})`}`;
 	}
+}
+
+/** The node that starts the workflow's executions: a webhook. */
+const TRIGGER = { name: 'Trigger', type: 'n8n-nodes-base.webhook' };
+
+/** The execution's status as n8n gives it (in-process n8n: statusOf), for a phase of it. */
+function statusOf(phase: Phase): Status {
+	if (phase === 'succeeded') return 'success';
+	if (phase === 'failed') return 'error';
+	if (phase === 'crashed' || phase === 'waiting') return phase;
+	return 'running';
 }
 
 const NODE: INode = {

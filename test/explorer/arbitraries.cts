@@ -5,7 +5,7 @@
 import fc from 'fast-check';
 
 import type { Fault } from '../../emulator/types.cts';
-import type { Hold } from '../harness/instance.cts';
+import type { Hold } from '../harness/n8n.cts';
 import type { Setup, Step } from './history.cts';
 
 const FAULTS: Fault[] = [

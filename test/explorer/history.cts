@@ -1,6 +1,6 @@
 /**
  * A history of what n8n and its users do around one Mail Delivery node that changes something, run on an n8n
- * instance in process (test/harness/instance.cts) against the emulator, and the promise checked against what the
+ * instance in process (test/harness/n8n/instance.cts) against the emulator, and the promise checked against what the
  * platform accepted: no recipient (contact) accepted twice, unless Options → Redo After a Crash was on in a retry of
  * its execution, and every error the node gave says why. A history is plain data, so that a failing one prints as a
  * test to paste (arbitraries.cts).
@@ -10,16 +10,14 @@ import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 import type { Emulator } from '../../emulator/server.cts';
 import type { Fault } from '../../emulator/types.cts';
 import {
+	ACTION_NODE_TYPE,
+	CredentialsStore,
 	type Execution,
 	exploredWorkflow,
 	type Hold,
 	N8nInstance,
-	requestsSettled,
-} from '../harness/instance.cts';
-import {
-	ACTION_NODE_TYPE,
-	CredentialsStore,
 	processedData,
+	requestsSettled,
 	restartNodeCode,
 } from '../harness/n8n.cts';
 import { advanceClock, clockAtMinute } from './clock.cts';

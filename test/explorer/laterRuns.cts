@@ -6,17 +6,17 @@
  */
 import type { Emulator } from '../../emulator/server.cts';
 import { MAX_ENTRIES } from '../../nodes/MailDelivery/neverTwice/storeClaims';
-import type { Execution, N8nInstance } from '../harness/instance.cts';
-import { processedData, processRecord } from '../harness/n8n.cts';
+import {
+	type Execution,
+	type N8nInstance,
+	processedData,
+	processRecord,
+	recordProcessed,
+} from '../harness/n8n.cts';
 import { advanceClock } from './clock.cts';
 
 /** Appends the entries the row does not hold, as n8n's store does, and drops the oldest past its bound. */
-function record(row: string, entries: string[]) {
-	const held = processedData.get(row) ?? [];
-	processedData.set(row, held);
-	for (const entry of entries) if (!held.includes(entry)) held.push(entry);
-	if (held.length > MAX_ENTRIES) held.splice(0, held.length - MAX_ENTRIES);
-}
+const record = (row: string, entries: string[]) => recordProcessed(row, entries, MAX_ENTRIES);
 
 export async function laterRuns(
 	n8n: N8nInstance,

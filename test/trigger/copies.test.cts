@@ -18,7 +18,7 @@ import {
 	type TriggerHost,
 	type TriggerHostOptions,
 	webhookConfiguration,
-} from '../harness/trigger.cts';
+} from '../harness/n8n.cts';
 
 const env = useEmulator();
 const TX = '/v5/transactional/mail/sends_customised';

@@ -3,7 +3,7 @@
  * n8n does about it (its retries, the delete hook it calls after a failed attempt, the static data it
  * saves or does not save, a restart at another address, the end of test listening), the user's
  * configuration comes back exactly when the trigger leaves. Every lifecycle here is n8n's own (see
- * test/harness/trigger.cts); every fault is the emulator's, on the request it is planned for.
+ * test/harness/n8n/trigger.cts); every fault is the emulator's, on the request it is planned for.
  */
 import axios from 'axios';
 import fc from 'fast-check';
@@ -17,7 +17,7 @@ import {
 	type TriggerHost,
 	type TriggerHostOptions,
 	webhookConfiguration,
-} from '../harness/trigger.cts';
+} from '../harness/n8n.cts';
 
 const env = useEmulator();
 const GET = '/v5/webhook/get';

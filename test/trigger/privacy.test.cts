@@ -6,7 +6,7 @@
 
 import { expectCode } from '../harness/client.cts';
 import { useEmulator } from '../harness/emulator.cts';
-import { startTriggerHost, type TriggerHost, webhookConfiguration } from '../harness/trigger.cts';
+import { startTriggerHost, type TriggerHost, webhookConfiguration } from '../harness/n8n.cts';
 
 const env = useEmulator();
 const TX = '/v5/transactional/mail/sends_customised';

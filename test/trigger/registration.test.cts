@@ -13,7 +13,7 @@ import {
 	startTriggerHost,
 	type TriggerHost,
 	webhookConfiguration,
-} from '../harness/trigger.cts';
+} from '../harness/n8n.cts';
 
 const env = useEmulator();
 const TX = '/v5/transactional/mail/sends_customised';

@@ -1,6 +1,6 @@
 /**
  * Options → Ignore Repeated Events (on by default): each pushed event once. The trigger runs as n8n runs it
- * (test/harness/trigger.cts): n8n saves a push's execution, answers, then runs it through its engine, and
+ * (test/harness/n8n/trigger.cts): n8n saves a push's execution, answers, then runs it through its engine, and
  * saves the static data the run changed. A host started with another workflow id on the same static data
  * plays another n8n process (or n8n after a restart): it shares only what n8n saved.
  */
@@ -9,11 +9,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
 import { call, expectCode } from '../harness/client.cts';
-import {
-	startTriggerHost,
-	type TriggerHost,
-	type TriggerHostOptions,
-} from '../harness/trigger.cts';
+import { startTriggerHost, type TriggerHost, type TriggerHostOptions } from '../harness/n8n.cts';
 
 const env = useEmulator();
 const hosts: TriggerHost[] = [];

@@ -9,7 +9,7 @@ import { Container } from '@n8n/di';
 import type { IDataObject } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
-import { startTriggerHost, type TriggerHost, webhookConfiguration } from '../harness/trigger.cts';
+import { startTriggerHost, type TriggerHost, webhookConfiguration } from '../harness/n8n.cts';
 
 const env = useEmulator();
 const hosts: TriggerHost[] = [];

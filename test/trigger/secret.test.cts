@@ -6,8 +6,12 @@ import axios from 'axios';
 import type { IDataObject } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
-import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
-import { startTriggerHost, type TriggerHost } from '../harness/trigger.cts';
+import {
+	actionWorkflow,
+	runWorkflow,
+	startTriggerHost,
+	type TriggerHost,
+} from '../harness/n8n.cts';
 
 const env = useEmulator();
 const hosts: TriggerHost[] = [];

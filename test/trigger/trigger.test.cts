@@ -2,7 +2,7 @@ import axios from 'axios';
 
 import { useEmulator } from '../harness/emulator.cts';
 import { call, expectCode } from '../harness/client.cts';
-import { startTriggerHost, type TriggerHost } from '../harness/trigger.cts';
+import { startTriggerHost, type TriggerHost } from '../harness/n8n.cts';
 
 const env = useEmulator();
 const TX = '/v5/transactional/mail/sends_customised';

@@ -7,8 +7,13 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { call } from '../harness/client.cts';
 import { useEmulator } from '../harness/emulator.cts';
-import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
-import { startTriggerHost, type TriggerHost, webhookConfiguration } from '../harness/trigger.cts';
+import {
+	actionWorkflow,
+	runWorkflow,
+	startTriggerHost,
+	type TriggerHost,
+	webhookConfiguration,
+} from '../harness/n8n.cts';
 
 const env = useEmulator();
 const hosts: TriggerHost[] = [];

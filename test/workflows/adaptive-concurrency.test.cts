@@ -8,7 +8,7 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
 import { UPSERT, upsert } from '../harness/fixtures.cts';
-import { actionWorkflow, runWorkflow, type RunResult } from '../harness/n8n.cts';
+import { actionWorkflow, type RunResult, runWorkflow } from '../harness/n8n.cts';
 
 const env = useEmulator();
 const contacts = (count: number): INodeExecutionData[] =>

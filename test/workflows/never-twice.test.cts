@@ -6,8 +6,7 @@
  * below are the explorer's own, shrunk, as it printed them: each sent twice before its fix.
  */
 import { useEmulator } from '../harness/emulator.cts';
-import { exploredWorkflow, N8nInstance } from '../harness/instance.cts';
-import { processedData, storeFaults } from '../harness/n8n.cts';
+import { exploredWorkflow, N8nInstance, processedData, storeFaults } from '../harness/n8n.cts';
 import { restoreClock } from '../explorer/clock.cts';
 import { explore } from '../explorer/explore.cts';
 import { mailDeliveryNode, runHistory, type Setup, type Step } from '../explorer/history.cts';

@@ -15,9 +15,14 @@ import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
 import { expectCode } from '../harness/client.cts';
 import { useEmulator } from '../harness/emulator.cts';
 import { everyOperation, rl } from '../harness/fixtures.cts';
-import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
-import { startTriggerHost } from '../harness/trigger.cts';
-import { linksOf, runToWait, type WaitingRun } from '../harness/waiting.cts';
+import {
+	actionWorkflow,
+	linksOf,
+	runToWait,
+	runWorkflow,
+	startTriggerHost,
+	type WaitingRun,
+} from '../harness/n8n.cts';
 
 const env = useEmulator({ messages: 'en' });
 const ROOT = path.join(__dirname, '..', '..');

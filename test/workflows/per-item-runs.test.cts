@@ -9,8 +9,7 @@ import type { NodeApiError } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
 import { people, sendToEachItem, TX, UPSERT, upsert } from '../harness/fixtures.cts';
-import { exploredWorkflow, N8nInstance } from '../harness/instance.cts';
-import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
+import { actionWorkflow, exploredWorkflow, N8nInstance, runWorkflow } from '../harness/n8n.cts';
 
 const env = useEmulator();
 const upsertRequests = () => env.view().requests.filter((request) => request.path === UPSERT);

@@ -1,6 +1,6 @@
 /**
  * Send and Wait for Response against everyone but the person asked, through n8n's engine, the waiting execution
- * kept as n8n's database keeps it (test/harness/waiting.cts): whoever may read the execution (an API key with
+ * kept as n8n's database keeps it (test/harness/n8n/waiting.cts): whoever may read the execution (an API key with
  * execution:read, a project viewer) finds nothing in it that makes an answer; every name n8n accepts finds its
  * wait, and the answer is read as the mail asked it whatever an expression gives when the run resumes; a time
  * limit the node cannot wait for is refused before the mail; a form field whose answer could not be kept is
@@ -12,15 +12,16 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
 import { TX } from '../harness/fixtures.cts';
-import { loopOnceNode, registerNodeType } from '../harness/n8n.cts';
 import {
 	askParameters,
 	DOUBLE_APPROVAL,
 	linksOf,
+	loopOnceNode,
+	registerNodeType,
 	resign,
 	runToWait,
 	type WaitingRun,
-} from '../harness/waiting.cts';
+} from '../harness/n8n.cts';
 
 const env = useEmulator({ messages: 'en' });
 

@@ -1,6 +1,6 @@
 /**
  * Transactional Mail → Send and Wait for Response through n8n's engine, the waiting execution kept and resumed
- * as n8n 2.41 does (test/harness/waiting.cts): one message through the platform, its links read from the mail as
+ * as n8n 2.41 does (test/harness/n8n/waiting.cts): one message through the platform, its links read from the mail as
  * the recipient gets it, a person's answers (approve, disapprove, free text, a custom form), what never answers
  * for the person (a bot, a preview service, a link scanner opening the link, a forged or altered link, a link of
  * another wait of the same node), the time limit, Sandbox Mode, and bad input refused before any request.
@@ -9,16 +9,17 @@ import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
 import { useEmulator } from '../harness/emulator.cts';
 import { TX } from '../harness/fixtures.cts';
-import { loopOnceNode, registerNodeType } from '../harness/n8n.cts';
 import {
 	askParameters,
 	BROWSER,
 	DOUBLE_APPROVAL,
 	linksOf,
+	loopOnceNode,
+	registerNodeType,
 	resign,
 	runToWait,
 	type WaitingRun,
-} from '../harness/waiting.cts';
+} from '../harness/n8n.cts';
 
 const env = useEmulator({ messages: 'en' });
 

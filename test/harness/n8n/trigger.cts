@@ -1,11 +1,11 @@
 /**
- * Hosts the trigger node the way n8n does: its webhook lifecycle methods run in n8n-core's
- * HookContext, and each push is handled in a WebhookContext, behind a loopback HTTP server that
+ * The stand-in hosting the trigger node the way n8n does: its webhook lifecycle methods run in n8n-core's
+ * HookContext, and each push is handled in a WebhookContext (the engine's), behind a loopback HTTP server that
  * stands where n8n's /webhook and /webhook-test routes stand.
  *
- * Static data lives as n8n keeps it: a database copy (JSON), read into a new `Workflow` (which wraps it
- * in n8n-workflow's observable object) and written back only where n8n writes it, and only when a
- * change was flagged. So a record the node keeps where n8n does not see it is lost here as in n8n.
+ * Static data lives as n8n keeps it (n8n/database.cts StaticDataRow): a database copy (JSON), read into a new
+ * `Workflow` (which wraps it in n8n-workflow's observable object) and written back only where n8n writes it, and only
+ * when a change was flagged. So a record the node keeps where n8n does not see it is lost here as in n8n.
  * A production push saves its static data after the answer, as n8n's live webhooks do.
  * The lifecycles follow n8n's code: publication in n8n 2.41 (workflow-trigger-activator.js: one Workflow
  * for up to five attempts, the delete hook and a save after each failed one, no retry of a
@@ -14,33 +14,35 @@
  * from the database), and test listening (test-webhooks.js: a Workflow with empty static data, the delete
  * hook in mode "internal" at the end).
  */
-import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
+import { HookContext } from 'n8n-core';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type {
 	IDataObject,
 	INode,
 	INodeExecutionData,
-	IWebhookData,
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { createRunExecutionData, WebhookPathTakenError, Workflow } from 'n8n-workflow';
+import { WebhookPathTakenError, type Workflow } from 'n8n-workflow';
 
-import type { Emulator } from '../../emulator/server.cts';
-import { MailDeliveryTrigger } from '../../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node';
-import { call } from './client.cts';
+import type { Emulator } from '../../../emulator/server.cts';
+import { call } from '../client.cts';
+import type { MailDeliveryTrigger } from '../../../nodes/MailDeliveryTrigger/MailDeliveryTrigger.node';
+import { StaticDataRow } from './database.cts';
 import {
 	buildAdditionalData,
 	CredentialsStore,
+	execute,
 	nodeTypes,
-	PACKAGE,
-	registerNodeType,
-} from './n8n.cts';
+	startData,
+	TRIGGER_NODE_TYPE,
+	webhookContext,
+	webhookData,
+	workflowOf,
+} from './engine.cts';
 
-export const TRIGGER_NODE_TYPE = `${PACKAGE}.mailDeliveryTrigger`;
-const trigger = new MailDeliveryTrigger();
-registerNodeType(TRIGGER_NODE_TYPE, trigger);
+const trigger = nodeTypes.getByName(TRIGGER_NODE_TYPE) as MailDeliveryTrigger;
 
 /** The account's webhook configuration as the platform holds it: Webhook → Get's answer without code and message. */
 export async function webhookConfiguration(emulator: Emulator): Promise<IDataObject> {
@@ -145,26 +147,18 @@ export async function startTriggerHost(
 		parameters: { authentication: 'signature', ...parameters } as INode['parameters'],
 		credentials: { mailDeliverySignatureApi: { id: '1', name: 'test' } },
 	};
-	let database = JSON.stringify(staticData);
-	const workflowOf = (data: IDataObject) =>
-		new Workflow({
+	const database = new StaticDataRow(staticData);
+	const triggerWorkflow = (data: IDataObject) =>
+		workflowOf({
 			id: workflowId,
 			name: workflowName ?? `Workflow ${webhookId}`,
 			nodes: [node],
 			connections: {},
 			active: true,
-			nodeTypes,
 			staticData: data,
-			settings: { timezone: 'UTC' },
 		});
-	const fromDatabase = () => workflowOf(JSON.parse(database) as IDataObject);
-	/** WorkflowStaticDataService.saveStaticData: only a flagged change is written. */
-	const saveStaticData = (workflow: Workflow) => {
-		if (workflow.staticData.__dataChanged === true) {
-			database = JSON.stringify(workflow.staticData);
-			workflow.staticData.__dataChanged = false;
-		}
-	};
+	const fromDatabase = () => triggerWorkflow(database.read());
+	const saveStaticData = (workflow: Workflow) => database.save(workflow.staticData);
 	let testWorkflow: Workflow | undefined;
 
 	const host = {
@@ -174,7 +168,7 @@ export async function startTriggerHost(
 		requestLines: [],
 		unhandled: [],
 	} as unknown as TriggerHost;
-	Object.defineProperty(host, 'staticData', { get: () => JSON.parse(database) as IDataObject });
+	Object.defineProperty(host, 'staticData', { get: () => database.read() });
 	const server = http.createServer((req, res) => {
 		const chunks: Buffer[] = [];
 		req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -184,13 +178,10 @@ export async function startTriggerHost(
 	host.port = (server.address() as AddressInfo).port;
 	host.baseUrl = `http://127.0.0.1:${host.port}`;
 	const additionalData = buildAdditionalData(credentials, undefined, host.baseUrl);
-	const webhookData = (isTest: boolean): IWebhookData => ({
-		httpMethod: 'POST',
-		node: node.name,
+	const webhook = (isTest: boolean) => ({
+		httpMethod: 'POST' as const,
 		path: `${webhookId}/events`,
 		webhookDescription: trigger.description.webhooks![0],
-		workflowId,
-		workflowExecuteAdditionalData: additionalData,
 		webhookId,
 		isTest,
 	});
@@ -206,7 +197,7 @@ export async function startTriggerHost(
 			additionalData,
 			mode,
 			activation,
-			webhookData(isTest),
+			webhookData(workflow, node, additionalData, webhook(isTest)),
 		);
 		if (instanceId !== undefined) {
 			// Another installation: n8n-core reads the instance id from its InstanceSettings.
@@ -245,7 +236,7 @@ export async function startTriggerHost(
 		(name: 'checkExists' | 'create' | 'remove') =>
 		async (mode: WorkflowExecuteMode = 'trigger') => {
 			if (mode === 'manual') {
-				testWorkflow ??= workflowOf({});
+				testWorkflow ??= triggerWorkflow({});
 				const workflow = testWorkflow;
 				if (name === 'remove') testWorkflow = undefined;
 				return await hooks(workflow, mode, true)[name]();
@@ -302,7 +293,7 @@ export async function startTriggerHost(
 	};
 
 	host.listen = async () => {
-		const workflow = workflowOf({});
+		const workflow = triggerWorkflow({});
 		try {
 			await createIfNotExists(workflow, 'manual');
 			testWorkflow = workflow;
@@ -371,15 +362,15 @@ export async function startTriggerHost(
 			return;
 		}
 		try {
-			const context = new WebhookContext(
+			const context = webhookContext({
 				workflow,
 				node,
-				{ ...additionalData, httpRequest: request, httpResponse: response } as never,
+				additionalData,
 				mode,
-				webhookData(mode === 'manual'),
-				[],
-				null,
-			);
+				webhook: webhook(mode === 'manual'),
+				request,
+				response,
+			});
 			const answer = await trigger.webhook.call(context);
 			if (answer.workflowData && mode !== 'manual') {
 				if (executionOptions.savingMs)
@@ -409,30 +400,14 @@ export async function startTriggerHost(
 	 */
 	let executionCount = 0;
 	async function runExecution(outputs: INodeExecutionData[][]) {
-		const workflow = executionOptions.onWorker ? workflowOf({}) : fromDatabase();
-		const hooks = new ExecutionLifecycleHooks('webhook', `execution-${++executionCount}`, {
-			id: workflowId,
-			name: workflow.name,
-			nodes: [node],
-			connections: {},
-			active: true,
-			settings: {},
-			createdAt: new Date(),
-			updatedAt: new Date(),
-			isArchived: false,
-		} as never);
-		const runData = createRunExecutionData({
-			executionData: {
-				nodeExecutionStack: [
-					{ node: workflow.getNode(node.name)!, data: { main: outputs }, source: null },
-				],
-			},
+		const workflow = executionOptions.onWorker ? triggerWorkflow({}) : fromDatabase();
+		const run = await execute({
+			workflow,
+			mode: 'webhook',
+			executionId: `execution-${++executionCount}`,
+			data: startData(workflow.getNode(node.name)!, outputs),
+			additionalData,
 		});
-		const run = await new WorkflowExecute(
-			{ ...additionalData, hooks } as never,
-			'webhook',
-			runData,
-		).processRunExecutionData(workflow);
 		const error = run.data.resultData.error;
 		if (error) throw error;
 		host.runOutputs.push(run.data.resultData.runData[node.name][0].data!.main as never);

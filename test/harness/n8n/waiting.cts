@@ -1,6 +1,7 @@
 /**
- * A waiting execution as n8n keeps and resumes it, in process: the workflow runs through n8n-core's engine until
- * the node puts it to wait; its data is then kept as n8n's database keeps it (a JSON copy), and a request to one
+ * The stand-in keeping a waiting execution and resuming it as n8n does: the workflow runs through the engine
+ * (n8n-core's) until the node puts it to wait; its data is then kept as n8n's database keeps it (a JSON copy,
+ * n8n/database.cts), its status as n8n gives it (statusOf), and a request to one
  * of its links is served as n8n 2.41's WaitingWebhooks serves it (webhooks/waiting-webhooks.js): n8n's signature
  * checked (401), a finished execution answered "No action required", the node disabled and its webhook() run in
  * n8n-core's WebhookContext with the saved data, and the run resumed with what the webhook returned (webhook-
@@ -12,28 +13,32 @@ import {
 	InstanceSettings,
 	prepareUrlForSigning,
 	validateUrlSignature,
-	WebhookContext,
+	type WebhookContext,
 } from 'n8n-core';
 import type {
 	IDataObject,
 	INode,
 	INodeExecutionData,
 	IRunExecutionData,
-	IWebhookData,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 
-import { MailDelivery } from '../../nodes/MailDelivery/MailDelivery.node';
-import { rl } from './fixtures.cts';
+import { MailDelivery } from '../../../nodes/MailDelivery/MailDelivery.node';
+import { rl } from '../fixtures.cts';
+import { saveCopy, type Status, statusOf } from './database.cts';
 import {
 	actionWorkflow,
 	buildAdditionalData,
 	type CredentialsStore,
+	link,
+	plainNode,
 	type RunResult,
 	runWorkflow,
+	SOURCE_NODE_TYPE,
 	testWorkflow,
+	webhookContext,
 	type WorkflowOptions,
-} from './n8n.cts';
+} from './engine.cts';
 
 /** Send and Wait for Response as the suites ask: Ada, about a refund (a message of two lines), with `extra`. */
 export const askParameters = (extra: IDataObject = {}) => ({
@@ -97,20 +102,10 @@ function waitingWorkflow(parameters: IDataObject, node: Partial<INode>) {
 	const { nodes, connections } = actionWorkflow(parameters);
 	Object.assign(nodes[1], node);
 	const name = nodes[1].name;
-	const after: INode = {
-		id: `after-${nodes[1].id}`,
-		name: 'After',
-		type: 'test.source',
-		typeVersion: 1,
-		position: [400, 0],
-		parameters: {},
-	};
+	const after = plainNode(`after-${nodes[1].id}`, 'After', SOURCE_NODE_TYPE, 400);
 	return {
 		nodes: [...nodes, after],
-		connections: {
-			Source: { main: [[{ node: name, type: 'main' as const, index: 0 }]] },
-			[name]: { main: [[{ node: 'After', type: 'main' as const, index: 0 }]] },
-		} as typeof connections,
+		connections: { Source: link(name), [name]: link('After') } as typeof connections,
 	};
 }
 
@@ -170,14 +165,15 @@ export async function runToWait(
 		mode,
 		executionContext,
 	});
-	let saved: IRunExecutionData = JSON.parse(JSON.stringify(first.run.data)) as IRunExecutionData;
+	// n8n writes the execution to its database as the run ends (at the wait, or its end).
+	let saved = saveCopy(first.run.data);
 	let last = first;
-	let status = first.run.waitTill ? 'waiting' : 'done';
+	let status: Status = statusOf(first.run);
 	const resume = async (data: IRunExecutionData) => {
 		status = 'running';
 		last = await runWorkflow({ nodes, connections, credentials, executionId, resumeFrom: data });
-		saved = JSON.parse(JSON.stringify(last.run.data)) as IRunExecutionData;
-		status = last.run.waitTill ? 'waiting' : 'done';
+		saved = saveCopy(last.run.data);
+		status = statusOf(last.run);
 		return last;
 	};
 	const run: WaitingRun = {
@@ -187,12 +183,12 @@ export async function runToWait(
 			return status === 'waiting';
 		},
 		get saved() {
-			return JSON.parse(JSON.stringify(saved)) as IRunExecutionData;
+			return saveCopy(saved);
 		},
 		get last() {
 			return last;
 		},
-		timeOut: async () => await resume(JSON.parse(JSON.stringify(saved)) as IRunExecutionData),
+		timeOut: async () => await resume(saveCopy(saved)),
 		open: async (
 			url,
 			{ method = 'GET', userAgent = BROWSER, body = {}, withoutExecutionData = false } = {},
@@ -214,11 +210,11 @@ export async function runToWait(
 				return answered();
 			}
 			if (status === 'running') return { ...answered(), status: 409 };
-			if (status === 'done') {
+			if (status !== 'waiting') {
 				response.send('No action required');
 				return answered();
 			}
-			const data = JSON.parse(JSON.stringify(saved)) as IRunExecutionData;
+			const data = saveCopy(saved);
 			const stackEntry = data.executionData!.nodeExecutionStack[0];
 			stackEntry.node.disabled = true;
 			data.waitTill = undefined;
@@ -244,30 +240,21 @@ export async function runToWait(
 				body,
 				contentType: 'multipart/form-data',
 			};
-			const additionalData = {
-				...buildAdditionalData(credentials),
-				executionId,
-				httpRequest: request,
-				httpResponse: response,
-			};
-			const webhookData: IWebhookData = {
-				httpMethod: method,
-				node: waitingNode.name,
-				path: nodeId,
-				webhookDescription: description,
-				workflowId: 'test',
-				workflowExecuteAdditionalData: additionalData as never,
-				isTest: false,
-			};
-			const context = new WebhookContext(
+			const context = webhookContext({
 				workflow,
-				waitingNode,
-				additionalData as never,
-				'manual',
-				webhookData,
-				[],
-				data,
-			);
+				node: waitingNode,
+				additionalData: { ...buildAdditionalData(credentials), executionId },
+				mode: 'manual',
+				webhook: {
+					httpMethod: method,
+					path: nodeId,
+					webhookDescription: description,
+					isTest: false,
+				},
+				request,
+				response,
+				runExecutionData: data,
+			});
 			const result: IWebhookResponseData = await type.webhook.call(
 				withoutExecutionData ? hidingExecutionData(context) : context,
 			);

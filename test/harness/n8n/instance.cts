@@ -1,7 +1,7 @@
 /**
- * n8n as an instance that keeps its executions, in process, for histories of what n8n and its users do around the
- * node (test/explorer). Each run goes through n8n-core's own WorkflowExecute; what n8n 2.41's database keeps of an
- * execution is kept as it keeps it (read in the installed n8n's source, and tried in a real n8n):
+ * The stand-in as an n8n instance that keeps its executions, for histories of what n8n and its users do around the
+ * node (test/explorer). Each run goes through the engine (n8n-core's own WorkflowExecute); what n8n 2.41's database
+ * keeps of an execution is kept as it keeps it (read in the installed n8n's source, and tried in a real n8n):
  * - at creation, the data it starts from, with its execution context (a Retry of a running execution gets that);
  * - after each node with Save Execution Progress (save-execution-progress.js), at a wait, at the end and at a Stop;
  * - a Retry (execution.service.js retry) starts a new execution in mode "retry" from the saved data: its error
@@ -17,11 +17,9 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
 import type {
 	ICredentialDataDecryptedObject,
 	IConnections,
-	IExecuteFunctions,
 	IHttpRequestOptions,
 	INode,
 	INodeExecutionData,
@@ -29,18 +27,30 @@ import type {
 	IRunExecutionData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { createRunExecutionData, NodeConnectionTypes } from 'n8n-workflow';
 
+import {
+	retryData,
+	retryRefusal,
+	saveCopy,
+	type Status,
+	statusOf,
+	storeHooks,
+} from './database.cts';
 import {
 	buildAdditionalData,
 	CredentialsStore,
+	execute,
+	link,
+	plainNode,
 	registerNodeType,
 	restartNodeCode,
-	storeHooks,
-	testWorkflow,
-} from './n8n.cts';
+	SOURCE_NODE_TYPE,
+	startData,
+	testNodeType,
+	workflowOf,
+} from './engine.cts';
 
-export type Status = 'running' | 'waiting' | 'success' | 'error' | 'canceled' | 'crashed';
+export type { Status } from './database.cts';
 
 /** A workflow as saved: its nodes, connections, and whether it saves each node's progress. */
 export interface WorkflowVersion {
@@ -99,25 +109,39 @@ class KilledError extends Error {
 
 /**
  * The requests to the platform still open on n8n's side (sent, not yet answered or abandoned), seen where every
- * request leaves (node:http); each run's requests carry a header naming them.
+ * request leaves (node:http, watched from the first instance on); each run's requests carry a header naming them.
  */
 const REQUEST_HEADER = 'x-explored-request';
 const openRequests = new Set<http.ClientRequest>();
 const answered = new Map<string, () => void>();
-const request = http.request;
-(http as { request: typeof http.request }).request = function (
-	this: unknown,
-	...args: Parameters<typeof http.request>
-) {
-	const sent = request.apply(this, args);
-	const tag = sent.getHeader(REQUEST_HEADER);
-	if (typeof tag === 'string') {
-		openRequests.add(sent);
-		sent.once('close', () => openRequests.delete(sent));
-		sent.once('response', () => answered.get(tag)?.());
-	}
-	return sent;
-} as typeof http.request;
+let watching = false;
+function watchRequests() {
+	if (watching) return;
+	watching = true;
+	const request = http.request;
+	(http as { request: typeof http.request }).request = function (
+		this: unknown,
+		...args: Parameters<typeof http.request>
+	) {
+		const sent = request.apply(this, args);
+		const tag = sent.getHeader(REQUEST_HEADER);
+		if (typeof tag === 'string') {
+			openRequests.add(sent);
+			sent.once('close', () => openRequests.delete(sent));
+			sent.once('response', () => answered.get(tag)?.());
+		}
+		return sent;
+	} as typeof http.request;
+	storeHooks.before = () => {
+		if (currentRun.getStore()?.killed) throw new KilledError();
+	};
+	storeHooks.after = async () => {
+		const run = currentRun.getStore();
+		if (!run) return;
+		await run.pass({ at: 'write', index: ++run.writes });
+	};
+	registerNodeType(GATE_TYPE, gate);
+}
 
 /** Until every request that left has been answered or abandoned, and the platform has none under way. */
 export async function requestsSettled(underWay: () => number) {
@@ -175,36 +199,14 @@ class RunControl {
 	}
 }
 
-storeHooks.before = () => {
-	if (currentRun.getStore()?.killed) throw new KilledError();
-};
-storeHooks.after = async () => {
-	const run = currentRun.getStore();
-	if (!run) return;
-	await run.pass({ at: 'write', index: ++run.writes });
-};
-
 /** The node before the Mail Delivery node: passes its items on, waits as n8n's Wait node when told to. */
 const GATE_TYPE = 'test.gate';
 const gates = new Map<string, { control: RunControl; waits: boolean }>();
-registerNodeType(GATE_TYPE, {
-	description: {
-		displayName: 'Gate',
-		name: 'gate',
-		group: ['transform'],
-		version: 1,
-		description: 'Holds or waits',
-		defaults: { name: 'Gate' },
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		properties: [],
-	},
-	async execute(this: IExecuteFunctions) {
-		const gate = gates.get(this.getExecutionId());
-		await gate?.control.pass({ at: 'gate' });
-		if (gate?.waits) await this.putExecutionToWait(new Date(Date.now() + 24 * 3_600_000));
-		return [this.getInputData()];
-	},
+const gate = testNodeType('Gate', 'Holds or waits', async function () {
+	const gate = gates.get(this.getExecutionId());
+	await gate?.control.pass({ at: 'gate' });
+	if (gate?.waits) await this.putExecutionToWait(new Date(Date.now() + 24 * 3_600_000));
+	return [this.getInputData()];
 });
 
 /** Each request of a run passes its point first, and carries its name; a killed run's requests never leave. */
@@ -240,15 +242,6 @@ class RunCredentials extends CredentialsStore {
 	}
 }
 
-const clone = <T,>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
-
-/** n8n's final status of a run that ended (shared-hook-functions determineFinalExecutionStatus). */
-function statusOf(run: IRun): Status {
-	if (run.waitTill) return 'waiting';
-	if (run.status === 'canceled') return 'canceled';
-	return run.data.resultData.error ? 'error' : 'success';
-}
-
 export class N8nInstance {
 	readonly executions: Execution[] = [];
 
@@ -258,24 +251,16 @@ export class N8nInstance {
 		private readonly credentials: () => CredentialsStore,
 		/** Waits until every request that left has been answered (the platform's side of a kill). */
 		private readonly settled: () => Promise<void>,
-	) {}
+	) {
+		watchRequests();
+	}
 
 	/** A new execution of the saved workflow, as a webhook starts one, with these items. */
 	async start(items: INodeExecutionData[], options: { hold?: Hold; gateWaits?: boolean } = {}) {
-		const workflow = clone(this.workflow);
-		const first = workflow.nodes[0];
-		const data = createRunExecutionData({
-			executionData: {
-				nodeExecutionStack: [{ node: first, data: { main: [items] }, source: null }],
-				// n8n 2.41 saves a webhook's execution with its context from the start (tried in a real n8n), naming
-				// the node that started it (n8n-core execution-context.js).
-				runtimeData: {
-					version: 1,
-					establishedAt: Date.now(),
-					source: 'webhook',
-					triggerNode: { name: first.name, type: first.type },
-				},
-			},
+		const workflow = saveCopy(this.workflow);
+		// n8n 2.41 saves a webhook's execution with its context from the start (tried in a real n8n).
+		const data = startData(workflow.nodes[0], [items], {
+			lineage: { establishedAt: Date.now(), source: 'webhook' },
 		});
 		const execution = this.add('webhook', workflow, data, options.gateWaits ?? false);
 		await this.launch(execution, data, options.hold);
@@ -284,25 +269,19 @@ export class N8nInstance {
 
 	/** POST /rest/executions/<id>/retry, with the workflow the execution ran or the saved one. */
 	async retry(of: Execution, options: { savedWorkflow: boolean; hold?: Hold }) {
-		if (of.status === 'success')
-			throw new Error('The execution succeeded, so it cannot be retried.');
-		const data = clone(of.saved);
-		const last = data.resultData.lastNodeExecuted;
-		if (last) {
-			delete data.resultData.error;
-			const runs = data.resultData.runData?.[last];
-			if (runs && runs.length > 0 && runs[runs.length - 1].error !== undefined) runs.pop();
-		}
+		const refusal = retryRefusal(of.status);
+		if (refusal) throw new Error(refusal);
+		const data = retryData(of.saved);
 		let workflow = of.workflow;
 		if (options.savedWorkflow) {
-			workflow = clone(this.workflow);
+			workflow = saveCopy(this.workflow);
 			for (const entry of data.executionData!.nodeExecutionStack) {
 				const node = workflow.nodes.find((candidate) => candidate.name === entry.node.name);
 				if (!node)
 					throw new Error(
 						`Could not find the node "${entry.node.name}" in workflow. It probably got deleted or renamed. Without it the workflow can sadly not be retried.`,
 					);
-				entry.node = clone(node);
+				entry.node = saveCopy(node);
 			}
 		}
 		const execution = this.add('retry', workflow, data, false);
@@ -314,7 +293,7 @@ export class N8nInstance {
 	/** The wait ends (its time limit): n8n's WaitTracker resumes the same execution from its saved data. */
 	async resume(execution: Execution, hold?: Hold) {
 		if (execution.status !== 'waiting') throw new Error(`execution ${execution.id} is not waiting`);
-		await this.launch(execution, clone(execution.saved), hold, true);
+		await this.launch(execution, saveCopy(execution.saved), hold, true);
 	}
 
 	/** A paused run goes on, to its end. */
@@ -360,7 +339,7 @@ export class N8nInstance {
 			id: String(this.executions.length + 1),
 			mode,
 			workflow,
-			saved: clone(data),
+			saved: saveCopy(data),
 			status: 'running',
 			gateWaits,
 			started: new Set(),
@@ -381,52 +360,46 @@ export class N8nInstance {
 		const { workflow } = execution;
 		execution.status = 'running';
 		gates.set(execution.id, { control, waits: execution.gateWaits });
-		const hooks = new ExecutionLifecycleHooks(execution.mode, execution.id, {
-			id: this.workflowId,
-			name: 'explored',
-			nodes: workflow.nodes,
-			connections: workflow.connections,
-			active: false,
-			settings: {},
-			createdAt: new Date(),
-			updatedAt: new Date(),
-			isArchived: false,
-		} as never);
 		const ended = deferred();
 		let saved = false;
-		hooks.addHandler('nodeExecuteBefore', (name) => {
-			if (!control.killed) execution.started.add(name);
-		});
-		hooks.addHandler('nodeExecuteAfter', (name, _task, runData) => {
-			if (control.killed || saved) return;
-			execution.ended.add(name);
-			if (workflow.saveProgress)
-				execution.saved = clone({
-					...runData,
-					resultData: { ...runData.resultData, lastNodeExecuted: name },
-				});
-		});
-		hooks.addHandler('workflowExecuteAfter', (run) => {
-			// n8n saves a run's end once (a stopped execution's later saves are refused).
-			if (control.killed || saved) return;
-			saved = true;
-			// n8n writes the execution now: later changes to the live objects are not saved.
-			execution.saved = clone(run.data);
-			execution.result = run;
-			execution.status = statusOf(run);
-			execution.live = undefined;
-			ended.resolve();
-		});
-		const additionalData = buildAdditionalData(
-			new RunCredentials(this.credentials(), control),
-			hooks,
-		);
-		additionalData.executionId = execution.id;
-		if (resumed) additionalData.restartExecutionId = execution.id;
-		const flow = testWorkflow(workflow.nodes, workflow.connections);
-		Object.assign(flow, { id: this.workflowId });
 		const running = currentRun.run(control, () =>
-			new WorkflowExecute(additionalData, execution.mode, data).processRunExecutionData(flow),
+			execute({
+				workflow: workflowOf({
+					id: this.workflowId,
+					nodes: workflow.nodes,
+					connections: workflow.connections,
+				}),
+				mode: execution.mode,
+				executionId: execution.id,
+				data,
+				additionalData: buildAdditionalData(new RunCredentials(this.credentials(), control)),
+				resumed,
+				on: {
+					nodeExecuteBefore: (name) => {
+						if (!control.killed) execution.started.add(name);
+					},
+					nodeExecuteAfter: (name, _task, runData) => {
+						if (control.killed || saved) return;
+						execution.ended.add(name);
+						if (workflow.saveProgress)
+							execution.saved = saveCopy({
+								...runData,
+								resultData: { ...runData.resultData, lastNodeExecuted: name },
+							});
+					},
+					workflowExecuteAfter: (run) => {
+						// n8n saves a run's end once (a stopped execution's later saves are refused).
+						if (control.killed || saved) return;
+						saved = true;
+						// n8n writes the execution now: later changes to the live objects are not saved.
+						execution.saved = saveCopy(run.data);
+						execution.result = run;
+						execution.status = statusOf(run);
+						execution.live = undefined;
+						ended.resolve();
+					},
+				},
+			}),
 		);
 		// A cancelled run's promise never settles (n8n's shouldReject = false): its end is the hook's.
 		running.then(
@@ -486,21 +459,14 @@ export class N8nInstance {
 
 /** Source → Gate → the node (`parameters`, `settings`) → After: the workflow the histories run. */
 export function exploredWorkflow(node: INode, saveProgress: boolean): WorkflowVersion {
-	const at = (name: string, type: string, x: number): INode => ({
-		id: `${name.toLowerCase()}-node`,
-		name,
-		type,
-		typeVersion: 1,
-		position: [x, 0],
-		parameters: {},
-	});
-	const link = (to: string) => ({ main: [[{ node: to, type: 'main' as const, index: 0 }]] });
+	const at = (name: string, type: string, x: number) =>
+		plainNode(`${name.toLowerCase()}-node`, name, type, x);
 	return {
 		nodes: [
-			at('Source', 'test.source', 0),
+			at('Source', SOURCE_NODE_TYPE, 0),
 			at('Gate', GATE_TYPE, 100),
 			node,
-			at('After', 'test.source', 300),
+			at('After', SOURCE_NODE_TYPE, 300),
 		],
 		connections: { Source: link('Gate'), Gate: link(node.name), [node.name]: link('After') },
 		saveProgress,
