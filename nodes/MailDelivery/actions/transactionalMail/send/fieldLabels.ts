@@ -7,14 +7,14 @@
 import type { FieldRules } from '../../../helpers/validation';
 import { SEND_FIELD_RULES } from './fieldRules';
 
-/** Which panel gives a send's messages. */
-export type SendPanel = 'toField' | 'inputField' | 'versionFields' | 'versionsJson';
+/** Which of the send's fields give its messages, as the panel shows them: what an error may name. */
+export type MessageFieldsShown = 'toField' | 'inputField' | 'versionFields' | 'versionsJson';
 
-export function sendPanelOf(
+export function messageFieldsShown(
 	perItem: boolean,
 	recipientSource: unknown,
 	versionsMode: string,
-): SendPanel {
+): MessageFieldsShown {
 	if (perItem) return recipientSource === 'inputField' ? 'inputField' : 'toField';
 	return versionsMode === 'json' ? 'versionsJson' : 'versionFields';
 }
@@ -23,13 +23,13 @@ export function sendPanelOf(
 const inJson = (key: string) => `Message Versions (JSON): ${key}`;
 
 /** The label of To on each panel (Cc and Bcc keep theirs but inside JSON). */
-export function recipientLabel(panel: SendPanel, field: 'To' | 'Cc' | 'Bcc'): string {
+export function recipientLabel(panel: MessageFieldsShown, field: 'To' | 'Cc' | 'Bcc'): string {
 	if (panel === 'versionsJson') return inJson(field.toLowerCase());
 	if (panel === 'inputField' && field === 'To') return 'Email Field';
 	return field;
 }
 
-function relabelled(panel: SendPanel): FieldRules {
+function relabelled(panel: MessageFieldsShown): FieldRules {
 	return Object.fromEntries(
 		Object.entries(SEND_FIELD_RULES).map(([path, entry]) => {
 			if (Array.isArray(entry) || !path.startsWith('messageVersions[]')) return [path, entry];
@@ -58,9 +58,9 @@ function relabelled(panel: SendPanel): FieldRules {
 }
 
 /** Built once per panel: validation compiles each rule set once. */
-const RULES = new Map<SendPanel, FieldRules>();
+const RULES = new Map<MessageFieldsShown, FieldRules>();
 
-function sendFieldRules(panel: SendPanel): FieldRules {
+function sendFieldRules(panel: MessageFieldsShown): FieldRules {
 	let fieldRules = RULES.get(panel);
 	if (!fieldRules) {
 		fieldRules =
@@ -77,9 +77,9 @@ interface RulesByPart {
 	versions: FieldRules;
 }
 
-const PARTS = new Map<SendPanel, RulesByPart>();
+const PARTS = new Map<MessageFieldsShown, RulesByPart>();
 
-export function sendRulesByPart(panel: SendPanel): RulesByPart {
+export function sendRulesByPart(panel: MessageFieldsShown): RulesByPart {
 	let parts = PARTS.get(panel);
 	if (!parts) {
 		const all = Object.entries(sendFieldRules(panel));

@@ -17,7 +17,12 @@ import {
 	type Problem,
 } from '../../../helpers/validation';
 import { ItemProblem } from '../../../items/itemErrors';
-import { recipientLabel, type SendPanel, sendPanelOf, sendRulesByPart } from './fieldLabels';
+import {
+	recipientLabel,
+	type MessageFieldsShown,
+	messageFieldsShown,
+	sendRulesByPart,
+} from './fieldLabels';
 import { contentSourceOf } from './requests';
 
 /** One input item, read and checked: its request-level fields and its message versions. */
@@ -34,7 +39,7 @@ interface PreparedItem {
 
 /** An item's request-level fields in the API's formats, and what the checks found wrong with them. */
 interface RequestPart {
-	panel: SendPanel;
+	panel: MessageFieldsShown;
 	/** The content given above the versions: a template, or HTML (text made HTML), and a subject. */
 	content: IDataObject;
 	/** Sender, Additional Fields, Sandbox Mode. Read-only: shared by every item when read once. */
@@ -76,7 +81,7 @@ function requestPartOf(request: SendRequestFields): RequestPart {
 		params: jsonObjectOf('Shared Tag Values', additional.sharedParams),
 		sandboxMode: request.sandboxMode || undefined,
 	});
-	const panel = sendPanelOf(request.perItem, request.recipientSource, request.versionsMode);
+	const panel = messageFieldsShown(request.perItem, request.recipientSource, request.versionsMode);
 	const rules = sendRulesByPart(panel);
 	const part: RequestPart = {
 		panel,
@@ -92,7 +97,7 @@ function requestPartOf(request: SendRequestFields): RequestPart {
 }
 
 /** A message version in the API's format: its recipients read, its tag values an object; only what was given. */
-function versionOf(raw: IDataObject, panel: SendPanel): IDataObject {
+function versionOf(raw: IDataObject, panel: MessageFieldsShown): IDataObject {
 	const version: IDataObject = {
 		to: parseRecipients(raw.to, recipientLabel(panel, 'To')),
 		cc: parseRecipients(raw.cc, recipientLabel(panel, 'Cc')),
