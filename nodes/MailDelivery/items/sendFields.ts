@@ -77,6 +77,19 @@ function readRequestFields(item: ItemParameters): SendRequestFields {
 	return request;
 }
 
+/**
+ * The template the item's content names above any versions, read as its send reads it (once for the run when
+ * no field holds an expression): undefined for HTML or text, or when the fields cannot be read (reading the
+ * item then says why).
+ */
+export function templateNameOf(item: ItemParameters): string | undefined {
+	try {
+		return item.once(readRequestFields).templateName || undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** Tag Values → Tag Value as the node stores it: a list of name/value pairs. */
 const PAIRS = 'tagValues.values';
 

@@ -14,6 +14,11 @@ import type { OutputShape } from './report';
 /** What an operation does in a run, in the order the driver takes it. */
 interface CombinedSteps<E extends Entry, RequestData> {
 	/**
+	 * 0. Before any item is read, given the first: starts the requests reading them will wait for (Send: the
+	 * look-up of its template), so that their round trip runs beside the reading rather than after it.
+	 */
+	beforeReading?: (first: ItemParameters) => void;
+	/**
 	 * 1. Reads and checks one item into its entries (Send: one per message version; Import: one row). An error
 	 * it throws refuses the item before the run's first request.
 	 */
@@ -39,13 +44,14 @@ interface CombinedSteps<E extends Entry, RequestData> {
 }
 
 /**
- * Takes the steps in order: read every item, check them, pack the entries, send the requests, and make every
+ * Takes the steps in order: start what reading will wait for, read every item, check them, pack the entries, send the requests, and make every
  * item's output (under Stop Workflow the engine throws instead: engine.ts).
  */
 export async function runSteps<E extends Entry, RequestData>(
 	run: Run<E, RequestData>,
 	steps: CombinedSteps<E, RequestData>,
 ): Promise<INodeExecutionData[]> {
+	steps.beforeReading?.(run.reader.forItem(0));
 	const read = await run.read(steps.readItem, steps.lookingUp);
 	const entries = steps.check ? await steps.check(read) : read;
 	run.pack(entries, steps.packing);
