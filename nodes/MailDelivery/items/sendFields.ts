@@ -78,13 +78,14 @@ function readRequestFields(item: ItemParameters): SendRequestFields {
 }
 
 /**
- * The template the item's content names above any versions, read as its send reads it (once for the run when
- * no field holds an expression): undefined for HTML or text, or when the fields cannot be read (reading the
- * item then says why).
+ * The template the item's content names above any versions: undefined for HTML or text, or when the two fields
+ * cannot be read (reading the item then says why). Only these two are read, so that no other field's
+ * expression is evaluated one time more.
  */
 export function templateNameOf(item: ItemParameters): string | undefined {
 	try {
-		return item.once(readRequestFields).templateName || undefined;
+		if (item.get<string>('contentSource', 'template') !== 'template') return undefined;
+		return item.locator('templateName') || undefined;
 	} catch {
 		return undefined;
 	}
