@@ -84,3 +84,16 @@ test('Send With the Tag Empty: the mails do not wait for a late look-up, and eac
 	for (const item of output) expect(item).toMatchObject({ success: true });
 	for (const item of output) expect(item).not.toHaveProperty('missingTags');
 });
+
+test('a run that stops before its first send (items refused under Stop Workflow) leaves no look-up under way after it', async () => {
+	const { result } = await run(
+		{ ...send({ missingTagValues: 'send' }), sandboxMode: '={{ "yes" }}' },
+		customers(2),
+	);
+	expect(result.error()?.message).toBe(
+		'Field "Sandbox Mode" must be true or false (it is "yes"), in item 0 (the 1st input item)',
+	);
+	// Answered before the node ended: nothing of this run reaches the platform later.
+	expect(requestsTo(TEMPLATE_GET)).toHaveLength(1);
+	expect(requestsTo(TX)).toHaveLength(0);
+});

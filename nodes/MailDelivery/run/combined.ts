@@ -41,6 +41,12 @@ interface CombinedSteps<E extends Entry, RequestData> {
 	beforeOutputs?: (entries: E[]) => Promise<void>;
 	/** Once the outputs are made: the run's hints. */
 	hints?: () => void;
+	/**
+	 * However the run ends (its outputs, or an error such as items refused under Stop Workflow): waits for the
+	 * requests it started beside the others (Send: the templates' look-ups), so that none is still under way once
+	 * the node has ended.
+	 */
+	settle?: () => Promise<void>;
 }
 
 /**
@@ -51,16 +57,20 @@ export async function runSteps<E extends Entry, RequestData>(
 	run: Run<E, RequestData>,
 	steps: CombinedSteps<E, RequestData>,
 ): Promise<INodeExecutionData[]> {
-	steps.beforeReading?.(run.reader.forItem(0));
-	const read = await run.read(steps.readItem, steps.lookingUp);
-	const entries = steps.check ? await steps.check(read) : read;
-	run.pack(entries, steps.packing);
-	if (steps.describeAsAnswered) run.describeAsAnswered(steps.outputs);
-	await run.send(steps.requests);
-	await steps.beforeOutputs?.(entries);
-	const outputs = run.outputs(steps.outputs);
-	steps.hints?.();
-	return outputs;
+	try {
+		steps.beforeReading?.(run.reader.forItem(0));
+		const read = await run.read(steps.readItem, steps.lookingUp);
+		const entries = steps.check ? await steps.check(read) : read;
+		run.pack(entries, steps.packing);
+		if (steps.describeAsAnswered) run.describeAsAnswered(steps.outputs);
+		await run.send(steps.requests);
+		await steps.beforeOutputs?.(entries);
+		const outputs = run.outputs(steps.outputs);
+		steps.hints?.();
+		return outputs;
+	} finally {
+		await steps.settle?.();
+	}
 }
 
 /**

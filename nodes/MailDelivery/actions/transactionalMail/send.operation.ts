@@ -382,5 +382,7 @@ export const steps = combinedSteps<Message, IDataObject>(function (run) {
 			tags.addHint();
 			previewHint.call(this, outputs.sandboxed());
 		},
+		// However the run ends, no look-up is left under way after it.
+		settle: async () => await tags.ready(),
 	};
 });
