@@ -257,7 +257,7 @@ async function prepare(kind, { session, n8n }, { emulator, credential, place, op
 }
 
 /**
- * When the node's requests reached the platform: counts by 100 ms from the node's start, then from its last
+ * When the node's requests reached the platform: the first to the millisecond, counts by 100 ms from the node's start, then from its last
  * request to the node's end. Shows where a run waits (before its first request, between rounds, after its last).
  */
 function timeline(node, arrivals) {
@@ -268,7 +268,10 @@ function timeline(node, arrivals) {
 		bins.set(bin, (bins.get(bin) ?? 0) + 1);
 	}
 	const lastAt = Math.max(...arrivals.map(({ at }) => at));
-	return `    timeline (ms from the node's start: requests arriving): ${[...bins]
+	const firstAt = Math.min(...arrivals.map(({ at }) => at));
+	return `    timeline (ms from the node's start: requests arriving; the first at ${firstAt - start} ms): ${[
+		...bins,
+	]
 		.sort(([a], [b]) => a - b)
 		.map(([bin, count]) => `${bin * 100}: ${count}`)
 		.join(', ')}; last arrival to the node's end ${start + node.executionTime - lastAt} ms`;

@@ -56,7 +56,7 @@ browserSuite([
 		l,
 	],
 	[
-		'm. a field only n8n can evaluate over 150 items: the output panel names it and the faster way; an operation run item by item offers Requests in Parallel and Redo After a Crash',
+		'm. a field only n8n can evaluate over 150 items: the output panel names it and the faster way; an operation run item by item offers Requests in Parallel (no Max in Parallel; added, it shows 0, following the platform) and Redo After a Crash',
 		m,
 	],
 	[
@@ -92,7 +92,7 @@ browserSuite([
 		v,
 	],
 	[
-		'w. the mail before it goes out: Send with Sandbox Mode shows each mail with its tags filled, the output opening on it (not on Binary); the canvas subtitle reads Send (sandbox)',
+		'w. the mail before it goes out: Send with Sandbox Mode shows each mail with its tags filled, the output opening on it (not on Binary), its first columns in the Table view; the canvas subtitle reads Send (sandbox)',
 		w,
 	],
 	[

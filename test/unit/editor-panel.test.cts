@@ -149,7 +149,6 @@ test("Additional Fields hold what goes to the platform; Options hold only how th
 		'includeInputFields',
 		'missingTagValues',
 		'parallelRequests',
-		'maxParallelRequests',
 		'repeatOnRetry',
 		'retryAttempts',
 		'retryMaxWaitSeconds',

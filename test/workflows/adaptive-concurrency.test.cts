@@ -1,7 +1,7 @@
 /**
- * By default (Requests in Parallel not set) the number of requests at once follows the platform: more while its
+ * By default (Requests in Parallel not set, or 0) the number of requests at once follows the platform: more while its
  * answers come back as fast as the first ones and nothing is refused, fewer when it refuses requests or answers
- * more slowly, never above Max in Parallel. The platform (the emulator) counts how many were under way
+ * more slowly, never above 64. The platform (the emulator) counts how many were under way
  * as each request arrived; outputs keep the input order and pairing, and every contact is saved exactly once.
  */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
@@ -74,17 +74,21 @@ test('while the platform answers as fast as at first and refuses nothing, more r
 		),
 	);
 
-	// Max in Parallel is the ceiling.
+	// Requests in Parallel added to the Options just to look at it shows 0, its default: the node still follows the
+	// platform (issue 61: it used to fill in 16, a fixed number).
 	env.emulator.reset();
 	await env.control('POST', 'settings', { latencyMs: 150 });
-	const capped = await runWorkflow({
-		...actionWorkflow(upsert({ maxParallelRequests: 24 })),
+	const looked = await runWorkflow({
+		...actionWorkflow(upsert({ parallelRequests: 0 })),
 		credentials: env.credentials(),
-		items: contacts(200),
+		items: contacts(400),
 	});
-	expectEveryItemOnceInOrder(capped, 200);
-	expect(Math.max(...underWayAtArrivals())).toBeGreaterThan(16);
-	expect(Math.max(...underWayAtArrivals())).toBeLessThanOrEqual(24);
+	expectEveryItemOnceInOrder(looked, 400);
+	expect(Math.max(...underWayAtArrivals())).toBeGreaterThanOrEqual(32);
+	expect(Math.max(...underWayAtArrivals())).toBeLessThanOrEqual(64);
+	expect(hintsOf(looked)).toContainEqual(
+		expect.stringMatching(/^Requests in parallel followed the platform: 16 at first, up to \d+\b/),
+	);
 });
 
 test('a platform that refuses requests above a number at once (503, "unavailable") gets fewer at once: every contact still saved once, in order', async () => {
@@ -150,7 +154,7 @@ test('a fixed Requests in Parallel stays fixed, whatever the platform answers, a
 	let result: RunResult;
 	try {
 		result = await runWorkflow({
-			...actionWorkflow(upsert({ parallelRequests: 8, maxParallelRequests: 64 })),
+			...actionWorkflow(upsert({ parallelRequests: 8 })),
 			credentials: env.credentials(),
 			items: contacts(160),
 		});

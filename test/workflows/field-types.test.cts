@@ -12,6 +12,12 @@ import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
 const env = useEmulator();
 const send = sendToEachItem;
 const txRequests = () => env.view().requests.filter((r) => r.path === TX);
+/**
+ * The requests made, but the template's look-up: a send starts it with the node, before its items are read
+ * (issue 61), and it only reads.
+ */
+const requestsButLookUp = () =>
+	env.view().requests.filter((r) => r.path !== '/v5/campaign/mail/template/get');
 const details = (item: INodeExecutionData) => item.json.details as IDataObject;
 
 describe('wrong types in text fields', () => {
@@ -66,7 +72,7 @@ describe('wrong types in text fields', () => {
 			items: people(2),
 		});
 		expect(result.error()?.message).toBe(`${message}, in item 0 (the 1st input item)`);
-		expect(env.view().requests).toHaveLength(0);
+		expect(requestsButLookUp()).toHaveLength(0);
 	});
 
 	test('versions given as JSON: a name that is an object, or a subject that is a number, is refused', async () => {
@@ -89,7 +95,7 @@ describe('wrong types in text fields', () => {
 		expect((await run([{ to: [{ email: 'a@example.org' }], subject: 7 }])).error()?.message).toBe(
 			'Field "Message Versions (JSON): subject" must be text (it is 7), in item 0 (the 1st input item)',
 		);
-		expect(env.view().requests).toHaveLength(0);
+		expect(requestsButLookUp()).toHaveLength(0);
 	});
 
 	test('campaign and template fields are refused the same way', async () => {
@@ -119,7 +125,7 @@ describe('wrong types in text fields', () => {
 		expect(template.error()?.message).toBe(
 			'Field "HTML Content" must be text (it is an object), in item 0 (the 1st input item)',
 		);
-		expect(env.view().requests).toHaveLength(0);
+		expect(requestsButLookUp()).toHaveLength(0);
 	});
 });
 
@@ -207,7 +213,7 @@ describe('wrong types in the text fields of operations run item by item (as in t
 			items: people(2),
 		});
 		expect(result.error()?.message).toBe(`${message}, in item 0 (the 1st input item)`);
-		expect(env.view().requests).toHaveLength(0);
+		expect(requestsButLookUp()).toHaveLength(0);
 	});
 });
 
@@ -230,7 +236,7 @@ describe('line breaks in fields that become mail headers', () => {
 		expect(result.error()?.message).toBe(
 			`Field "${label}" must be on one line (a line break in it could add mail headers), in item 0 (the 1st input item)`,
 		);
-		expect(env.view().requests).toHaveLength(0);
+		expect(requestsButLookUp()).toHaveLength(0);
 	});
 
 	test('campaign subject and sender name, and a template subject, are refused the same way', async () => {
@@ -271,7 +277,7 @@ describe('line breaks in fields that become mail headers', () => {
 			credentials: env.credentials(),
 		});
 		expect(template.error()?.message).toMatch(/^Field "Subject" must be on one line/);
-		expect(env.view().requests).toHaveLength(0);
+		expect(requestsButLookUp()).toHaveLength(0);
 	});
 });
 
@@ -378,7 +384,7 @@ describe('Send Date', () => {
 		expect(result.error()?.message).toBe(
 			'Field "Send Date" (2026-01-01T10:00:00Z) is in the past; leave it empty to send at once, in item 0 (the 1st input item)',
 		);
-		expect(env.view().requests).toHaveLength(0);
+		expect(requestsButLookUp()).toHaveLength(0);
 	});
 
 	test('a few minutes past (a date computed as "now" a moment ago): sent at once, without a send date', async () => {

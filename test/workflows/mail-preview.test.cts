@@ -72,6 +72,27 @@ test('a template: each output shows the subject and body with the tags filled, a
 	);
 });
 
+test("n8n's Table view, whose columns are the output's keys in order, shows the mail first: to whom, its subject and its text", async () => {
+	const output = (await send(welcome(true), orders(3))).output('Mail Delivery');
+	for (const [i, item] of output.entries()) {
+		expect(Object.keys(item.json).slice(0, 3)).toEqual([
+			'previewTo',
+			'previewSubject',
+			'previewText',
+		]);
+		expect(item.json).toMatchObject({
+			previewTo: `p${i}@example.org`,
+			previewSubject: `Welcome, Ada ${i}`,
+			previewText: `Hello Ada ${i}, welcome aboard.`,
+			success: true,
+			sandboxMode: true,
+		});
+	}
+	// Sandbox Mode off: none of it.
+	const sent = (await send(welcome(false), orders(1))).output('Mail Delivery');
+	expect(Object.keys(sent[0].json).filter((key) => key.startsWith('preview'))).toEqual([]);
+});
+
 test('the node’s own HTML and Subject with tags, shared tag values, and the mail as a file to open', async () => {
 	const result = await send(
 		welcome(true, {

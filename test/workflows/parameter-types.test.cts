@@ -12,6 +12,12 @@ import { actionWorkflow, runWorkflow } from '../harness/n8n.cts';
 const env = useEmulator();
 const send = sendToEachItem;
 const txRequests = () => env.view().requests.filter((r) => r.path === TX);
+/**
+ * The requests made, but the template's look-up: a send starts it with the node, before its items are read
+ * (issue 61), and it only reads.
+ */
+const requestsButLookUp = () =>
+	env.view().requests.filter((r) => r.path !== '/v5/campaign/mail/template/get');
 type Failure = Error & { description?: string };
 
 describe('Sandbox Mode from an expression', () => {
@@ -52,7 +58,7 @@ describe('Sandbox Mode from an expression', () => {
 			expect(result.error()?.message).toBe(
 				`Field "Sandbox Mode" must be true or false (it is ${seen}), in item 0 (the 1st input item)`,
 			);
-			expect(env.view().requests).toHaveLength(0);
+			expect(requestsButLookUp()).toHaveLength(0);
 		},
 	);
 

@@ -3,6 +3,7 @@ import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-wor
 
 import { ADAPTIVE_START, DEFAULT_CEILING } from '../../shared/transport/concurrency';
 import {
+	FOLLOW_THE_PLATFORM,
 	MAX_PARALLEL_REQUESTS,
 	MAX_RETRY_WAIT_SECONDS,
 	MAX_TIMEOUT_SECONDS,
@@ -259,42 +260,36 @@ export const dayRangeFields: INodeProperties[] = [
 	},
 ];
 
+/** What following the platform does, in Requests in Parallel's description. */
+const FOLLOWING = `the node finds how many requests to send at once from the platform's answers: it starts with ${ADAPTIVE_START}, sends more at once while answers come back as fast as the first ones and none is refused, and fewer on "too many requests" (429), "unavailable" (503), no answer in time or slower answers, up to ${DEFAULT_CEILING}; the output panel says what it chose`;
+
 /**
  * How a run sends its requests (run/throughput.ts reads them): how many at once, how "try later" is waited
- * out, how long an answer may take. In the Options of every operation. Without `parallel`, the number of requests
- * at once follows the platform (transport/concurrency.ts) unless Requests in Parallel is set; with it, that is
- * Requests in Parallel's default.
+ * out, how long an answer may take. In the Options of every operation. Requests in Parallel is one number: 0
+ * follows the platform (transport/concurrency.ts), 1 to 128 fixes it. Its default is 0, so that adding the
+ * option to look at it changes nothing, unless the operation gives its own (`parallel`: campaigns are created
+ * one after another).
  */
 export const throughputOptions = (parallel?: number): INodeProperties[] => [
-	...(parallel === undefined
-		? [
-				{
-					displayName: 'Requests in Parallel',
-					name: 'parallelRequests',
-					type: 'number' as const,
-					typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-					default: ADAPTIVE_START,
-					description: `A fixed number of requests to send at once (1 to ${MAX_PARALLEL_REQUESTS}), instead of the number the node finds from the platform's answers (see Max in Parallel). Output order and pairing stay the same; after a "too many requests" answer the run is paced to the rate the platform accepts.`,
-				},
-				{
-					displayName: 'Max in Parallel',
-					name: 'maxParallelRequests',
-					type: 'number' as const,
-					typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-					default: DEFAULT_CEILING,
-					description: `Unless Requests in Parallel is set, the node finds how many requests to send at once from the platform's answers: it starts with ${ADAPTIVE_START}, sends more at once while answers come back as fast as the first ones and none is refused, and fewer on "too many requests" (429), "unavailable" (503), no answer in time or slower answers. This is the most it sends at once (1 to ${MAX_PARALLEL_REQUESTS}); the output panel says what it chose. Output order and pairing stay the same.`,
-				},
-			]
-		: [
-				{
-					displayName: 'Requests in Parallel',
-					name: 'parallelRequests',
-					type: 'number' as const,
-					typeOptions: { minValue: 1, maxValue: MAX_PARALLEL_REQUESTS },
-					default: parallel,
-					description: `How many requests to send at once (1 to ${MAX_PARALLEL_REQUESTS}). Output order and pairing stay the same; after a "too many requests" answer the run is paced to the rate the platform accepts.`,
-				},
-			]),
+	parallel === undefined
+		? {
+				displayName: 'Requests in Parallel',
+				name: 'parallelRequests',
+				type: 'number',
+				typeOptions: { minValue: FOLLOW_THE_PLATFORM, maxValue: MAX_PARALLEL_REQUESTS },
+				default: 0, // FOLLOW_THE_PLATFORM; n8n's lint wants a literal
+				hint: `0, the default: follows the platform (${ADAPTIVE_START} at once at first, up to ${DEFAULT_CEILING})`,
+				description: `How many requests to send at once. 0 (the default) follows the platform: ${FOLLOWING}. 1 to ${MAX_PARALLEL_REQUESTS} sends exactly that many at once. Output order and pairing stay the same; after a "too many requests" answer the run is paced to the rate the platform accepts.`,
+			}
+		: {
+				displayName: 'Requests in Parallel',
+				name: 'parallelRequests',
+				type: 'number',
+				typeOptions: { minValue: FOLLOW_THE_PLATFORM, maxValue: MAX_PARALLEL_REQUESTS },
+				default: parallel,
+				hint: `0: follows the platform (${ADAPTIVE_START} at once at first, up to ${DEFAULT_CEILING})`,
+				description: `How many requests to send at once: ${parallel} by default; 1 to ${MAX_PARALLEL_REQUESTS} sends exactly that many at once, and 0 follows the platform: ${FOLLOWING}. Output order and pairing stay the same; after a "too many requests" answer the run is paced to the rate the platform accepts.`,
+			},
 	{
 		displayName: 'Retry Attempts',
 		name: 'retryAttempts',

@@ -9,7 +9,7 @@ import { runEachItem } from '../run/eachItem';
 import { type Entry, Run } from '../run/engine';
 import { combinesItems, type OpenRun, type OperationModule } from '../run/operation';
 import { ParameterReader } from '../items/parameterReader';
-import type { DefaultParallel } from '../run/throughput';
+import { type DefaultParallel, FOLLOW_THE_PLATFORM } from '../run/throughput';
 
 /** The value n8n gives its Custom API Call entry in Resource and Operation. */
 const CUSTOM_API_CALL = '__CUSTOM_API_CALL__';
@@ -75,15 +75,16 @@ export async function route(
 }
 
 /**
- * Requests at once when the Options set none, as the operation's Options offer it (actions/common.descriptions.ts):
- * following the platform where they offer Max in Parallel, else Requests in Parallel's default.
+ * Requests at once when the Options set none: Requests in Parallel's default for the operation
+ * (actions/common.descriptions.ts), following the platform unless the operation gives a number of its own.
  */
 function parallelByDefault(properties: INodeProperties[]): DefaultParallel {
 	const options = (properties.find((property) => property.name === 'options')?.options ??
 		[]) as INodeProperties[];
-	if (options.some((option) => option.name === 'maxParallelRequests')) return 'adaptive';
 	const field = options.find((option) => option.name === 'parallelRequests');
-	return typeof field?.default === 'number' ? field.default : 'adaptive';
+	return typeof field?.default === 'number' && field.default !== FOLLOW_THE_PLATFORM
+		? field.default
+		: 'adaptive';
 }
 
 /** Evaluations of one field by n8n's engine from which the run says how to avoid them. */

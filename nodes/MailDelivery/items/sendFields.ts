@@ -77,6 +77,20 @@ function readRequestFields(item: ItemParameters): SendRequestFields {
 	return request;
 }
 
+/**
+ * The template the item's content names above any versions: undefined for HTML or text, or when the two fields
+ * cannot be read (reading the item then says why). Only these two are read, so that no other field's
+ * expression is evaluated one time more.
+ */
+export function templateNameOf(item: ItemParameters): string | undefined {
+	try {
+		if (item.get<string>('contentSource', 'template') !== 'template') return undefined;
+		return item.locator('templateName') || undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /** Tag Values → Tag Value as the node stores it: a list of name/value pairs. */
 const PAIRS = 'tagValues.values';
 

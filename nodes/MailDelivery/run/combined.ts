@@ -14,6 +14,11 @@ import type { OutputShape } from './report';
 /** What an operation does in a run, in the order the driver takes it. */
 interface CombinedSteps<E extends Entry, RequestData> {
 	/**
+	 * 0. Before any item is read, given the first: starts the requests reading them will wait for (Send: the
+	 * look-up of its template), so that their round trip runs beside the reading rather than after it.
+	 */
+	beforeReading?: (first: ItemParameters) => void;
+	/**
 	 * 1. Reads and checks one item into its entries (Send: one per message version; Import: one row). An error
 	 * it throws refuses the item before the run's first request.
 	 */
@@ -36,25 +41,36 @@ interface CombinedSteps<E extends Entry, RequestData> {
 	beforeOutputs?: (entries: E[]) => Promise<void>;
 	/** Once the outputs are made: the run's hints. */
 	hints?: () => void;
+	/**
+	 * However the run ends (its outputs, or an error such as items refused under Stop Workflow): waits for the
+	 * requests it started beside the others (Send: the templates' look-ups), so that none is still under way once
+	 * the node has ended.
+	 */
+	settle?: () => Promise<void>;
 }
 
 /**
- * Takes the steps in order: read every item, check them, pack the entries, send the requests, and make every
+ * Takes the steps in order: start what reading will wait for, read every item, check them, pack the entries, send the requests, and make every
  * item's output (under Stop Workflow the engine throws instead: engine.ts).
  */
 export async function runSteps<E extends Entry, RequestData>(
 	run: Run<E, RequestData>,
 	steps: CombinedSteps<E, RequestData>,
 ): Promise<INodeExecutionData[]> {
-	const read = await run.read(steps.readItem, steps.lookingUp);
-	const entries = steps.check ? await steps.check(read) : read;
-	run.pack(entries, steps.packing);
-	if (steps.describeAsAnswered) run.describeAsAnswered(steps.outputs);
-	await run.send(steps.requests);
-	await steps.beforeOutputs?.(entries);
-	const outputs = run.outputs(steps.outputs);
-	steps.hints?.();
-	return outputs;
+	try {
+		steps.beforeReading?.(run.reader.forItem(0));
+		const read = await run.read(steps.readItem, steps.lookingUp);
+		const entries = steps.check ? await steps.check(read) : read;
+		run.pack(entries, steps.packing);
+		if (steps.describeAsAnswered) run.describeAsAnswered(steps.outputs);
+		await run.send(steps.requests);
+		await steps.beforeOutputs?.(entries);
+		const outputs = run.outputs(steps.outputs);
+		steps.hints?.();
+		return outputs;
+	} finally {
+		await steps.settle?.();
+	}
 }
 
 /**

@@ -4,7 +4,7 @@
  * Send, rows for Import), send them (`send`), and give each item its result or error (`outputs`).
  *
  * The engine alone owns how the requests go: how many at once (Options → Requests in Parallel, read once for the
- * run; when not set, a number that follows the platform's answers: transport/concurrency.ts), pacing after a 429,
+ * run; 0, the default of most operations, a number that follows the platform's answers: transport/concurrency.ts), pacing after a 429,
  * the execution's stop, On Error = Stop Workflow, requests on the same record in input order, a request refused
  * whole split (dispatch.ts), and the words for what was done and not run (report.ts, runOutputs.ts). Never twice
  * is the guard's (neverTwice/guard.ts): the run asks it once before its first request what it may send, and tells
@@ -34,6 +34,12 @@ export { type Entry, groupKey, type Packing } from './queue';
  * this many items, so that the request goes out and is answered beside the reading rather than after it.
  */
 const ITEMS_BETWEEN_PAUSES = 500;
+/**
+ * The first pause comes after this many items, and the pauses after it at twice as many each until
+ * ITEMS_BETWEEN_PAUSES: a request started with the run takes several turns of the event loop to leave (its
+ * credential, its connection), and each turn it waits for early on delays its answer by a slice of the reading.
+ */
+const ITEMS_BEFORE_FIRST_PAUSE = 8;
 
 /** What the router tells a run of its operation. */
 type OperationSettings = RunSettings & {
@@ -111,12 +117,12 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 		const guard = this.guard;
 		guard?.startClaim();
 		const entries: T[] = [];
+		let nextPause = ITEMS_BEFORE_FIRST_PAUSE;
 		for (let itemIndex = 0; itemIndex < this.itemCount; itemIndex++) {
-			if (
-				itemIndex % ITEMS_BETWEEN_PAUSES === ITEMS_BETWEEN_PAUSES - 1 &&
-				(guard?.claimAnswered === false || lookingUp())
-			)
-				await sleep(0);
+			if (itemIndex === nextPause) {
+				nextPause += Math.min(nextPause, ITEMS_BETWEEN_PAUSES);
+				if (guard?.claimAnswered === false || lookingUp()) await sleep(0);
+			}
 			let read: T[];
 			try {
 				const reading = readItem(this.reader.forItem(itemIndex));

@@ -18,9 +18,12 @@ export const MAX_TIMEOUT_SECONDS = 600;
 
 /**
  * How many requests an operation runs at once when its Options set none: a fixed number (campaigns are created
- * one after another), or `adaptive`: from ADAPTIVE_START, following the platform up to Max in Parallel.
+ * one after another), or `adaptive`: from ADAPTIVE_START, following the platform up to DEFAULT_CEILING.
  */
 export type DefaultParallel = number | 'adaptive';
+
+/** Requests in Parallel's value that follows the platform: the default of most operations. */
+export const FOLLOW_THE_PLATFORM = 0;
 
 export interface Throughput {
 	/**
@@ -57,12 +60,10 @@ export function wholeNumberOption(
 	return read;
 }
 
-const isSet = (value: unknown) => value !== undefined && value !== '' && value !== null;
-
 /**
  * Parallelism, retry policy and time-out of a run, from its Options collection, checked. Requests in Parallel
- * set: exactly that many at once. Not set: the operation's default, which for most follows the platform up to
- * Max in Parallel.
+ * 1 to 128: exactly that many at once; 0: following the platform up to DEFAULT_CEILING; not set: the
+ * operation's default, which for most follows the platform.
  */
 export function throughputOf(
 	node: INode,
@@ -71,26 +72,19 @@ export function throughputOf(
 ): Throughput {
 	const number = (label: string, value: unknown, fallback: number, min: number, max: number) =>
 		wholeNumberOption(node, label, value, fallback, min, max);
-	const fixed = isSet(options.parallelRequests) || defaultParallel !== 'adaptive';
-	const parallel = fixed
-		? number(
-				'Requests in Parallel',
-				options.parallelRequests,
-				defaultParallel === 'adaptive' ? ADAPTIVE_START : defaultParallel,
-				1,
-				MAX_PARALLEL_REQUESTS,
-			)
-		: number(
-				'Max in Parallel',
-				options.maxParallelRequests,
-				DEFAULT_CEILING,
-				1,
-				MAX_PARALLEL_REQUESTS,
-			);
+	const chosen = number(
+		'Requests in Parallel',
+		options.parallelRequests,
+		defaultParallel === 'adaptive' ? FOLLOW_THE_PLATFORM : defaultParallel,
+		FOLLOW_THE_PLATFORM,
+		MAX_PARALLEL_REQUESTS,
+	);
+	const adaptive = chosen === FOLLOW_THE_PLATFORM;
+	const parallel = adaptive ? DEFAULT_CEILING : chosen;
 	return {
 		parallel,
-		adaptive: !fixed,
-		start: fixed ? parallel : Math.min(ADAPTIVE_START, parallel),
+		adaptive,
+		start: adaptive ? Math.min(ADAPTIVE_START, parallel) : parallel,
 		retry: {
 			maxAttempts: number(
 				'Retry Attempts',

@@ -1859,6 +1859,41 @@ export async function m(env) {
 				offered.some((text) => text.includes(option)),
 				`Contact → Create or Update's Options offer no "${option}": ${offered.join(', ')}`,
 			);
-		await page.keyboard.press('Escape');
+		// One option for how many at once (issue 61): no Max in Parallel beside it.
+		await j.check(
+			!offered.some((text) => text.includes('Max in Parallel')),
+			`Contact → Create or Update's Options still offer Max in Parallel: ${offered.join(', ')}`,
+		);
+		// Added just to look at it, Requests in Parallel shows its default, 0, and says under it that 0 follows the
+		// platform: looking at it changes nothing (it used to fill in 16, a fixed number).
+		await page
+			.getByRole('option')
+			.filter({ hasText: 'Requests in Parallel' })
+			.filter({ visible: true })
+			.first()
+			.click();
+		await page.waitForTimeout(500);
+		const parallel = page.getByTestId('ndv').getByTestId('parameter-input-parallelRequests');
+		const shownParallel = (
+			await parallel
+				.locator('input')
+				.first()
+				.inputValue()
+				.catch(() => '')
+		).trim();
+		const panelText = await page
+			.getByTestId('ndv')
+			.innerText()
+			.catch(() => '');
+		const parallelHint = /0, the default: follows the platform[^\n]*/.exec(panelText)?.[0];
+		await j.shot('requests-in-parallel-added');
+		j.saw(
+			'Requests in Parallel when added',
+			`${shownParallel}; hint "${parallelHint ?? '(none)'}"`,
+		);
+		await j.check(
+			shownParallel === '0' && parallelHint !== undefined,
+			`Requests in Parallel shows "${shownParallel}" when added, hint "${parallelHint ?? 'none'}": expected 0 and a note that it follows the platform`,
+		);
 	});
 }

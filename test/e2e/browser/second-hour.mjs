@@ -135,7 +135,12 @@ export async function w(env) {
 	const id = await stageWorkflow(
 		env,
 		`Browser: the mail before it goes out ${suffix()}`,
-		[{ email: 'ada@example.org', name: 'Ada', order }],
+		// Three items: n8n opens an output of several items on its Table view, as a new user met it (issue 61).
+		[
+			{ email: 'ada@example.org', name: 'Ada', order },
+			{ email: 'grace@example.org', name: 'Grace', order },
+			{ email: 'lin@example.org', name: 'Lin', order },
+		],
 		{
 			resource: 'transactionalMail',
 			operation: 'send',
@@ -170,9 +175,32 @@ export async function w(env) {
 				opened.includes(`Your order ${order} has shipped`),
 			`the output opens on something else than the mail's preview: ${opened.slice(0, 400)}`,
 		);
+		// In the Table view the mail's columns come first, on screen without scrolling (issue 61: the preview column
+		// was off-screen, and the mails showed only under JSON).
+		const panel = page.getByTestId('output-panel');
+		await panel.getByTestId('radio-button-table').click();
+		await page.waitForTimeout(800);
+		const table = panel.getByTestId('ndv-data-container').locator('table').first();
+		const columns = (await table.locator('th').allInnerTexts()).map((text) => text.trim());
+		const panelBox = await panel.boundingBox();
+		const subjectBox = await table
+			.locator('td')
+			.filter({ hasText: `Your order ${order} has shipped` })
+			.first()
+			.boundingBox()
+			.catch(() => null);
+		await keep(j, 'sandbox-output-table', 'sandbox-output-table');
+		j.saw('Table view columns', columns.slice(0, 5).join(', '));
+		await j.check(
+			columns.slice(0, 3).join(', ') === 'previewTo, previewSubject, previewText' &&
+				subjectBox !== null &&
+				panelBox !== null &&
+				subjectBox.x + subjectBox.width <= panelBox.x + panelBox.width,
+			`the Table view does not show the mail first and on screen: columns ${columns.join(', ')}`,
+		);
 		const output = await readOutput(page);
 		j.saw('output', output.text.slice(0, 400));
-		await page.getByTestId('output-panel').getByText('JSON', { exact: true }).click();
+		await panel.getByText('JSON', { exact: true }).click();
 		await page.waitForTimeout(800);
 		// The JSON view draws each key and value on lines of their own.
 		const json = (await page.getByTestId('output-panel').innerText()).replace(/\s+/g, ' ');

@@ -11,6 +11,7 @@ import {
 	messageRequests,
 } from './send/messages';
 import { tagValueFields } from './send/tagValueFields';
+import { templateNameOf } from '../../items/sendFields';
 import {
 	PLATFORM_TAGS_HINT,
 	attachmentField,
@@ -359,6 +360,8 @@ export const steps = combinedSteps<Message, IDataObject>(function (run) {
 	);
 	const outputs = messageOutputs(run, inputs, tags);
 	return {
+		// 0. The first item's template (or the one fixed for all) is looked up from the start, beside the reading.
+		beforeReading: (first) => tags.lookUpTemplate(templateNameOf(first) ?? '', first.index),
 		// 1. Read and check every item; the templates' tags are looked up meanwhile.
 		readItem: messageReader(inputs, tags),
 		lookingUp: tags.lookingUp,
@@ -379,5 +382,7 @@ export const steps = combinedSteps<Message, IDataObject>(function (run) {
 			tags.addHint();
 			previewHint.call(this, outputs.sandboxed());
 		},
+		// However the run ends, no look-up is left under way after it.
+		settle: async () => await tags.ready(),
 	};
 });

@@ -199,7 +199,8 @@ function recipientsOf(messages: Message[]): IDataObject {
 
 /**
  * Each item's output: its recipients, what identifies its request (to match events), its missing tags, and in
- * Sandbox Mode its mail as the recipient would read it (the first items of the run: preview.ts).
+ * Sandbox Mode its mail as the recipient would read it, its short columns first (the first items of the run:
+ * preview.ts).
  */
 export function messageOutputs(
 	run: Run<Message, IDataObject>,
@@ -218,11 +219,18 @@ export function messageOutputs(
 			addRequestIdentity(described, accepted!.requestIdentity!, sent[0].version);
 			addMissingTags(described, sent);
 			for (const key in requestsOfItem) described[key] = requestsOfItem[key];
+			let columns: IDataObject | undefined;
 			if (accepted!.sandbox) {
 				sandboxed++;
-				if (sent[0].itemIndex < PREVIEWED_ITEMS) Object.assign(described, itemPreview(sent, tags));
+				if (sent[0].itemIndex < PREVIEWED_ITEMS) {
+					const shown = itemPreview(sent, tags);
+					columns = shown.columns;
+					described.preview = shown.preview;
+				}
 			}
-			return writeResult({ sandboxMode: accepted!.sandbox }, accepted!.answer, described);
+			const result = writeResult({ sandboxMode: accepted!.sandbox }, accepted!.answer, described);
+			// The mail's columns first: where n8n's Table view shows them without scrolling (preview.ts).
+			return columns ? { ...columns, ...result } : result;
 		},
 		describeEntries: recipientsOf,
 		inputItems: run.options.includeInputFields === true ? inputs : undefined,

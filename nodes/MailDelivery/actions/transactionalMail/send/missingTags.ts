@@ -4,7 +4,8 @@
  * way"), so the send checks every message. By default (Options → Missing Tag Values: Fail the Item) its item
  * fails with an error naming the tags and the values the item does give, before any request; Send With the Tag
  * Empty sends it, and the message's output names the tags. One execution hint sums them up for the run. A
- * template's tags come from one read-only look-up per template and run, started as the items are read; the
+ * template's tags come from one read-only look-up per template and run, the first item's started before the
+ * items are read and the others as they are; the
  * check waits for it before the first request only when its outcome can stop a message (Fail the Item), and
  * otherwise after the requests. A template that cannot be read leaves its messages unchecked, and the hint
  * says so.
@@ -132,14 +133,20 @@ export class MissingTagCheck {
 	lookUp(shared: IDataObject, versions: IDataObject[], itemIndex: number) {
 		for (const version of versions) {
 			if (contentSourceOf(version, shared) !== 'template') continue;
-			const name = String(version.templateName ?? shared.templateName ?? '');
-			if (name && !this.templates.has(name)) {
-				this.pending++;
-				const tags = this.read(name, itemIndex);
-				void tags.finally(() => this.pending--);
-				this.templates.set(name, tags);
-			}
+			this.lookUpTemplate(String(version.templateName ?? shared.templateName ?? ''), itemIndex);
 		}
+	}
+
+	/**
+	 * Starts the look-up of one template, unless the run has started it already, not waiting: the send starts
+	 * its first item's before reading the items, so that its round trip runs beside the reading.
+	 */
+	lookUpTemplate(name: string, itemIndex: number) {
+		if (!name || this.templates.has(name)) return;
+		this.pending++;
+		const tags = this.read(name, itemIndex);
+		void tags.finally(() => this.pending--);
+		this.templates.set(name, tags);
 	}
 
 	/** Waits for every look-up started. */

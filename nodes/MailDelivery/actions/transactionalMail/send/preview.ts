@@ -87,10 +87,26 @@ function readableText(html: string): string {
 	);
 }
 
-/** What an item's output shows of its messages: its one message, or `messages` for an item with several. */
-export function itemPreview(messages: MessageParts[], tags: MissingTagCheck): IDataObject {
+/**
+ * What an item's output shows of its messages. `columns` come first in the output item: n8n opens a sandboxed
+ * send's output on its Table view, whose columns are the item's keys in order, and the mail is what the person
+ * came to see (issue 61): to whom, the subject and the text of its message (an item with several: its first).
+ * `preview` holds the whole mail (HTML too), or `messages` for an item with several, for the JSON view and the
+ * next node.
+ */
+export function itemPreview(
+	messages: MessageParts[],
+	tags: MissingTagCheck,
+): { columns: IDataObject; preview: IDataObject } {
 	const previews = messages.map((message) => messagePreview(message, tags));
-	return { preview: previews.length === 1 ? previews[0] : { messages: previews } };
+	const first = previews[0];
+	const columns: IDataObject = { previewTo: (first.to as string[]).join(', ') };
+	if (first.note !== undefined) columns.previewNote = first.note;
+	else {
+		columns.previewSubject = first.subject;
+		columns.previewText = first.text;
+	}
+	return { columns, preview: previews.length === 1 ? first : { messages: previews } };
 }
 
 /**

@@ -151,12 +151,7 @@ const sending = group(
 	'Sending the Mail',
 	'sending',
 	'How the one request that sends the mail is made: how often a "try later" answer is retried, how long the platform may take, and whether a retry after a crash sends again. The defaults suit almost every workflow.',
-	[
-		...throughputOptions().filter(
-			(option) => !['parallelRequests', 'maxParallelRequests'].includes(option.name),
-		),
-		...retryOptions,
-	],
+	[...throughputOptions().filter((option) => option.name !== 'parallelRequests'), ...retryOptions],
 );
 
 export const options: INodeProperties = {
