@@ -87,7 +87,9 @@ test('while the platform answers as fast as at first and refuses nothing, more r
 	expect(Math.max(...underWayAtArrivals())).toBeGreaterThanOrEqual(32);
 	expect(Math.max(...underWayAtArrivals())).toBeLessThanOrEqual(64);
 	expect(hintsOf(looked)).toContainEqual(
-		expect.stringMatching(/^Requests in parallel followed the platform: 16 at first, up to \d+\b/),
+		expect.stringMatching(
+			/^Requests in parallel followed the platform: 400 requests, at most \d+ at once \(16 at first, up to \d+ allowed\)/,
+		),
 	);
 });
 
