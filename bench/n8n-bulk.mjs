@@ -18,6 +18,7 @@ import {
 	measuredBehindWebhook,
 	postItemCount,
 	RUN_END_POLL_MS,
+	sendByDragging,
 	withN8n,
 } from './n8n-workflow.mjs';
 import { residentMiB } from '../scripts/queue-stack.mjs';
@@ -59,30 +60,6 @@ const sendByExpressions = (parallel) => ({
 	contentSource: 'template',
 	templateName: TEMPLATE,
 	tagValues: { values: [{ name: 'name', value: '={{ $json.name }}' }] },
-	options: { parallelRequests: parallel },
-});
-/**
- * The send as a person builds it by dragging input fields (the panel's default: Define Tag Values Using Fields
- * Below); `wrap` turns each reference into one only n8n's engine evaluates, to show what the fast reading saves.
- */
-const sendByDragging = (parallel, wrap = (reference) => reference) => ({
-	authentication: 'signature',
-	resource: 'transactionalMail',
-	operation: 'send',
-	senderMail: SENDER,
-	to: `={{ ${wrap('$json.email')} }}`,
-	contentSource: 'template',
-	templateName: TEMPLATE,
-	tagValuesMode: 'fields',
-	tagValues: {
-		values: [
-			{ name: { __rl: true, mode: 'name', value: 'name' }, value: `={{ ${wrap('$json.name')} }}` },
-			{
-				name: { __rl: true, mode: 'name', value: 'orderNo' },
-				value: `={{ ${wrap('$json.order')} }}`,
-			},
-		],
-	},
 	options: { parallelRequests: parallel },
 });
 const inParentheses = (reference) => `(${reference})`;
@@ -171,28 +148,28 @@ const CASES = [
 		kind: 'send',
 		n: size(10_000),
 		parallel: 16,
-		parameters: tagsUnchecked(sendByDragging(16)),
+		parameters: tagsUnchecked(sendByDragging({ parallelRequests: 16 })),
 	},
 	{
 		label: 'send by dragging 1,000 P=16',
 		kind: 'send',
 		n: size(1_000),
 		parallel: 16,
-		parameters: sendByDragging(16),
+		parameters: sendByDragging({ parallelRequests: 16 }),
 	},
 	{
 		label: 'send by dragging P=16',
 		kind: 'send',
 		n: size(10_000),
 		parallel: 16,
-		parameters: sendByDragging(16),
+		parameters: sendByDragging({ parallelRequests: 16 }),
 	},
 	{
 		label: 'send by dragging, n8n evaluating P=16',
 		kind: 'send',
 		n: size(10_000),
 		parallel: 16,
-		parameters: sendByDragging(16, inParentheses),
+		parameters: sendByDragging({ parallelRequests: 16 }, inParentheses),
 	},
 	{
 		label: 'send by input fields P=16 at 10 req/s',
@@ -254,7 +231,7 @@ const CASES = [
 		kind: 'send',
 		n: size(100_000),
 		parallel: 16,
-		parameters: sendByDragging(16),
+		parameters: sendByDragging({ parallelRequests: 16 }),
 		freshProcess: true,
 	},
 	{

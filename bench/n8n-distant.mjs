@@ -37,25 +37,16 @@ import {
 	measuredBehindWebhook,
 	postItemCount,
 	RUN_END_POLL_MS,
+	flag,
+	numbers,
+	sendByDragging,
 } from './n8n-workflow.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 import { cpuSecondsOf } from '../scripts/processes.mjs';
 
-const flag = (name, fallback) => {
-	const at = process.argv.indexOf(`--${name}`);
-	if (process.argv.includes(`--no-${name}`)) return false;
-	if (at < 0) return fallback;
-	const value = process.argv[at + 1];
-	return value === undefined || value.startsWith('--') ? true : value;
-};
-const list = (value) =>
-	String(value)
-		.split(',')
-		.map((part) => Number(part.replaceAll('_', '')))
-		.filter((part) => Number.isFinite(part) && part > 0);
-const SENDS = list(flag('sends', '10000,100000'));
-const UPSERTS = list(flag('upserts', '1000'));
-const DISTANCES = list(flag('distances', '50,150'));
+const SENDS = numbers(flag('sends', '10000,100000'));
+const UPSERTS = numbers(flag('upserts', '1000'));
+const DISTANCES = numbers(flag('distances', '50,150'));
 const LOOPBACK = flag('loopback', true) !== false;
 const RATE_LIMIT = flag('rate-limit', true) !== false;
 const HTTP_NODE = flag('http-node', true) !== false;
@@ -92,26 +83,6 @@ const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.l
 const seconds = (ms) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : '—');
 const ratio = (value) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—');
 
-const SENDER = { __rl: true, mode: 'list', value: 'sender@example.com' };
-const TEMPLATE = { __rl: true, mode: 'list', value: 'welcome' };
-/** The send as a person builds it by dragging input fields, every option at its default. */
-const sendByDragging = (options = {}) => ({
-	authentication: 'signature',
-	resource: 'transactionalMail',
-	operation: 'send',
-	senderMail: SENDER,
-	to: '={{ $json.email }}',
-	contentSource: 'template',
-	templateName: TEMPLATE,
-	tagValuesMode: 'fields',
-	tagValues: {
-		values: [
-			{ name: { __rl: true, mode: 'name', value: 'name' }, value: '={{ $json.name }}' },
-			{ name: { __rl: true, mode: 'name', value: 'orderNo' }, value: '={{ $json.order }}' },
-		],
-	},
-	options,
-});
 /** Contact → Create or Update, item by item, every option at its default. */
 const upsertContacts = (options = {}) => ({
 	authentication: 'signature',

@@ -22,17 +22,12 @@ import {
 	measuredBehindWebhook,
 	postItemCount,
 	RUN_END_POLL_MS,
+	flag,
+	numbers,
+	sendByDragging,
 	withN8n,
 } from './n8n-workflow.mjs';
 
-const flag = (name, fallback) => {
-	const at = process.argv.indexOf(`--${name}`);
-	return at < 0 ? fallback : process.argv[at + 1];
-};
-const numbers = (text) =>
-	String(text)
-		.split(',')
-		.map((part) => Number(part.replaceAll('_', '')));
 const SENDS = numbers(flag('sends', '10000,50000'));
 const FIXED = numbers(flag('fixed', '4,16,64'));
 const ROUNDS = Number(flag('rounds', '2'));
@@ -52,24 +47,9 @@ const PLATFORMS = {
 };
 const CHOSEN = String(flag('platforms', Object.keys(PLATFORMS).join(','))).split(',');
 
-/** The send as a person builds it by dragging input fields; `parallel` undefined: the default. */
-const send = (parallel) => ({
-	authentication: 'signature',
-	resource: 'transactionalMail',
-	operation: 'send',
-	senderMail: { __rl: true, mode: 'list', value: 'sender@example.com' },
-	to: '={{ $json.email }}',
-	contentSource: 'template',
-	templateName: { __rl: true, mode: 'list', value: 'welcome' },
-	tagValuesMode: 'fields',
-	tagValues: {
-		values: [
-			{ name: { __rl: true, mode: 'name', value: 'name' }, value: '={{ $json.name }}' },
-			{ name: { __rl: true, mode: 'name', value: 'orderNo' }, value: '={{ $json.order }}' },
-		],
-	},
-	options: parallel === undefined ? {} : { parallelRequests: parallel },
-});
+/** The send by dragging fields; `parallel` undefined: Requests in Parallel at its default. */
+const send = (parallel) =>
+	sendByDragging(parallel === undefined ? {} : { parallelRequests: parallel });
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const seconds = (ms) => (ms === undefined ? '—' : `${(ms / 1000).toFixed(2)} s`);

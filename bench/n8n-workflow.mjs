@@ -11,6 +11,51 @@ import path from 'node:path';
 import { createCredential, credentialData, eventually } from '../test/e2e/env.mjs';
 import { setupOwner, startN8n } from '../scripts/n8n-runtime.mjs';
 
+/** A command-line flag's value: `--name value`, `--name` alone (true), `--no-name` (false), or `fallback`. */
+export const flag = (name, fallback) => {
+	const at = process.argv.indexOf(`--${name}`);
+	if (process.argv.includes(`--no-${name}`)) return false;
+	if (at < 0) return fallback;
+	const value = process.argv[at + 1];
+	return value === undefined || value.startsWith('--') ? true : value;
+};
+
+/** Positive numbers given apart by commas ("10000,50_000"). */
+export const numbers = (value) =>
+	String(value)
+		.split(',')
+		.map((part) => Number(part.replaceAll('_', '')))
+		.filter((part) => Number.isFinite(part) && part > 0);
+
+const SENDER = { __rl: true, mode: 'list', value: 'sender@example.com' };
+const TEMPLATE = { __rl: true, mode: 'list', value: 'welcome' };
+
+/**
+ * Transactional Mail → Send as a person builds it by dragging input fields (the panel's default: Define Tag Values
+ * Using Fields Below), with these Options; `wrap` turns each reference into one only n8n's engine evaluates, to show
+ * what the fast reading saves.
+ */
+export const sendByDragging = (options = {}, wrap = (reference) => reference) => ({
+	authentication: 'signature',
+	resource: 'transactionalMail',
+	operation: 'send',
+	senderMail: SENDER,
+	to: `={{ ${wrap('$json.email')} }}`,
+	contentSource: 'template',
+	templateName: TEMPLATE,
+	tagValuesMode: 'fields',
+	tagValues: {
+		values: [
+			{ name: { __rl: true, mode: 'name', value: 'name' }, value: `={{ ${wrap('$json.name')} }}` },
+			{
+				name: { __rl: true, mode: 'name', value: 'orderNo' },
+				value: `={{ ${wrap('$json.order')} }}`,
+			},
+		],
+	},
+	options,
+});
+
 /** Items `{ email, name, order }` (and `extra` fields) for the `n` the webhook was posted, made in a Code node. */
 export const itemsCode = (extra = {}) =>
 	[
