@@ -91,7 +91,7 @@ async function startPostgres(bin, folder) {
 		`-p ${port} -k ${folder} -c listen_addresses=127.0.0.1 -c fsync=off`,
 		'start',
 	]);
-	const pid = Number(readFileSync(path.join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+	const pid = pidIn(path.join(data, 'postmaster.pid'));
 	run([path.join(bin, 'createdb'), '-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', 'n8n']);
 	return {
 		port,
@@ -127,13 +127,28 @@ async function startRedis(bin, folder) {
 		'--logfile',
 		path.join(folder, 'redis.log'),
 	]);
-	for (let attempt = 0; attempt < 50 && !existsSync(pidFile); attempt++)
-		await new Promise((resolve) => setTimeout(resolve, 100));
-	const pid = Number(readFileSync(pidFile, 'utf8').trim());
+	// Redis creates its pid file before it writes the number: read until there is one.
+	let pid;
+	for (let attempt = 0; attempt < 50 && pid === undefined; attempt++) {
+		pid = pidIn(pidFile);
+		if (pid === undefined) await new Promise((resolve) => setTimeout(resolve, 100));
+	}
 	return { port, pid, stop: () => killPid(pid) };
 }
 
+/** The process id a pid file holds (its first line), or undefined while it holds none (missing, empty). */
+export function pidIn(file) {
+	if (!existsSync(file)) return undefined;
+	const pid = Number(readFileSync(file, 'utf8').split('\n')[0].trim());
+	return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+}
+
+/**
+ * Stops one process. Only a real pid: process.kill(0) signals this whole process group, the test suite that runs
+ * the stack included (an empty Redis pid file read as 0 once stopped the queue suite after its last test).
+ */
 function killPid(pid) {
+	if (!Number.isInteger(pid) || pid <= 0) return;
 	try {
 		process.kill(pid, 'SIGTERM');
 	} catch {
