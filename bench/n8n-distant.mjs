@@ -478,7 +478,9 @@ http(s) with no n8n making the same requests ${CLIENT_AT_ONCE} at once, over ${C
 request, run right after the case in n8n (n8n idle). CPU÷node = CPU time of n8n's process (all its threads) and of the stand-in
 (the emulator with its distance proxy) from the webhook's call to the bench seeing the run's end (n8n's includes saving the run), over the node's
 time: a stand-in near 100 % (one core) held the run, which a real platform's own servers would not. ${os.cpus().length} cores, load average ${load} at the start (the machine may be shared); ${roundsSaid}, after a
-100-item warm-up per case; ${seconds(tookMs)} in all, load average ${os
+100-item warm-up per case. The node keeps what a run found of the platform (how many at once) for the runs after it to
+the same credential within the hour: first run = the case's first; the first case at each place starts from 16, every
+run after it where the one before ended. ${seconds(tookMs)} in all, load average ${os
 		.loadavg()
 		.map((value) => value.toFixed(2))
 		.join(
@@ -495,6 +497,7 @@ time: a stand-in near 100 % (one core) held the run, which a real platform's own
 			c.place.label,
 			describe(c),
 			seconds(node),
+			seconds(c.runs[0].nodeMs),
 			`${last.requests} (${last.refused})`,
 			last.connections ? String(last.connections) : '—',
 			seconds(kept),
@@ -508,6 +511,7 @@ time: a stand-in near 100 % (one core) held the run, which a real platform's own
 		'where',
 		'case',
 		'node',
+		'first run',
 		'requests (refused)',
 		'connections',
 		'client kept',

@@ -261,7 +261,7 @@ export const dayRangeFields: INodeProperties[] = [
 ];
 
 /** What following the platform does, in Requests in Parallel's description. */
-const FOLLOWING = `the node finds how many requests to send at once from the platform's answers: it starts with ${ADAPTIVE_START}, sends more at once while answers come back as fast as the first ones and none is refused, and fewer on "too many requests" (429), "unavailable" (503), no answer in time or slower answers, up to ${DEFAULT_CEILING}; the output panel says what it chose`;
+const FOLLOWING = `the node finds how many requests to send at once from the platform's answers: it starts with ${ADAPTIVE_START} (or, within the hour, where the run before to the same platform and account ended), sends more at once while answers come back as fast as the first ones and none is refused, and fewer on "too many requests" (429), "unavailable" (503), no answer in time or slower answers, up to ${DEFAULT_CEILING}; the output panel says what it chose`;
 
 /**
  * How a run sends its requests (run/throughput.ts reads them): how many at once, how "try later" is waited

@@ -7,7 +7,7 @@
 import type { IDataObject, INode, INodeExecutionData, NodeExecutionHint } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ConcurrencyFigures } from '../../shared/transport/concurrency';
+import type { ConcurrencyFigures } from '../../shared/transport/concurrencyFigures';
 import { whatWasSent } from '../../shared/transport/failures';
 import { errorForItem, errorItem } from '../items/itemErrors';
 import { asSentence, capitalized, describeItems } from '../items/itemNames';
@@ -315,13 +315,16 @@ function concurrencyHint(figures: ConcurrencyFigures): string | undefined {
 			? ''
 			: ` Answers took ${ms(figures.medianMs)} (median; the fastest ${ms(figures.fastestMs ?? figures.medianMs)}).`;
 	const allowed = highest > start ? `, up to ${highest} allowed` : '';
+	const earlier = figures.fromEarlierRun ? ', where the run before to this platform ended' : '';
 	const said = [
 		keptTo !== undefined &&
-			`The platform answered "unavailable" (HTTP 503) to more at once: the run then kept to ${keptTo} at once, trying one more now and then.`,
+			(figures.refusedNotNow
+				? `The platform answered "unavailable" (HTTP 503) to more at once: the run then kept to ${keptTo} at once, trying one more now and then.`
+				: `An earlier run found the platform answering "unavailable" (HTTP 503) to more at once: this run kept to ${keptTo} at once, trying one more now and then.`),
 		lowered > 0 &&
 			`Fewer went at once ${lowered === 1 ? 'once' : `${lowered} times`} when answers waited at the platform.`,
 		refusals > 0 &&
 			`${refusals} attempt${refusals === 1 ? ' was' : 's were'} refused or not answered (${Math.round((refusals / attempts) * 1000) / 10}%).`,
 	].filter(Boolean);
-	return `Requests in parallel followed the platform: ${attempts} request${attempts === 1 ? '' : 's'}, at most ${mostOnWire} at once (${start} at first${allowed}).${times}${said.length ? ` ${said.join(' ')}` : ''} Options → Requests in Parallel sets a fixed number instead.`;
+	return `Requests in parallel followed the platform: ${attempts} request${attempts === 1 ? '' : 's'}, at most ${mostOnWire} at once (${start} at first${earlier}${allowed}).${times}${said.length ? ` ${said.join(' ')}` : ''} Options → Requests in Parallel sets a fixed number instead.`;
 }

@@ -5,64 +5,43 @@
  * number at which it refuses.
  *
  * - The platform's own answer time ("unloaded") is the fastest answer seen: under load some requests still meet
- *   a free server (the first of a round do), while a round's median also holds the time spent waiting in its queue
- *   and this process's own work. A round ends once about as many attempts came back as the limit allows at once
- *   (at least MIN_ROUND); its answer time is its median.
- * - A round whose median is within TOLERANCE × the unloaded time, nothing refused, with the limit in use (as many
- *   attempts on the wire as allowed at some point), raises the limit: doubled while nothing has slowed the run (a
- *   slow start, as TCP's), then by its square root (Gradient2's headroom). New places open one by one over one
- *   unloaded answer time, not in a burst, so that a platform that refuses at once above a number ("not now") is
- *   heard from before many more are sent (four times, or over half the time, sent 3 to 14% above such an edge).
+ *   a free server, while a round's median also holds the time spent in its queue and this process's own work. A
+ *   round ends once about as many attempts came back as the limit allows at once (at least MIN_ROUND).
+ * - Slow start, as TCP's, until the first slower round or refusal: each answer within TOLERANCE × the unloaded time,
+ *   with requests waiting for a place, opens one more place (doubling per answer time), and a slower one closes one
+ *   (a platform that works on a few and queues the rest answers half fast, half late: it holds). The new places
+ *   open an answer interval apart, so a platform that refuses at once above a number ("not now") is heard from
+ *   before many more are sent. Then a round within TOLERANCE, nothing refused, with the limit in use (as many on
+ *   the wire as allowed), adds its square root (Gradient2's headroom), its places opening over an answer time.
  * - Two slower rounds in a row lower the limit in proportion, to TOLERANCE × unloaded ÷ the round's time (at most
- *   halved: Gradient's gradient), which settles where answers start to queue; one alone holds it (this process's own
- *   work slows some rounds: in real n8n at 64 at once, 50,000 sends took 1.38 times a fixed 64 lowering on one). A round slower than SLOWER_THAN × unloaded
- *   also moves the unloaded time a quarter of the way towards it: a platform slower for everyone is not followed
- *   down to one request at a time.
- * - "Not now" (HTTP 503) says how many at once the platform takes: the attempts on the wire when the refused one
- *   was sent, less one, is the most the run sends from then on (the edge); a refusal within it lowers it by a tenth
- *   (this process counts an attempt a little before the platform does); after PROBE_ROUNDS good rounds at it, one
- *   more is tried, and a refusal there doubles the wait before the next try. No answer at all (a time-out, a
- *   broken connection) halves the limit. Refusals of attempts that left before a lowering are the same congestion.
- * - "Too many requests" (HTTP 429) is a rate: the run's pacer spaces starts to it (pacing.ts), and it leaves the
- *   number at once as it is. An attempt waiting for its pacing or a Retry-After holds its place but is not on the
- *   wire: only attempts on the wire show whether the limit is in use.
+ *   halved), which settles where answers start to queue; one alone holds it (this process's own work slows some
+ *   rounds: in real n8n, 50,000 sends took 1.38 times a fixed 64 lowering on one). A round slower than SLOWER_THAN ×
+ *   unloaded moves the unloaded time a quarter of the way towards it: a platform slower for everyone is not
+ *   followed down to one request at a time.
+ * - "Not now" (HTTP 503): the attempts on the wire when the refused one was sent, less one, is the most the run
+ *   sends from then on (the edge); a refusal within it lowers it by a tenth (this process counts an attempt a little
+ *   before the platform does); after PROBE_ROUNDS good rounds at it one more is tried: refused, the next try waits
+ *   twice as long; a whole good round there, the edge is gone. No answer at all (a time-out, a broken connection)
+ *   halves the limit. Refusals of attempts that left before a lowering are the same congestion.
+ * - "Too many requests" (HTTP 429) is a rate: the run's pacer spaces starts to it (pacing.ts), and the number at
+ *   once stays. An attempt waiting for its pacing or a Retry-After holds its place but is not on the wire.
+ * - A run after another to the same platform starts where that one ended (platformFindings.ts).
  *
  * Output order, pairing and everything else of the run are the engine's (run/engine.ts): this only says when the
  * next request may start. The engine takes a place (`acquire`) before a request and gives it back when it is
- * answered; the transport reports each attempt as it is sent (`sending`) and its answer time or refusal
- * (`answered`, `refused`).
+ * answered; the transport tells the platform (`platform`), each attempt as it is sent (`sending`) and its answer
+ * time or refusal (`answered`, `refused`).
  */
 import { sleep } from 'n8n-workflow';
 
-/** The figures of a run, for its execution hint. */
-export interface ConcurrencyFigures {
-	adaptive: boolean;
-	start: number;
-	ceiling: number;
-	/** The most requests allowed at once at any point, and at the end. */
-	highest: number;
-	final: number;
-	/** The most attempts that were on the wire at once. */
-	mostOnWire: number;
-	/** After the platform said "not now" (503) to more at once: the most the run then sent at once. */
-	keptTo?: number;
-	/** Times lowered: on slower answers. */
-	loweredOnSlowAnswers: number;
-	/** Attempts refused (429, 503) or not answered (time-out, connection broken). */
-	refusals: number;
-	/** The fastest answer (the platform's own time) and the median of every answer, in ms. */
-	fastestMs?: number;
-	medianMs?: number;
-	/** Attempts made (answered or refused). */
-	attempts: number;
-}
+import { AnswerTimes, median } from './answerTimes';
+import type { Attempt, ConcurrencyFigures } from './concurrencyFigures';
+import { foundOf, keepFound } from './platformFindings';
 
 /** Requests at once when a run starts following the platform, and the ceiling it follows it up to. */
 export const ADAPTIVE_START = 16;
 export const DEFAULT_CEILING = 64;
 
-/** How much a good round multiplies the limit by while nothing has slowed the run (TCP's slow start). */
-const SLOW_START_GROWTH = 2;
 /** The fewest answers a round waits for: fewer make its median noise. */
 const MIN_ROUND = 4;
 /** A round answered within this many times the unloaded time may grow; a slower one is lowered towards it. */
@@ -80,39 +59,12 @@ const PROBE_ROUNDS = 16;
 /** The new places of a raise open over this share of the unloaded answer time (or of OPEN_OVER_MS, none known). */
 const OPEN_SHARE = 1;
 const OPEN_OVER_MS = 100;
-
-const median = (values: number[]) => {
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.floor(sorted.length / 2)];
-};
-
-/** Answer times by 1 ms up to a second, then by 10 ms: the run's median without keeping every time. */
-class AnswerTimes {
-	private readonly counts = new Map<number, number>();
-	private count = 0;
-
-	add(ms: number) {
-		const bucket = ms < 1000 ? Math.round(ms) : Math.round(ms / 10) * 10;
-		this.counts.set(bucket, (this.counts.get(bucket) ?? 0) + 1);
-		this.count++;
-	}
-
-	get median(): number | undefined {
-		if (this.count === 0) return undefined;
-		let seen = 0;
-		for (const bucket of [...this.counts.keys()].sort((a, b) => a - b)) {
-			seen += this.counts.get(bucket)!;
-			if (seen > this.count / 2) return bucket;
-		}
-		return undefined;
-	}
-}
-
-/** An attempt on the wire: its number in the run, and how many were on the wire with it when it left. */
-export interface Attempt {
-	number: number;
-	onWire: number;
-}
+/**
+ * A run that starts where an earlier one ended opens its places over this share of the answer time: n8n starts no
+ * request beyond the first ones until they are all answered (pacing.ts), so a slower opening delays the rest; a
+ * platform that now refuses above fewer is heard from before most go.
+ */
+const OPEN_REMEMBERED_SHARE = 0.25;
 
 export class ConcurrencyLimit {
 	/** Requests allowed at once; fractional while it grows by square roots. */
@@ -132,6 +84,8 @@ export class ConcurrencyLimit {
 	private cap: number | undefined;
 	private goodRoundsAtCap = 0;
 	private probeRounds = PROBE_ROUNDS;
+	/** One more than the edge is being tried. */
+	private probing = false;
 	/** The latest raise: its places open one by one (from `from`, one every `everyMs` since `at`). */
 	private opening: { from: number; at: number; everyMs: number } | undefined;
 	private openingTimer = false;
@@ -144,6 +98,10 @@ export class ConcurrencyLimit {
 	/** Attempts sent so far; those numbered below `calmFrom` left before the last lowering on a refusal. */
 	private sent = 0;
 	private calmFrom = 0;
+
+	/** The platform the requests go to, once known (`platform`); what the run finds is kept under it. */
+	private platformKey: string | undefined;
+	private roundsEnded = 0;
 
 	private readonly times = new AnswerTimes();
 	private fastestMs = Infinity;
@@ -165,6 +123,8 @@ export class ConcurrencyLimit {
 			ceiling: adaptive ? ceiling : start,
 			highest: this.allowed,
 			final: this.allowed,
+			fromEarlierRun: false,
+			refusedNotNow: false,
 			mostOnWire: 0,
 			loweredOnSlowAnswers: 0,
 			refusals: 0,
@@ -188,7 +148,7 @@ export class ConcurrencyLimit {
 			...this.figures,
 			final: Math.max(1, Math.floor(this.limit)),
 			keptTo: this.cap,
-			fastestMs: this.unloadedMs === undefined ? undefined : Math.round(this.fastestMs),
+			fastestMs: Number.isFinite(this.fastestMs) ? Math.round(this.fastestMs) : undefined,
 			medianMs: this.times.median,
 		};
 	}
@@ -225,6 +185,13 @@ export class ConcurrencyLimit {
 		this.roundMs.push(ms);
 		this.times.add(ms);
 		if (ms < this.fastestMs) this.fastestMs = ms;
+		// Slow start, as TCP's: each answer as fast as the platform's own time, with requests waiting for a place,
+		// opens one more place (twice as many a round trip), the answers themselves spacing the new places; a slower
+		// one closes one (a platform that queues answers half its requests at once, and half late).
+		if (this.slowStart && this.waiting.length > 0) {
+			if (ms <= (this.unloadedMs ?? this.fastestMs) * TOLERANCE) this.grow(this.limit + 1);
+			else this.setLimit(this.limit - 1);
+		}
 		this.event();
 	}
 
@@ -243,14 +210,49 @@ export class ConcurrencyLimit {
 		this.figures.refusals++;
 		// A round with a refusal of any kind raises nothing; a rate (429) is the pacer's to follow, not the number's.
 		this.roundRefused = true;
+		// A rate: the pacer follows it; nothing more at once would be taken.
+		if (why === 'tooMany') this.slowStart = false;
 		if (why !== 'tooMany' && attempt.number >= this.calmFrom) {
 			this.slowStart = false;
 			this.opening = undefined;
 			if (why === 'notNow') this.lowerCap(attempt.onWire - 1);
 			else this.setLimit(this.limit * MOST_LOWERED);
 			this.calmFrom = this.sent;
+			this.remember();
 		}
 		this.event();
+	}
+
+	/**
+	 * The platform the run's requests go to (`key`: the credential and its address), told before each attempt (the
+	 * first call counts). A run after one to the same platform starts where that one ended: its number (the places
+	 * opening over a quarter of an answer time), the edge it found, the platform's own answer time. A platform that
+	 * changed meanwhile is followed from there as any run follows it.
+	 */
+	platform(key: string | undefined) {
+		if (!this.adaptive || key === undefined || this.platformKey !== undefined) return;
+		this.platformKey = key;
+		const found = foundOf(key);
+		if (!found || this.roundsEnded > 0) return;
+		this.figures.fromEarlierRun = true;
+		this.unloadedMs = found.unloadedMs;
+		this.cap = found.cap;
+		this.slowStart = found.slowStart;
+		const limit = Math.min(found.limit, found.cap ?? Infinity);
+		if (limit > this.limit) this.raise(limit, OPEN_REMEMBERED_SHARE);
+		else this.setLimit(limit);
+		this.figures.start = Math.max(1, Math.floor(this.limit));
+	}
+
+	/** Keeps what the run found of its platform for the runs after it. */
+	private remember() {
+		if (this.platformKey === undefined || this.unloadedMs === undefined) return;
+		keepFound(this.platformKey, {
+			limit: Math.max(1, Math.floor(this.limit)),
+			cap: this.cap,
+			unloadedMs: this.unloadedMs,
+			slowStart: this.slowStart,
+		});
 	}
 
 	/**
@@ -260,12 +262,14 @@ export class ConcurrencyLimit {
 	 * went: twice as long before the next.
 	 */
 	private lowerCap(most: number) {
+		this.figures.refusedNotNow = true;
 		let cap = Math.max(1, most);
 		if (this.cap !== undefined) {
 			if (most >= this.cap) this.probeRounds *= 2;
 			cap = Math.min(cap, Math.floor(this.cap * EDGE_AGAIN));
 		}
 		this.goodRoundsAtCap = 0;
+		this.probing = false;
 		this.cap = Math.max(1, cap);
 		this.setLimit(Math.min(this.limit, this.cap));
 	}
@@ -289,7 +293,11 @@ export class ConcurrencyLimit {
 
 	private event() {
 		this.roundEvents++;
-		if (this.roundEvents >= Math.max(MIN_ROUND, Math.floor(this.limit))) this.endRound();
+		if (this.roundEvents >= Math.max(MIN_ROUND, Math.floor(this.limit))) {
+			this.roundsEnded++;
+			this.endRound();
+			this.remember();
+		}
 	}
 
 	private endRound() {
@@ -324,25 +332,49 @@ export class ConcurrencyLimit {
 		// Only a limit in use is known to be fine: one the run did not fill says nothing about the platform.
 		if (busiest < Math.floor(this.limit)) return;
 		if (this.cap !== undefined && this.limit >= this.cap) {
-			if (++this.goodRoundsAtCap < this.probeRounds) return;
-			this.goodRoundsAtCap = 0;
-			this.cap++;
+			// A whole round at one more than the edge, nothing refused: the platform takes more now (another client
+			// of the account stopped, an edge an earlier run found is gone). Followed as before it was found.
+			if (this.probing) {
+				this.probing = false;
+				this.cap = undefined;
+				this.slowStart = true;
+			} else {
+				if (++this.goodRoundsAtCap < this.probeRounds) return;
+				this.goodRoundsAtCap = 0;
+				this.cap++;
+				this.probing = true;
+			}
 		}
-		const raised = this.slowStart
-			? this.limit * SLOW_START_GROWTH
-			: this.limit + Math.sqrt(this.limit);
-		this.raise(Math.min(raised, this.cap ?? Infinity));
+		// In a slow start each answer has raised it already.
+		if (this.slowStart) return;
+		this.raise(Math.min(this.limit + Math.sqrt(this.limit), this.cap ?? Infinity));
+	}
+
+	/**
+	 * One more place in a slow start: it opens one answer interval at this number (the unloaded time ÷ the number)
+	 * after the last place opened, so new places go out no faster than answers come back.
+	 */
+	private grow(limit: number) {
+		const allowed = this.allowed;
+		const now = Date.now();
+		const everyMs = (this.unloadedMs ?? this.fastestMs) / Math.max(1, Math.floor(limit));
+		const lastOpened = this.opening
+			? this.opening.at +
+				Math.floor((now - this.opening.at) / this.opening.everyMs) * this.opening.everyMs
+			: now;
+		this.opening = { from: allowed - 1, at: lastOpened, everyMs };
+		this.setLimit(Math.min(limit, this.cap ?? Infinity));
 	}
 
 	/** A higher limit, its new places opening one by one over an unloaded answer time. */
-	private raise(limit: number) {
+	private raise(limit: number, share = OPEN_SHARE) {
 		const from = Math.max(1, Math.floor(this.limit));
 		const added = Math.floor(Math.min(this.ceiling, limit)) - from;
 		if (added > 1)
 			this.opening = {
 				from,
 				at: Date.now(),
-				everyMs: ((this.unloadedMs ?? OPEN_OVER_MS) * OPEN_SHARE) / added,
+				everyMs: ((this.unloadedMs ?? OPEN_OVER_MS) * share) / added,
 			};
 		this.setLimit(limit);
 	}

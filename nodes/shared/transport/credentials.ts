@@ -35,6 +35,8 @@ interface RunCredential {
 	type: string;
 	/** The credential, decrypted once for the run; undefined leaves it to n8n at every request. */
 	options?: IAdditionalCredentialOptions;
+	/** The platform and account it reaches (the credential and its address), where what runs find of it is kept. */
+	platformKey?: string;
 }
 
 /**
@@ -62,6 +64,7 @@ async function readRunCredential(context: ApiContext): Promise<RunCredential> {
 		return {
 			type,
 			options: { credentialsDecrypted: { ...reference, id: reference.id, type, data } },
+			platformKey: `${type} ${reference.id} ${String(data.baseUrl)}`,
 		};
 	} catch {
 		// n8n's helper reads it again at each request and words the failure as it always does.

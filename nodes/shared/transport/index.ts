@@ -4,7 +4,8 @@ import { NodeApiError, sleep } from 'n8n-workflow';
 import { type ApiContext, runCredential } from './credentials';
 import { explainCode, likelyCause } from './explanations';
 import { type ConnectionFailure, PlatformError, processingOf } from './failures';
-import type { Attempt, ConcurrencyLimit } from './concurrency';
+import type { ConcurrencyLimit } from './concurrency';
+import type { Attempt } from './concurrencyFigures';
 import type { RequestPacer } from './pacing';
 
 export type { ApiContext } from './credentials';
@@ -284,6 +285,7 @@ export async function apiRequest(
 		let onWire: Attempt | undefined;
 		try {
 			const credential = await runCredential(this);
+			concurrency?.platform(credential.platformKey);
 			sentAt = Date.now();
 			onWire = concurrency?.sending();
 			response = await this.helpers.httpRequestWithAuthentication.call(

@@ -527,14 +527,17 @@ export function actionWorkflow(
 ) {
 	const authentication = options.authentication ?? 'signature';
 	const credentialName = credentialTypeOf(authentication as Authentication);
+	const id = `node-${++nodeCounter}`;
 	const action: INode = {
-		id: `node-${++nodeCounter}`,
+		id,
 		name: 'Mail Delivery',
 		type: ACTION_NODE_TYPE,
 		typeVersion: 1,
 		position: [200, 0],
 		parameters: { authentication, ...parameters } as INode['parameters'],
-		credentials: { [credentialName]: { id: '1', name: 'test' } },
+		// Its own credential id: what a run finds of the platform is kept per credential (transport/concurrency.ts),
+		// and each workflow built here stands for its own account, whatever ran before it in the file.
+		credentials: { [credentialName]: { id: `credential-of-${id}`, name: 'test' } },
 		...(options.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		...(options.onError ? { onError: options.onError } : {}),
 		...(options.retryOnFail
