@@ -153,32 +153,31 @@ async function main() {
 			for (const parallel of settings) runs.set(parallel, await prepare(parallel, context));
 			let credentials = 0;
 			for (const name of CHOSEN)
-				for (const n of SENDS) {
-					// The first run: the default with a credential new to this n8n (its workflow warmed up by the
-					// others: the same node types and code).
-					const credential = await createCredential(
-						context.session,
-						'mailDeliverySignatureApi',
-						credentialData(context.emulator, 'mailDeliverySignatureApi'),
-						`bench: first run ${++credentials}`,
-					);
-					const first = await prepare(undefined, { ...context, credential }, { warmUp: false });
-					const firstKey = `${name} ${n} first`;
-					results.set(firstKey, [await first(n, PLATFORMS[name])]);
-					console.log(`  ${firstKey}: ${seconds(results.get(firstKey)[0].ms)}`);
-					for (let round = 0; round < ROUNDS; round++)
-						// Settings side by side within a round: the machine's drift falls on all alike.
-						for (const parallel of settings) {
-							const key = `${name} ${n} ${parallel ?? 'default'}`;
+				for (const n of SENDS)
+					for (let round = 0; round < ROUNDS; round++) {
+						// The first run: the default with a credential new to this n8n (its workflow warmed up by the
+						// others: the same node types and code), one per round; the runs after it use its credential.
+						const credential = await createCredential(
+							context.session,
+							'mailDeliverySignatureApi',
+							credentialData(context.emulator, 'mailDeliverySignatureApi'),
+							`bench: first run ${++credentials}`,
+						);
+						const first = await prepare(undefined, { ...context, credential }, { warmUp: false });
+						const measure = async (key, runOnce) => {
 							if (!results.has(key)) results.set(key, []);
-							results
-								.get(key)
-								.push(
-									await (parallel === undefined ? first : runs.get(parallel))(n, PLATFORMS[name]),
-								);
-							console.log(`  ${key}: ${seconds(results.get(key).at(-1).ms)}`);
-						}
-				}
+							const result = await runOnce(n, PLATFORMS[name]);
+							results.get(key).push(result);
+							console.log(`  ${key}: ${seconds(result.ms)}, ${result.refused} refused`);
+						};
+						await measure(`${name} ${n} first`, first);
+						// Settings side by side within a round: the machine's drift falls on all alike.
+						for (const parallel of settings)
+							await measure(
+								`${name} ${n} ${parallel ?? 'default'}`,
+								parallel === undefined ? first : runs.get(parallel),
+							);
+					}
 		});
 	} finally {
 		await emulator.stop();
@@ -217,7 +216,7 @@ async function main() {
 			const first = of('first');
 			const after = of(undefined);
 			console.log(
-				`| ${PLATFORMS[name].label} | ${n.toLocaleString('en')} | ${seconds(timeOf('first'))} | ${(timeOf('first') / best).toFixed(2)}x | ${seconds(timeOf(undefined))} | ${(timeOf(undefined) / best).toFixed(2)}x | ${FIXED.map((p) => seconds(timeOf(p))).join(' | ')} | ${refusedShare(first)}; ${refusedShare(after)} | ${first[0]?.peakUnderWay}; ${median(after.map((r) => r.peakUnderWay))} | ${first[0]?.answerMs ?? '—'} ms; ${after[0]?.answerMs ?? '—'} ms |`,
+				`| ${PLATFORMS[name].label} | ${n.toLocaleString('en')} | ${seconds(timeOf('first'))} | ${(timeOf('first') / best).toFixed(2)}x | ${seconds(timeOf(undefined))} | ${(timeOf(undefined) / best).toFixed(2)}x | ${FIXED.map((p) => seconds(timeOf(p))).join(' | ')} | ${refusedShare(first)}; ${refusedShare(after)} | ${median(first.map((r) => r.peakUnderWay))}; ${median(after.map((r) => r.peakUnderWay))} | ${median(first.map((r) => r.answerMs)) ?? '—'} ms; ${median(after.map((r) => r.answerMs)) ?? '—'} ms |`,
 			);
 		}
 	for (const name of CHOSEN)

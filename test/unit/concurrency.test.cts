@@ -35,14 +35,18 @@ const plain = (): Platform => ({
 	handle: async () => (await later(150), 'accepted'),
 });
 
-/** 503 at once above `most` under way, the others answered 150 ms late. */
-function overloaded(most = 24): Platform {
+/**
+ * 503 at once above `most` under way, the others answered 150 ms late. The refusal reaches the node `heardAfterMs`
+ * later: in real n8n, busy preparing the next requests as answers come back together, it heard one after some 40 ms
+ * (bench/n8n-platforms.mjs: the places opened meanwhile sent 7 or 8 more above the edge).
+ */
+function overloaded(most = 24, heardAfterMs = 10): Platform {
 	let underWay = 0;
 	return {
 		name: `503 above ${most} at once`,
 		unloadedMs: 150,
 		async handle() {
-			if (underWay >= most) return (await later(1), 'notNow');
+			if (underWay >= most) return (await later(heardAfterMs), 'notNow');
 			underWay++;
 			await later(150);
 			underWay--;
@@ -91,6 +95,8 @@ interface Figures {
 	ms: number;
 	attempts: number;
 	refused: number;
+	/** Requests refused more than once. */
+	refusedAgain: number;
 	answerMs: number[];
 	mostOnWire: number;
 	done: number;
@@ -105,13 +111,23 @@ async function run(
 	platformKey?: string,
 ) {
 	const started = Date.now();
-	const figures: Figures = { ms: 0, attempts: 0, refused: 0, answerMs: [], mostOnWire: 0, done: 0 };
+	const figures: Figures = {
+		ms: 0,
+		attempts: 0,
+		refused: 0,
+		refusedAgain: 0,
+		answerMs: [],
+		mostOnWire: 0,
+		done: 0,
+	};
 	let onWireNow = 0;
 	const one = async () => {
 		const release = await limit.acquire();
+		let refusals = 0;
 		for (;;) {
 			const startedAt = await pacer.beforeAttempt();
 			limit.platform(platformKey);
+			await limit.turn();
 			const onWire = limit.sending();
 			figures.mostOnWire = Math.max(figures.mostOnWire, ++onWireNow);
 			const sentAt = Date.now();
@@ -125,6 +141,7 @@ async function run(
 				break;
 			}
 			figures.refused++;
+			if (++refusals === 2) figures.refusedAgain++;
 			limit.refused(answer, onWire);
 			if (answer === 'tooMany') pacer.onTooManyRequests(startedAt);
 			else pacer.onOtherAnswer();
@@ -157,15 +174,16 @@ async function beside(makePlatform: () => Platform, requests: number) {
 }
 
 describe.each([100, 500])('%i requests (10,000 and 50,000 sends)', (requests) => {
-	// The first run to a platform starts from 16, doubling per answer time: a run of 100 requests is over before it
-	// reaches 64 (0.52 s against 0.31 s at a fixed 64 here, before n8n's own time; 0.61 s when it doubled per two
-	// rounds). Starting higher would send more above the edge of a platform that refuses (the next test) and queue
-	// more at one that queues; the runs after it start where it ended (below).
-	test('answers 150 ms late whatever the number: it grows to the ceiling, within 1.3x of the best fixed number (1.75x at 100 requests)', async () => {
+	// The first run to a platform starts from 16, doubling per answer time, the new places of a round opening over
+	// one answer time: a run of 100 requests is over before it reaches 64 (0.60 s against 0.31 s at a fixed 64 here,
+	// before n8n's own time; 1.36x in real n8n). Opening them as fast as the answers came back (0.52 s) sent 8 above
+	// the edge of a platform that refuses (the next test) before its first refusal came back in real n8n; starting
+	// higher would send more there and queue more at one that queues. The runs after it start where it ended (below).
+	test('answers 150 ms late whatever the number: it grows to the ceiling, within 1.3x of the best fixed number (2x at 100 requests)', async () => {
 		const result = await beside(plain, requests);
 		expect(result.done).toBe(requests);
 		expect(result.refused).toBe(0);
-		expect(result.ratio).toBeLessThanOrEqual(requests === 100 ? 1.75 : 1.3);
+		expect(result.ratio).toBeLessThanOrEqual(requests === 100 ? 2 : 1.3);
 	});
 
 	// The one refused attempt waits the platform's Retry-After (a second) before it is sent again: 100 requests take 0.75 s.
@@ -257,11 +275,16 @@ describe('a run after another to the same platform starts where it ended', () =>
 		}
 	});
 
-	test('a platform that now refuses above 24: the remembered 64 open over a quarter of an answer time, few refused', async () => {
-		const [short, long] = await after(plain, () => overloaded(24));
+	// The places that open while the first refusal is on its way back go above the edge once (13 heard after 10 ms;
+	// 39 after 30 ms, here). Those refused wait their turn under the lowered number, not all at once after their
+	// Retry-After (more of them than the new number: 54 refusals when they went at once).
+	test('a platform that now refuses above 24: the remembered 64 open over a quarter of an answer time, none refused twice', async () => {
+		const [short, long] = await after(plain, () => overloaded(24, 30));
 		expect(short.summary.start).toBe(64);
-		expect(short.refused).toBeLessThanOrEqual(4);
-		expect(short.ratio).toBeLessThanOrEqual(1.35);
+		expect(short.refused).toBeLessThanOrEqual(40);
+		expect(short.refusedAgain).toBe(0);
+		// Those refused wait the platform's Retry-After (a second): 1.55 times the best fixed number here.
+		expect(short.ratio).toBeLessThanOrEqual(1.75);
 		expect(long.refused / long.attempts).toBeLessThanOrEqual(0.02);
 	});
 
@@ -325,7 +348,7 @@ test('the hint says what the run did: requests, the most at once, answer times, 
 	await run(overloaded(24), 100, limit);
 	const hint = concurrencyHint(limit.summary)!;
 	expect(hint).toMatch(
-		/^Requests in parallel followed the platform: \d+ requests, at most 2[45] at once \(16 at first, up to \d+ allowed\)\. Answers took 150 ms \(median; the fastest 150 ms\)\. The platform answered "unavailable" \(HTTP 503\) to more at once: the run then kept to 2[1-4] at once, trying one more now and then\./,
+		/^Requests in parallel followed the platform: \d+ requests, at most 2[4-7] at once \(16 at first, up to \d+ allowed\)\. Answers took 150 ms \(median; the fastest 150 ms\)\. The platform answered "unavailable" \(HTTP 503\) to more at once: the run then kept to 2[1-4] at once, trying one more now and then\./,
 	);
 	expect(hint).not.toMatch(/at first and|at the end/);
 	// A fixed number, or a run of one round, says nothing of following.

@@ -1,7 +1,7 @@
 /** Field descriptions that several operations share. The helpers that read them are in helpers/requestValues.ts. */
 import type { IDataObject, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
-import { ADAPTIVE_START, DEFAULT_CEILING } from '../../shared/transport/concurrency';
+import { ADAPTIVE_START, DEFAULT_CEILING } from '../../shared/transport/concurrencyTuning';
 import {
 	FOLLOW_THE_PLATFORM,
 	MAX_PARALLEL_REQUESTS,

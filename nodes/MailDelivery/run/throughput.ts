@@ -2,11 +2,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
 import { DEFAULT_RETRY, DEFAULT_TIMEOUT_MS, type RetryPolicy } from '../../shared/transport';
-import {
-	ADAPTIVE_START,
-	ConcurrencyLimit,
-	DEFAULT_CEILING,
-} from '../../shared/transport/concurrency';
+import { ConcurrencyLimit } from '../../shared/transport/concurrency';
+import { ADAPTIVE_START, DEFAULT_CEILING } from '../../shared/transport/concurrencyTuning';
 import { inputError } from '../items/itemErrors';
 
 /** The most requests under way at once, fixed or as the ceiling of a number that follows the platform. */

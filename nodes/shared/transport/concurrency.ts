@@ -9,10 +9,12 @@
  *   round ends once about as many attempts came back as the limit allows at once (at least MIN_ROUND).
  * - Slow start, as TCP's, until the first slower round or refusal: each answer within TOLERANCE × the unloaded time,
  *   with requests waiting for a place, opens one more place (doubling per answer time), and a slower one closes one
- *   (a platform that works on a few and queues the rest answers half fast, half late: it holds). The new places
- *   open an answer interval apart, so a platform that refuses at once above a number ("not now") is heard from
- *   before many more are sent. Then a round within TOLERANCE, nothing refused, with the limit in use (as many on
- *   the wire as allowed), adds its square root (Gradient2's headroom), its places opening over an answer time.
+ *   (a platform that works on a few and queues the rest answers half fast, half late: it holds). A round's new
+ *   places open over one answer time, at the interval its answers come back, so a platform that refuses at once
+ *   above a number ("not now") is heard from before many more are sent (real n8n hears a refusal some 10 to 40 ms
+ *   late, answers coming back together: opening them as fast sent 8 above an edge of 24). Then a round within
+ *   TOLERANCE, nothing refused, with the limit in use (as many on the wire as allowed), adds its square root
+ *   (Gradient2's headroom), its places opening over an answer time.
  * - Two slower rounds in a row lower the limit in proportion, to TOLERANCE × unloaded ÷ the round's time (at most
  *   halved), which settles where answers start to queue; one alone holds it (this process's own work slows some
  *   rounds: in real n8n, 50,000 sends took 1.38 times a fixed 64 lowering on one). A round slower than SLOWER_THAN ×
@@ -21,50 +23,35 @@
  * - "Not now" (HTTP 503): the attempts on the wire when the refused one was sent, less one, is the most the run
  *   sends from then on (the edge); a refusal within it lowers it by a tenth (this process counts an attempt a little
  *   before the platform does); after PROBE_ROUNDS good rounds at it one more is tried: refused, the next try waits
- *   twice as long; a whole good round there, the edge is gone. No answer at all (a time-out, a broken connection)
- *   halves the limit. Refusals of attempts that left before a lowering are the same congestion.
+ *   twice as long; a whole good round there, the edge is gone (platformEdge.ts). No answer at all (a time-out, a
+ *   broken connection) halves the limit. Refusals of attempts that left before a lowering are the same congestion.
  * - "Too many requests" (HTTP 429) is a rate: the run's pacer spaces starts to it (pacing.ts), and the number at
- *   once stays. An attempt waiting for its pacing or a Retry-After holds its place but is not on the wire.
+ *   once stays. An attempt waiting for its pacing or a Retry-After holds its place but is not on the wire; once it
+ *   may go, it waits its turn (`turn`) while as many are on the wire as allowed now: the refused ones of a number
+ *   since lowered do not all go again at once.
  * - A run after another to the same platform starts where that one ended (platformFindings.ts).
  *
  * Output order, pairing and everything else of the run are the engine's (run/engine.ts): this only says when the
  * next request may start. The engine takes a place (`acquire`) before a request and gives it back when it is
- * answered; the transport tells the platform (`platform`), each attempt as it is sent (`sending`) and its answer
- * time or refusal (`answered`, `refused`).
+ * answered; the transport tells the platform (`platform`), waits each attempt's turn (`turn`), and tells it as it
+ * is sent (`sending`) and its answer time or refusal (`answered`, `refused`).
  */
 import { sleep } from 'n8n-workflow';
 
 import { AnswerTimes, median } from './answerTimes';
 import type { Attempt, ConcurrencyFigures } from './concurrencyFigures';
+import { PlatformEdge } from './platformEdge';
 import { foundOf, keepFound } from './platformFindings';
-
-/** Requests at once when a run starts following the platform, and the ceiling it follows it up to. */
-export const ADAPTIVE_START = 16;
-export const DEFAULT_CEILING = 64;
-
-/** The fewest answers a round waits for: fewer make its median noise. */
-const MIN_ROUND = 4;
-/** A round answered within this many times the unloaded time may grow; a slower one is lowered towards it. */
-const TOLERANCE = 1.5;
-/** A round slower than this many times the unloaded time moves the unloaded time towards it. */
-const SLOWER_THAN = 2;
-/** How much of the way from the unloaded time to a much slower round's time it moves. */
-const DRIFT = 0.25;
-/** The most a round lowers the limit: to this share of it. */
-const MOST_LOWERED = 0.5;
-/** A refusal within the edge lowers it to this share. */
-const EDGE_AGAIN = 0.9;
-/** Good rounds at the edge before one more at once is tried (doubled after each refused try). */
-const PROBE_ROUNDS = 16;
-/** The new places of a raise open over this share of the unloaded answer time (or of OPEN_OVER_MS, none known). */
-const OPEN_SHARE = 1;
-const OPEN_OVER_MS = 100;
-/**
- * A run that starts where an earlier one ended opens its places over this share of the answer time: n8n starts no
- * request beyond the first ones until they are all answered (pacing.ts), so a slower opening delays the rest; a
- * platform that now refuses above fewer is heard from before most go.
- */
-const OPEN_REMEMBERED_SHARE = 0.25;
+import {
+	MIN_ROUND,
+	TOLERANCE,
+	SLOWER_THAN,
+	DRIFT,
+	MOST_LOWERED,
+	OPEN_SHARE,
+	OPEN_OVER_MS,
+	OPEN_REMEMBERED_SHARE,
+} from './concurrencyTuning';
 
 export class ConcurrencyLimit {
 	/** Requests allowed at once; fractional while it grows by square roots. */
@@ -72,7 +59,11 @@ export class ConcurrencyLimit {
 	/** Places taken: requests on the wire and those waiting for their pacing or a Retry-After. */
 	private underWay = 0;
 	private onWire = 0;
+	/** Attempts let through `turn`, not yet `sending`. */
+	private leaving = 0;
 	private readonly waiting: Array<() => void> = [];
+	/** Attempts holding a place that wait for their turn on the wire (`turn`). */
+	private readonly waitingTurn: Array<() => void> = [];
 
 	/** Doubling until the first refusal or slower round. */
 	private slowStart = true;
@@ -80,12 +71,8 @@ export class ConcurrencyLimit {
 	private slowBefore = false;
 	/** The platform's own answer time, in ms (undefined until an answer came). */
 	private unloadedMs: number | undefined;
-	/** At most this many at once, since the platform refused above it (503). */
-	private cap: number | undefined;
-	private goodRoundsAtCap = 0;
-	private probeRounds = PROBE_ROUNDS;
-	/** One more than the edge is being tried. */
-	private probing = false;
+	/** At most this many at once, since the platform refused above it (503); one more now and then. */
+	private readonly edge = new PlatformEdge();
 	/** The latest raise: its places open one by one (from `from`, one every `everyMs` since `at`). */
 	private opening: { from: number; at: number; everyMs: number } | undefined;
 	private openingTimer = false;
@@ -95,6 +82,8 @@ export class ConcurrencyLimit {
 	private roundRefused = false;
 	private roundEvents = 0;
 	private roundBusiest = 0;
+	/** The number allowed when this round began: its answers come back about that many an answer time. */
+	private roundLimit: number;
 	/** Attempts sent so far; those numbered below `calmFrom` left before the last lowering on a refusal. */
 	private sent = 0;
 	private calmFrom = 0;
@@ -117,6 +106,7 @@ export class ConcurrencyLimit {
 		private readonly adaptive: boolean,
 	) {
 		this.limit = adaptive ? Math.min(start, ceiling) : start;
+		this.roundLimit = this.limit;
 		this.figures = {
 			adaptive,
 			start: this.allowed,
@@ -147,7 +137,7 @@ export class ConcurrencyLimit {
 		return {
 			...this.figures,
 			final: Math.max(1, Math.floor(this.limit)),
-			keptTo: this.cap,
+			keptTo: this.edge.most,
 			fastestMs: Number.isFinite(this.fastestMs) ? Math.round(this.fastestMs) : undefined,
 			medianMs: this.times.median,
 		};
@@ -169,8 +159,24 @@ export class ConcurrencyLimit {
 		};
 	}
 
+	/**
+	 * Resolves when an attempt holding a place may go on the wire: while fewer are there than allowed now. A first
+	 * attempt goes at once (its place was free); a retry after a refusal may have to wait: the places of a number
+	 * since lowered stay held by the attempts waiting out their Retry-After, and all of them leaving together would
+	 * be refused again. Followed by `sending` without anything in between that could fail.
+	 */
+	async turn(): Promise<void> {
+		if (!this.adaptive) return;
+		if (this.waitingTurn.length === 0 && this.onWire + this.leaving < this.allowed) {
+			this.leaving++;
+			return;
+		}
+		await new Promise<void>((resolve) => this.waitingTurn.push(resolve));
+	}
+
 	/** An attempt leaves now (its pacing and any Retry-After waited out): its number, and how many are on the wire with it. */
 	sending(): Attempt {
+		if (this.adaptive) this.leaving = Math.max(0, this.leaving - 1);
 		this.onWire++;
 		this.roundBusiest = Math.max(this.roundBusiest, this.onWire);
 		this.figures.mostOnWire = Math.max(this.figures.mostOnWire, this.onWire);
@@ -193,6 +199,7 @@ export class ConcurrencyLimit {
 			else this.setLimit(this.limit - 1);
 		}
 		this.event();
+		this.wake();
 	}
 
 	/**
@@ -215,12 +222,15 @@ export class ConcurrencyLimit {
 		if (why !== 'tooMany' && attempt.number >= this.calmFrom) {
 			this.slowStart = false;
 			this.opening = undefined;
-			if (why === 'notNow') this.lowerCap(attempt.onWire - 1);
-			else this.setLimit(this.limit * MOST_LOWERED);
+			if (why === 'notNow') {
+				this.figures.refusedNotNow = true;
+				this.setLimit(Math.min(this.limit, this.edge.refusedWith(attempt.onWire - 1)));
+			} else this.setLimit(this.limit * MOST_LOWERED);
 			this.calmFrom = this.sent;
 			this.remember();
 		}
 		this.event();
+		this.wake();
 	}
 
 	/**
@@ -236,12 +246,13 @@ export class ConcurrencyLimit {
 		if (!found || this.roundsEnded > 0) return;
 		this.figures.fromEarlierRun = true;
 		this.unloadedMs = found.unloadedMs;
-		this.cap = found.cap;
+		this.edge.most = found.cap;
 		this.slowStart = found.slowStart;
 		const limit = Math.min(found.limit, found.cap ?? Infinity);
 		if (limit > this.limit) this.raise(limit, OPEN_REMEMBERED_SHARE);
 		else this.setLimit(limit);
 		this.figures.start = Math.max(1, Math.floor(this.limit));
+		this.roundLimit = this.figures.start;
 	}
 
 	/** Keeps what the run found of its platform for the runs after it. */
@@ -249,40 +260,31 @@ export class ConcurrencyLimit {
 		if (this.platformKey === undefined || this.unloadedMs === undefined) return;
 		keepFound(this.platformKey, {
 			limit: Math.max(1, Math.floor(this.limit)),
-			cap: this.cap,
+			cap: this.edge.most,
 			unloadedMs: this.unloadedMs,
 			slowStart: this.slowStart,
 		});
 	}
 
-	/**
-	 * The platform said "not now" to an attempt that left with `most` others on the wire: no more than that at once
-	 * from now on. Refused again within it: this process counts an attempt on the wire a little before the platform
-	 * does (its body and signature on the way), so the edge it saw was too high: a tenth lower. Refused where a probe
-	 * went: twice as long before the next.
-	 */
-	private lowerCap(most: number) {
-		this.figures.refusedNotNow = true;
-		let cap = Math.max(1, most);
-		if (this.cap !== undefined) {
-			if (most >= this.cap) this.probeRounds *= 2;
-			cap = Math.min(cap, Math.floor(this.cap * EDGE_AGAIN));
-		}
-		this.goodRoundsAtCap = 0;
-		this.probing = false;
-		this.cap = Math.max(1, cap);
-		this.setLimit(Math.min(this.limit, this.cap));
-	}
-
 	private wake() {
 		let allowed = this.allowed;
+		// Attempts holding a place first: their turn on the wire.
+		while (this.waitingTurn.length > 0 && this.onWire + this.leaving < allowed) {
+			this.leaving++;
+			this.waitingTurn.shift()!();
+			allowed = this.allowed;
+		}
 		while (this.waiting.length > 0 && this.underWay < allowed) {
 			this.underWay++;
 			this.waiting.shift()!();
 			allowed = this.allowed;
 		}
 		// Places of a raise still to open: look again when the next one does.
-		if (this.waiting.length > 0 && this.opening && !this.openingTimer) {
+		if (
+			(this.waiting.length > 0 || this.waitingTurn.length > 0) &&
+			this.opening &&
+			!this.openingTimer
+		) {
 			this.openingTimer = true;
 			void sleep(this.opening.everyMs).then(() => {
 				this.openingTimer = false;
@@ -296,6 +298,7 @@ export class ConcurrencyLimit {
 		if (this.roundEvents >= Math.max(MIN_ROUND, Math.floor(this.limit))) {
 			this.roundsEnded++;
 			this.endRound();
+			this.roundLimit = Math.max(1, Math.floor(this.limit));
 			this.remember();
 		}
 	}
@@ -331,39 +334,32 @@ export class ConcurrencyLimit {
 		}
 		// Only a limit in use is known to be fine: one the run did not fill says nothing about the platform.
 		if (busiest < Math.floor(this.limit)) return;
-		if (this.cap !== undefined && this.limit >= this.cap) {
-			// A whole round at one more than the edge, nothing refused: the platform takes more now (another client
-			// of the account stopped, an edge an earlier run found is gone). Followed as before it was found.
-			if (this.probing) {
-				this.probing = false;
-				this.cap = undefined;
-				this.slowStart = true;
-			} else {
-				if (++this.goodRoundsAtCap < this.probeRounds) return;
-				this.goodRoundsAtCap = 0;
-				this.cap++;
-				this.probing = true;
-			}
+		if (this.edge.most !== undefined && this.limit >= this.edge.most) {
+			const step = this.edge.goodRound();
+			if (step === 'hold') return;
+			if (step === 'gone') this.slowStart = true;
 		}
 		// In a slow start each answer has raised it already.
 		if (this.slowStart) return;
-		this.raise(Math.min(this.limit + Math.sqrt(this.limit), this.cap ?? Infinity));
+		this.raise(Math.min(this.limit + Math.sqrt(this.limit), this.edge.most ?? Infinity));
 	}
 
 	/**
-	 * One more place in a slow start: it opens one answer interval at this number (the unloaded time ÷ the number)
-	 * after the last place opened, so new places go out no faster than answers come back.
+	 * One more place in a slow start: it opens one answer interval after the last place opened, the interval at
+	 * which this round's answers come back (the unloaded time ÷ the number the round began with), so the new
+	 * places of a round go out over one answer time, as TCP paces its slow start, not as fast as the answers that
+	 * came back together: a platform that refuses above some number is heard from before many more go.
 	 */
 	private grow(limit: number) {
 		const allowed = this.allowed;
 		const now = Date.now();
-		const everyMs = (this.unloadedMs ?? this.fastestMs) / Math.max(1, Math.floor(limit));
+		const everyMs = (this.unloadedMs ?? this.fastestMs) / this.roundLimit;
 		const lastOpened = this.opening
 			? this.opening.at +
 				Math.floor((now - this.opening.at) / this.opening.everyMs) * this.opening.everyMs
 			: now;
 		this.opening = { from: allowed - 1, at: lastOpened, everyMs };
-		this.setLimit(Math.min(limit, this.cap ?? Infinity));
+		this.setLimit(Math.min(limit, this.edge.most ?? Infinity));
 	}
 
 	/** A higher limit, its new places opening one by one over an unloaded answer time. */

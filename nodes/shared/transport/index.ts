@@ -286,6 +286,7 @@ export async function apiRequest(
 		try {
 			const credential = await runCredential(this);
 			concurrency?.platform(credential.platformKey);
+			await concurrency?.turn();
 			sentAt = Date.now();
 			onWire = concurrency?.sending();
 			response = await this.helpers.httpRequestWithAuthentication.call(

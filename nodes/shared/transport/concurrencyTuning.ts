@@ -1,0 +1,31 @@
+/**
+ * The figures the number of requests at once follows the platform by (concurrency.ts), each with why it is what it
+ * is.
+ */
+/** Requests at once when a run starts following the platform, and the ceiling it follows it up to. */
+export const ADAPTIVE_START = 16;
+export const DEFAULT_CEILING = 64;
+
+/** The fewest answers a round waits for: fewer make its median noise. */
+export const MIN_ROUND = 4;
+/** A round answered within this many times the unloaded time may grow; a slower one is lowered towards it. */
+export const TOLERANCE = 1.5;
+/** A round slower than this many times the unloaded time moves the unloaded time towards it. */
+export const SLOWER_THAN = 2;
+/** How much of the way from the unloaded time to a much slower round's time it moves. */
+export const DRIFT = 0.25;
+/** The most a round lowers the limit: to this share of it. */
+export const MOST_LOWERED = 0.5;
+/** A refusal within the edge lowers it to this share. */
+export const EDGE_AGAIN = 0.9;
+/** Good rounds at the edge before one more at once is tried (doubled after each refused try). */
+export const PROBE_ROUNDS = 16;
+/** The new places of a raise open over this share of the unloaded answer time (or of OPEN_OVER_MS, none known). */
+export const OPEN_SHARE = 1;
+export const OPEN_OVER_MS = 100;
+/**
+ * A run that starts where an earlier one ended opens its places over this share of the answer time: n8n starts no
+ * request beyond the first ones until they are all answered (pacing.ts), so a slower opening delays the rest; a
+ * platform that now refuses above fewer is heard from before most go.
+ */
+export const OPEN_REMEMBERED_SHARE = 0.25;
