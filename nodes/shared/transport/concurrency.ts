@@ -261,7 +261,9 @@ export class ConcurrencyLimit {
 		keepFound(this.platformKey, {
 			limit: Math.max(1, Math.floor(this.limit)),
 			cap: this.edge.most,
-			unloadedMs: this.unloadedMs,
+			// The fastest answer, not the unloaded time a much slower run moved: the next run judges the platform
+			// anew, instead of taking one run's queue as the platform's own time.
+			unloadedMs: Math.min(this.unloadedMs, this.fastestMs),
 			slowStart: this.slowStart,
 		});
 	}
