@@ -334,3 +334,24 @@ test('a short exploration keeps the promise (a seed per day of the year, 60 hist
 	if (result.failure) console.log(result.failure);
 	expect(result.failure).toBeUndefined();
 }, 600_000);
+
+test('explorer seed 294: n8n killed before the node, retried (it sends), later runs push its claim out of the store, retried again: refused, and its Retry On Fail too (the claim made to ask was left, and taken over from an empty journal: sent twice)', async () => {
+	await neverTwice(
+		{
+			operation: 'send',
+			items: 1,
+			parallel: 1,
+			continueOnError: false,
+			retryOnFail: 2,
+			saveProgress: false,
+			startMinute: 1,
+			ranBefore: true,
+		},
+		[
+			{ do: 'start', hold: { point: { at: 'gate' }, then: 'kill' } },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+			{ do: 'pushOut', of: 1 },
+			{ do: 'retry', of: 1, savedWorkflow: false },
+		],
+	);
+});

@@ -169,8 +169,13 @@ async function aloneInMainProcess(
 			// then taken back.
 			const shown = overHere || (holdsAll && ranBefore) || (await storeShowsAll(alone, run, since));
 			if (!(await claim(alone, run, Date.now()))) run.takeOver = true;
-			else if (overHere) return { kind: 'cannotTell' as const };
-			else if (!shown) {
+			else if (overHere) {
+				// The store forgot the claim of the try that ran here: nothing shows what it sent. The claim made to ask
+				// is taken back: a try refused leaves none, or the next try of this execution (n8n's Retry On Fail)
+				// would find it and take the run over from an empty journal, sending it all again.
+				await unclaim(alone, run);
+				return { kind: 'cannotTell' as const };
+			} else if (!shown) {
 				await unclaim(alone, run);
 				return 'notShown' as const;
 			}
