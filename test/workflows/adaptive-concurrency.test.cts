@@ -110,9 +110,10 @@ test('a platform that refuses requests above a number at once (503, "unavailable
 	expect(median(after)).toBeLessThanOrEqual(10);
 	const { throttled } = await env.control('GET', 'requests');
 	// The first 16 at once meet a platform that takes 10: 6 refused. From then on the run stays at the number the
-	// platform took, trying one more after 16 good rounds: 6 refused seen with both cores busy (48 to 55 of 240 when it
-	// halved on each refusal and grew back; 107 at a fixed 16).
-	expect(throttled[503]).toBeLessThanOrEqual(12);
+	// platform took, one attempt trying one more after 16 good rounds: 7 refused, quiet or with both cores busy (9 to
+	// 15 when a round went at one more, each refused late as this platform refuses; 48 to 55 when it halved on each
+	// refusal and grew back; 107 at a fixed 16).
+	expect(throttled[503]).toBeLessThanOrEqual(9);
 	expect(hintsOf(result)).toContainEqual(
 		expect.stringMatching(
 			/The platform answered "unavailable" \(HTTP 503\) to more at once: the run then kept to (9|10) at once/,

@@ -20,6 +20,8 @@ export const MOST_LOWERED = 0.5;
 export const EDGE_AGAIN = 0.9;
 /** Good rounds at the edge before one more at once is tried (doubled after each refused try). */
 export const PROBE_ROUNDS = 16;
+/** Attempts at one more than the edge answered, one after another, before the edge is taken as gone. */
+export const PROBES_HELD = 4;
 /** The new places of a raise open over this share of the unloaded answer time (or of OPEN_OVER_MS, none known). */
 export const OPEN_SHARE = 1;
 export const OPEN_OVER_MS = 100;

@@ -302,7 +302,7 @@ export async function apiRequest(
 			if (status === 429) sent?.refused('tooMany', onWire);
 			else if (status === 503) sent?.refused('notNow', onWire);
 			else if (connectionFailureOf(error as HttpFailure)) sent?.refused('noAnswer', onWire);
-			else if (Number.isFinite(status)) sent?.answered(Date.now() - sentAt);
+			else if (Number.isFinite(status)) sent?.answered(Date.now() - sentAt, onWire);
 			if (status === 429) pacer?.onTooManyRequests(startedAt);
 			else if (!tryLater && Number.isFinite(status)) pacer?.onAccepted(startedAt);
 			else pacer?.onOtherAnswer();
@@ -315,7 +315,7 @@ export async function apiRequest(
 			throw failureOf(this, request, error, { attempt, waitedMs });
 		}
 		pacer?.onAccepted(startedAt);
-		concurrency?.answered(Date.now() - sentAt);
+		concurrency?.answered(Date.now() - sentAt, onWire);
 		return answerOf(this, request, response);
 	}
 }

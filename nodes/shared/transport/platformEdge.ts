@@ -2,7 +2,7 @@
  * The most requests at once a platform takes before it answers "not now" (HTTP 503), as a run following the
  * platform (concurrency.ts) finds it, keeps below it and now and then tries one more.
  */
-import { EDGE_AGAIN, PROBE_ROUNDS } from './concurrencyTuning';
+import { EDGE_AGAIN, PROBE_ROUNDS, PROBES_HELD } from './concurrencyTuning';
 
 export class PlatformEdge {
 	/** At most this many at once; undefined: no edge known. */
@@ -11,12 +11,19 @@ export class PlatformEdge {
 	private probeRounds = PROBE_ROUNDS;
 	/** One more than the edge is being tried. */
 	private probing = false;
+	/** Attempts at one more answered so far. */
+	private probesHeld = 0;
+
+	/** The edge that held: without the one more being tried. */
+	get held(): number | undefined {
+		return this.probing && this.most !== undefined ? this.most - 1 : this.most;
+	}
 
 	/**
 	 * The platform said "not now" to an attempt that left with `most` others on the wire: no more than that at once
 	 * from now on. Refused again within it: this process counts an attempt on the wire a little before the platform
-	 * does (its body and signature on the way), so the edge it saw was too high: a tenth lower. Refused where a probe
-	 * went: twice as long before the next. Returns the edge.
+	 * does (its body and signature on the way), so the edge it saw was too high: a tenth lower. Refused at one more
+	 * than the edge: twice as long before the next try. Returns the edge.
 	 */
 	refusedWith(most: number): number {
 		let edge = Math.max(1, most);
@@ -31,21 +38,41 @@ export class PlatformEdge {
 	}
 
 	/**
-	 * A good round (fast, nothing refused, as many on the wire as allowed) at the edge: `probe` after PROBE_ROUNDS of
-	 * them (one more at once is tried now); `gone` when it was a round at that one more: the platform takes more now
-	 * (another client of the account stopped, an edge an earlier run found is gone), to be followed as before the
-	 * edge was found; otherwise `hold`.
+	 * The attempt that tried one more at once was refused: back to the edge that held, and twice as many good rounds
+	 * before the next try. Returns the edge.
 	 */
-	goodRound(): 'hold' | 'probe' | 'gone' {
-		if (this.probing) {
-			this.probing = false;
-			this.most = undefined;
-			return 'gone';
-		}
-		if (++this.goodRounds < this.probeRounds) return 'hold';
+	probeRefused(): number {
+		this.most = Math.max(1, this.held ?? 1);
+		this.probing = false;
+		this.goodRounds = 0;
+		this.probeRounds *= 2;
+		return this.most;
+	}
+
+	/**
+	 * A good round (fast, nothing refused, as many on the wire as allowed) at the edge: `probe` after PROBE_ROUNDS of
+	 * them (one more at once is tried now, by one attempt at a time: `probeHeld`, `probeRefused`); otherwise `hold`.
+	 */
+	goodRound(): 'hold' | 'probe' {
+		if (this.probing || ++this.goodRounds < this.probeRounds) return 'hold';
 		this.goodRounds = 0;
 		this.most = (this.most ?? 0) + 1;
 		this.probing = true;
+		this.probesHeld = 0;
 		return 'probe';
+	}
+
+	/**
+	 * An attempt that tried one more at once was answered. After PROBES_HELD of them, one after another, the edge is
+	 * gone (true): the platform takes more now (another client of the account stopped, an edge an earlier run found
+	 * is gone), to be followed as before the edge was found. One alone is not enough: this process counts an attempt
+	 * on the wire until it has read its answer, the platform only until it sent it, so an attempt this process
+	 * counts one above the edge may have been at the edge there.
+	 */
+	probeHeld(): boolean {
+		if (++this.probesHeld < PROBES_HELD) return false;
+		this.most = undefined;
+		this.probing = false;
+		return true;
 	}
 }
