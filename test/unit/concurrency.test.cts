@@ -125,6 +125,7 @@ async function run(
 		const release = await limit.acquire();
 		let refusals = 0;
 		for (;;) {
+			pacer.platform(platformKey);
 			const startedAt = await pacer.beforeAttempt();
 			limit.platform(platformKey);
 			await limit.turn();
@@ -301,6 +302,21 @@ describe('a run after another to the same platform starts where it ended', () =>
 		const result = await run(plain(), 1000, adaptive(), new RequestPacer(), platformKey);
 		expect(result.refused).toBe(0);
 		expect(result.mostOnWire).toBeGreaterThan(32);
+	});
+
+	// The first run's first wave (16 at once) meets a limit of 10 a second: refused until the pacer follows it.
+	test('10 a second, 429 beyond: the runs after are paced to the rate found from their start, none refused there', async () => {
+		const platformKey = `platform ${++keys}`;
+		const first = await run(rateLimited(10), 200, adaptive(), new RequestPacer(), platformKey);
+		expect(first.refused).toBeGreaterThan(0);
+		for (const requests of [100, 200]) {
+			const pacer = new RequestPacer();
+			const result = await run(rateLimited(10), requests, adaptive(), pacer, platformKey);
+			expect(result.done).toBe(requests);
+			// None at its start; its one try of a rate one higher, after 3 s, refused (then kept for 30 s).
+			expect(result.refused).toBeLessThanOrEqual(2);
+			expect(pacer.pacedRate).toBeLessThanOrEqual(10);
+		}
 	});
 
 	test('another platform (another credential or address) starts from 16', async () => {

@@ -106,6 +106,44 @@ test('under a steady limit the run is paced to it: at most 1 request in 10 is re
 	expect(throttled[429]).toBeLessThanOrEqual(Math.floor((requests.length + throttled[429]) / 10));
 });
 
+test('a run after one the platform paced is paced to the rate found from its start: its first requests are not refused, and its hint says so', async () => {
+	// One workflow, one credential: the same account at the same address both times.
+	const workflow = actionWorkflow(send({}));
+	const runOnce = async () => {
+		env.emulator.reset();
+		await env.control('POST', 'settings', { rateLimitPerSecond: 10, latencyMs: 50 });
+		const result = await runWorkflow({
+			...workflow,
+			credentials: env.credentials(),
+			items: people(2500),
+		});
+		expect(result.error()).toBeUndefined();
+		expect(accepted()).toEqual(everyoneOnce(2500));
+		const hints = (result.run.data.resultData.runData['Mail Delivery'][0].hints ?? []).map(
+			(hint) => hint.message,
+		);
+		const { throttled } = await env.control('GET', 'requests');
+		return { refused: throttled[429] as number, hints };
+	};
+	// 25 requests, 16 at once at first: the platform refuses those above its 10 a second until the run is paced.
+	const first = await runOnce();
+	expect(first.refused).toBeGreaterThanOrEqual(5);
+	expect(first.hints).toContainEqual(
+		expect.stringMatching(
+			/^After the platform's first "too many requests" \(HTTP 429\), requests were paced to (9|10|11) a second/,
+		),
+	);
+	// The platform counts the last second's requests: the next run comes after it.
+	await new Promise((resolve) => setTimeout(resolve, 1100));
+	const after = await runOnce();
+	expect(after.refused).toBeLessThanOrEqual(1);
+	expect(after.hints).toContainEqual(
+		expect.stringMatching(
+			/^Requests were paced from the start, at (9|10|11) a second in the end: an earlier run to this platform found the rate it accepts/,
+		),
+	);
+});
+
 test('with the retry budget exhausted, the items of the refused requests fail with an explanation and the rest succeed', async () => {
 	await env.control('POST', 'settings', { rateLimitPerSecond: 2 });
 	const result = await runWorkflow({

@@ -176,7 +176,11 @@ export class Run<E extends Entry = Entry, RequestData = unknown> {
 
 	/** The run's end, whatever it is (`threw`: it ends the execution): its hints, and the guard's end. */
 	async settled(threw: boolean) {
-		const paceHints = throughputHints(this.concurrency.summary, this.pacer.pacedRate);
+		const paceHints = throughputHints(
+			this.concurrency.summary,
+			this.pacer.pacedRate,
+			this.pacer.fromEarlierRun,
+		);
 		if (!threw) this.context.addExecutionHints(...paceHints);
 		await this.guard?.ended(threw);
 	}

@@ -290,16 +290,20 @@ export function outputOf<E>(
 /**
  * The execution hints of a run's pace, each when there is something to say: the number of requests at once when
  * it followed the platform and that mattered (it made more requests than it started with at once, or the number
- * was lowered), and the rate it was paced to after the platform's first 429 (`pacedRate`, requests a second).
+ * was lowered), and the rate it was paced to after the platform's first 429 (`pacedRate`, requests a second), or
+ * from the start, to the rate an earlier run found (`pacedFromEarlierRun`).
  */
 export function throughputHints(
 	figures: ConcurrencyFigures,
 	pacedRate: number | undefined,
+	pacedFromEarlierRun = false,
 ): NodeExecutionHint[] {
 	const paced =
 		pacedRate === undefined
 			? undefined
-			: `After the platform's first "too many requests" (HTTP 429), requests were paced to ${pacedRate} a second (what it had accepted in the second before refusing), probing for more every 3 s without a refusal.`;
+			: pacedFromEarlierRun
+				? `Requests were paced from the start, at ${pacedRate} a second in the end: an earlier run to this platform found the rate it accepts before "too many requests" (HTTP 429). More is probed for every 3 s without a refusal.`
+				: `After the platform's first "too many requests" (HTTP 429), requests were paced to ${pacedRate} a second (what it had accepted in the second before refusing), probing for more every 3 s without a refusal.`;
 	return [concurrencyHint(figures), paced]
 		.filter((message) => message !== undefined)
 		.map((message) => ({ message, location: 'outputPane' }));

@@ -43,7 +43,7 @@ import { sleep } from 'n8n-workflow';
 import { AnswerTimes, median } from './answerTimes';
 import type { Attempt, ConcurrencyFigures } from './concurrencyFigures';
 import { PlatformEdge } from './platformEdge';
-import { foundOf, keepFound } from './platformFindings';
+import { concurrencyFound } from './platformFindings';
 import {
 	MIN_ROUND,
 	TOLERANCE,
@@ -275,7 +275,7 @@ export class ConcurrencyLimit {
 	platform(key: string | undefined) {
 		if (!this.adaptive || key === undefined || this.platformKey !== undefined) return;
 		this.platformKey = key;
-		const found = foundOf(key);
+		const found = concurrencyFound.of(key);
 		if (!found || this.roundsEnded > 0) return;
 		this.figures.fromEarlierRun = true;
 		this.unloadedMs = found.unloadedMs;
@@ -291,7 +291,7 @@ export class ConcurrencyLimit {
 	/** Keeps what the run found of its platform for the runs after it. */
 	private remember() {
 		if (this.platformKey === undefined || this.unloadedMs === undefined) return;
-		keepFound(this.platformKey, {
+		concurrencyFound.keep(this.platformKey, {
 			limit: Math.max(1, Math.floor(this.limit)),
 			cap: this.edge.held,
 			// The fastest answer, not the unloaded time a much slower run moved: the next run judges the platform

@@ -277,14 +277,15 @@ export async function apiRequest(
 	};
 	let waitedMs = 0;
 	for (let attempt = 1; ; attempt++) {
+		// Read once a run (it never fails: n8n's helper words a credential it cannot read), before the pacer's turn:
+		// a run after one to the same platform starts paced to the rate found then.
+		const credential = await runCredential(this);
+		pacer?.platform(credential.platformKey);
 		const startedAt = (await pacer?.beforeAttempt()) ?? 0;
 		let response: unknown;
-		// Counted on the wire, and timed, once the credential is read: this process's own work before that is not
-		// the platform's answer time.
 		let sentAt = Date.now();
 		let onWire: Attempt | undefined;
 		try {
-			const credential = await runCredential(this);
 			concurrency?.platform(credential.platformKey);
 			await concurrency?.turn();
 			sentAt = Date.now();

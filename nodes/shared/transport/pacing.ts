@@ -1,5 +1,7 @@
 import { sleep } from 'n8n-workflow';
 
+import { rateFound } from './platformFindings';
+
 const SECOND_MS = 1000;
 /** Starts are spaced for this share of the rate the platform was seen to accept, so jitter stays under its limit. */
 const SAFETY = 0.95;
@@ -21,7 +23,8 @@ const KEPT_MS = ESTIMATE_MS + SECOND_MS;
  * a request from that second raises the rate to what it shows. Every three seconds without a refusal the rate
  * then goes up by one request a second, to follow a limit that rises; once a rate tried that way is refused, the
  * one below it is kept for 30 s. Retries go through it too, so a steady limit sees few refusals instead of
- * bursts refused by half.
+ * bursts refused by half. The rate found is kept for the runs after to the same platform (platformFindings.ts):
+ * they start paced to it, without a first wave sent at once.
  */
 export class RequestPacer {
 	/** Start times of attempts the platform accepted, over the last KEPT_MS, in the order answered. */
@@ -43,6 +46,35 @@ export class RequestPacer {
 	 * "too many requests" among them is seen, so until the first wave is answered no other request starts.
 	 */
 	private firstWave = { open: true, pending: 0, answered: Promise.resolve(), done: () => {} };
+	/** Paced from the start, to the rate an earlier run to the platform found. */
+	fromEarlierRun = false;
+	/** The platform the requests go to, once known (`platform`): the rate found is kept under it. */
+	private platformKey: string | undefined;
+
+	/**
+	 * The platform the run's requests go to (`key`: the credential and its address), told before each attempt's
+	 * turn (the first call counts). A run after one the platform answered "too many requests" starts paced to the
+	 * rate found then, and follows the platform from there as any paced run does.
+	 */
+	platform(key: string | undefined) {
+		if (key === undefined || this.platformKey !== undefined) return;
+		this.platformKey = key;
+		const rate = rateFound.of(key);
+		if (rate === undefined || this.rate !== undefined || this.firstWave.pending > 0) return;
+		this.rate = rate;
+		this.fromEarlierRun = true;
+		this.firstWave.open = false;
+		this.lastChange = Date.now();
+	}
+
+	/**
+	 * Keeps the rate for the runs after: one the platform refused above, or one that held for PROBE_AFTER_MS; not a
+	 * rate being tried.
+	 */
+	private keepRate() {
+		if (this.platformKey !== undefined && this.rate !== undefined)
+			rateFound.keep(this.platformKey, this.rate);
+	}
 
 	/** Waits for this attempt's turn; returns its start time, to report with accepted(). */
 	async beforeAttempt(): Promise<number> {
@@ -83,8 +115,10 @@ export class RequestPacer {
 		while (this.accepted.length > 0 && this.accepted[0] <= now - KEPT_MS) this.accepted.shift();
 		const estimate = this.estimateAt(now);
 		if (estimate) {
-			if (startedAt > estimate.refusedStart - SECOND_MS && startedAt <= estimate.refusedStart)
+			if (startedAt > estimate.refusedStart - SECOND_MS && startedAt <= estimate.refusedStart) {
 				this.rate = Math.max(this.rate ?? 1, ++estimate.accepted);
+				this.keepRate();
+			}
 			return;
 		}
 		if (
@@ -92,6 +126,8 @@ export class RequestPacer {
 			now >= this.settledUntil &&
 			now - this.lastChange >= PROBE_AFTER_MS
 		) {
+			// The rate held as long as a try waits: kept, then one more a second tried.
+			this.keepRate();
 			this.rate += 1;
 			this.lastChange = now;
 		}
@@ -127,6 +163,7 @@ export class RequestPacer {
 				estimate.refusedStart = startedAt;
 				estimate.accepted = this.acceptedInSecondBefore(startedAt);
 				this.rate = Math.max(this.rate, estimate.accepted);
+				this.keepRate();
 			}
 			return;
 		} else if (now - this.lastChange < SECOND_MS) return;
@@ -136,6 +173,7 @@ export class RequestPacer {
 			this.settledUntil = now + SETTLE_MS;
 		}
 		this.lastChange = now;
+		this.keepRate();
 		// The platform counts the last second's requests: let them age out before the paced ones start (a second
 		// after the refused one started: the paced ones take as long to reach the platform as it did).
 		this.nextStart = Math.max(this.nextStart, startedAt + SECOND_MS);

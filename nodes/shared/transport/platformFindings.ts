@@ -1,10 +1,11 @@
 /**
  * What runs found of a platform (one credential's account at its address), kept in this process for the runs after
- * them (transport/concurrency.ts), as Envoy's adaptive concurrency filter and Netflix's concurrency-limits keep their
- * limit with the client, not with one batch of requests: a run starts at the number the one before ended with,
- * below the edge it found, instead of finding them again from the start. Kept for an hour after it was last seen
- * (Linux keeps what a TCP connection learnt of a destination that long too), for the latest PLATFORMS_KEPT
- * platforms. Each n8n process (each worker in queue mode) keeps its own; a restart forgets.
+ * them, as Envoy's adaptive concurrency filter and Netflix's concurrency-limits keep their limit with the client,
+ * not with one batch of requests: a run starts at the number at once the one before ended with, below the edge it
+ * found (concurrency.ts), and paced to the rate the platform accepted (pacing.ts), instead of finding them again
+ * from the start. Kept for an hour after it was last seen (Linux keeps what a TCP connection learnt of a
+ * destination that long too), for the latest PLATFORMS_KEPT platforms. Each n8n process (each worker in queue
+ * mode) keeps its own; a restart forgets.
  */
 
 interface PlatformFound {
@@ -21,19 +22,27 @@ interface PlatformFound {
 const KEPT_MS = 60 * 60_000;
 const PLATFORMS_KEPT = 64;
 
-const foundByPlatform = new Map<string, PlatformFound & { at: number }>();
+/** One kind of finding per platform, the latest PLATFORMS_KEPT platforms, each for KEPT_MS after it was kept. */
+class Findings<Found> {
+	private readonly byPlatform = new Map<string, { found: Found; at: number }>();
 
-/** What runs found of the platform `key`, within the hour; undefined: nothing, or too long ago. */
-export function foundOf(key: string): PlatformFound | undefined {
-	const found = foundByPlatform.get(key);
-	if (!found || Date.now() - found.at > KEPT_MS) return undefined;
-	return found;
+	/** What runs found of the platform `key`, within the hour; undefined: nothing, or too long ago. */
+	of(key: string): Found | undefined {
+		const kept = this.byPlatform.get(key);
+		if (!kept || Date.now() - kept.at > KEPT_MS) return undefined;
+		return kept.found;
+	}
+
+	/** Keeps what a run found of the platform `key`, as the latest. */
+	keep(key: string, found: Found) {
+		this.byPlatform.delete(key);
+		this.byPlatform.set(key, { found, at: Date.now() });
+		if (this.byPlatform.size > PLATFORMS_KEPT)
+			this.byPlatform.delete(this.byPlatform.keys().next().value!);
+	}
 }
 
-/** Keeps what a run found of the platform `key`, as the latest. */
-export function keepFound(key: string, found: PlatformFound) {
-	foundByPlatform.delete(key);
-	foundByPlatform.set(key, { ...found, at: Date.now() });
-	if (foundByPlatform.size > PLATFORMS_KEPT)
-		foundByPlatform.delete(foundByPlatform.keys().next().value!);
-}
+/** How many at once each platform took (concurrency.ts). */
+export const concurrencyFound = new Findings<PlatformFound>();
+/** The requests a second each platform accepted, once it answered "too many requests" (429; pacing.ts). */
+export const rateFound = new Findings<number>();
