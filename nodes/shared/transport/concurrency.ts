@@ -22,11 +22,9 @@
  *   followed down to one request at a time.
  * - "Not now" (HTTP 503): the attempts on the wire when the refused one was sent, less one, is the most the run
  *   sends from then on (the edge); a refusal within it lowers it by a tenth (this process counts an attempt a little
- *   before the platform does); after PROBE_ROUNDS good rounds at it one more is tried, by one attempt at a time
- *   (a platform that refuses as late as it answers would refuse every attempt sent above it meanwhile): refused,
- *   back to the edge and the next try twice as far off; PROBES_HELD answered, the edge is gone and the limit grows
- *   by square roots (platformEdge.ts). No answer at all (a time-out, a
- *   broken connection) halves the limit. Refusals of attempts that left before a lowering are the same congestion.
+ *   before the platform does); after PROBE_ROUNDS good rounds at it one more is tried, one attempt at a time
+ *   (platformEdge.ts). No answer at all (a time-out, a broken connection) halves the limit. Refusals of attempts
+ *   that left before a lowering are the same congestion.
  * - "Too many requests" (HTTP 429) is a rate: the run's pacer spaces starts to it (pacing.ts), and the number at
  *   once stays. An attempt waiting for its pacing or a Retry-After holds its place but is not on the wire; once it
  *   may go, it waits its turn (`turn`) while as many are on the wire as allowed now: the refused ones of a number
@@ -75,12 +73,6 @@ export class ConcurrencyLimit {
 	private unloadedMs: number | undefined;
 	/** At most this many at once, since the platform refused above it (503); one more now and then. */
 	private readonly edge = new PlatformEdge();
-	/**
-	 * One more than the edge is tried (`next`: the next attempt to leave with that many on the wire is the probe),
-	 * by one attempt (its number): until it is answered no other goes above the edge, so a platform that refuses as
-	 * late as it answers refuses the probe alone, not every attempt sent while its refusal is on the way.
-	 */
-	private probe: 'next' | number | undefined;
 	/** The latest raise: its places open one by one (from `from`, one every `everyMs` since `at`). */
 	private opening: { from: number; at: number; everyMs: number } | undefined;
 	private openingTimer = false;
@@ -132,8 +124,7 @@ export class ConcurrencyLimit {
 
 	/** Requests allowed at once now (the places of a raise that have opened so far). */
 	get allowed(): number {
-		let limit = Math.max(1, Math.floor(this.limit));
-		if (typeof this.probe === 'number') limit = Math.min(limit, this.edge.held ?? limit);
+		const limit = this.edge.allowedUnder(Math.max(1, Math.floor(this.limit)));
 		if (!this.opening) return limit;
 		const opened =
 			this.opening.from + 1 + Math.floor((Date.now() - this.opening.at) / this.opening.everyMs);
@@ -189,8 +180,7 @@ export class ConcurrencyLimit {
 		this.onWire++;
 		this.roundBusiest = Math.max(this.roundBusiest, this.onWire);
 		this.figures.mostOnWire = Math.max(this.figures.mostOnWire, this.onWire);
-		if (this.probe === 'next' && this.onWire >= (this.edge.most ?? Infinity))
-			this.probe = this.sent;
+		this.edge.leaving(this.sent, this.onWire);
 		return { number: this.sent++, onWire: this.onWire };
 	}
 
@@ -198,11 +188,9 @@ export class ConcurrencyLimit {
 	answered(ms: number, attempt?: Attempt) {
 		this.onWire = Math.max(0, this.onWire - 1);
 		if (!this.adaptive) return;
-		// The probe held: the next may try one more at once, until enough did and the edge is gone. The limit then
-		// grows by its square root a good round, not by a slow start's doubling (from an edge of 10 that sent 7 above
-		// the platform's number before a refusal came back).
-		if (attempt !== undefined && attempt.number === this.probe)
-			this.probe = this.edge.probeHeld() ? undefined : 'next';
+		// An attempt at one more held; once enough did, the edge is gone and the limit grows by square roots (a slow
+		// start from an edge of 10 sent 7 above it before a refusal came back).
+		if (attempt !== undefined && this.edge.tries(attempt.number)) this.edge.probeHeld();
 		this.figures.attempts++;
 		this.roundMs.push(ms);
 		this.times.add(ms);
@@ -235,24 +223,20 @@ export class ConcurrencyLimit {
 		this.roundRefused = true;
 		// A rate: the pacer follows it; nothing more at once would be taken.
 		if (why === 'tooMany') this.slowStart = false;
-		const probed = attempt.number === this.probe;
+		const probed = this.edge.tries(attempt.number);
 		if (why === 'notNow' && probed) {
 			// One more at once is still too many: back to the edge that held, the next try twice as far off.
-			this.probe = undefined;
 			this.setLimit(this.edge.probeRefused());
 			this.calmFrom = this.sent;
 			this.remember();
 			this.event();
 			return;
 		}
-		// A probe refused for its rate, or not answered, says nothing of one more at once: the next tries it.
-		if (probed) this.probe = 'next';
+		// Refused for its rate, an attempt at one more says nothing of it: the next tries it. Congestion (no answer, a
+		// 503 to another attempt) ends the try, the next twice as far off.
+		if (probed) this.edge.probeUntold();
 		if (why !== 'tooMany' && attempt.number >= this.calmFrom) {
-			// Congestion while one more is tried: the try ends there, the next twice as far off.
-			if (this.probe !== undefined) {
-				this.probe = undefined;
-				this.edge.probeRefused();
-			}
+			if (this.edge.probing) this.edge.probeRefused();
 			this.slowStart = false;
 			this.opening = undefined;
 			if (why === 'notNow') {
@@ -370,8 +354,7 @@ export class ConcurrencyLimit {
 		// Only a limit in use is known to be fine: one the run did not fill says nothing about the platform.
 		if (busiest < Math.floor(this.limit)) return;
 		if (this.edge.most !== undefined && this.limit >= this.edge.most) {
-			if (this.probe !== undefined || this.edge.goodRound() === 'hold') return;
-			this.probe = 'next';
+			if (this.edge.goodRound() === 'hold') return;
 		}
 		// In a slow start each answer has raised it already.
 		if (this.slowStart) return;
