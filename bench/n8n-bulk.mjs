@@ -5,6 +5,7 @@
 // BENCH_ROUNDS (default 3) runs per case, medians printed; BENCH_CASES='import|Set:' (parts of labels, apart by |,
 // as labels hold commas) picks cases;
 // BENCH_SIZE=500 puts 500 where a case has 10,000 items (and scales the others alike) for a quick run.
+import './built.mjs';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';

@@ -15,6 +15,7 @@
 // before issue 52), right after the same case at the defaults: before and after in one run.
 // --rounds N runs each case N times and prints medians; a send of 10,000 or fewer runs at least 3 times.
 // `npm run bench` runs it last with its defaults.
+import './built.mjs';
 import { createRequire } from 'node:module';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import http from 'node:http';

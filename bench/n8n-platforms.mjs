@@ -17,6 +17,7 @@
 // median of the rounds) and each one's ratio to the best fixed setting's, each fixed setting's time, the share of the
 // default's attempts refused, the most requests under way at the platform, and the answer time the node saw (median;
 // its execution hint).
+import './built.mjs';
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 

@@ -4,6 +4,7 @@
 // spent until then (its task runner apart).
 //
 // node bench/n8n-start.mjs [--rounds 2]
+import './built.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

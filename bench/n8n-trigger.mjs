@@ -2,6 +2,7 @@
 // workflows, this package's trigger and n8n's Webhook + Split Out, receiving the same pushes.
 // Prints answer time, push-to-execution-end (from n8n's own execution records) and their ratio.
 // `node bench/n8n-trigger.mjs [--cpu-prof DIR]` alone; `npm run bench` runs it after the in-process figures.
+import './built.mjs';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
