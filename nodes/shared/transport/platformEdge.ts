@@ -47,15 +47,11 @@ export class PlatformEdge {
 	/**
 	 * The platform said "not now" to an attempt that left with `most` others on the wire: no more than that at once
 	 * from now on. Refused again within it: this process counts an attempt on the wire a little before the platform
-	 * does (its body and signature on the way), so the edge it saw was too high: a tenth lower. Refused at one more
-	 * than the edge: twice as long before the next try. Returns the edge.
+	 * does (its body and signature on the way), so the edge it saw was too high: a tenth lower. Returns the edge.
 	 */
 	refusedWith(most: number): number {
 		let edge = Math.max(1, most);
-		if (this.most !== undefined) {
-			if (most >= this.most) this.probeRounds *= 2;
-			edge = Math.min(edge, Math.floor(this.most * EDGE_AGAIN));
-		}
+		if (this.most !== undefined) edge = Math.min(edge, Math.floor(this.most * EDGE_AGAIN));
 		this.goodRounds = 0;
 		this.probe = undefined;
 		this.most = Math.max(1, edge);
