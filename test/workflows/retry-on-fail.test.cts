@@ -94,7 +94,8 @@ test('a request the platform did not process (429, given up at once): the retry 
 	// Items sent by the first try keep that try's result; the rest name the retry's requests.
 	expect(out[0].json).toMatchObject({ request: 1, recipients: ['p0@example.org'] });
 	expect(out[999].json).toMatchObject({ request: 11, recipients: ['p999@example.org'] });
-	// Then the hint that these messages carry no value for the template's {{name}}.
+	// Then the hint that these messages carry no value for the template's {{name}}, and that the retry was paced from
+	// its start to the rate the first try found when the platform answered 429.
 	expect(result.run.data.resultData.runData['Mail Delivery'][0].hints).toEqual([
 		expect.objectContaining({
 			message: expect.stringContaining(
@@ -102,6 +103,11 @@ test('a request the platform did not process (429, given up at once): the retry 
 			),
 		}),
 		expect.objectContaining({ message: expect.stringContaining('no value for {{name}}') }),
+		expect.objectContaining({
+			message: expect.stringMatching(
+				/^Requests were paced from the start, at \d+ a second in the end: an earlier run to this platform found the rate/,
+			),
+		}),
 	]);
 });
 
