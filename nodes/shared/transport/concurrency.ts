@@ -229,13 +229,8 @@ export class ConcurrencyLimit {
 			this.setLimit(this.edge.probeRefused());
 			this.calmFrom = this.sent;
 			this.remember();
-			this.event();
-			return;
-		}
-		// Refused for its rate, an attempt at one more says nothing of it: the next tries it. Congestion (no answer, a
-		// 503 to another attempt) ends the try, the next twice as far off.
-		if (probed) this.edge.probeUntold();
-		if (why !== 'tooMany' && attempt.number >= this.calmFrom) {
+		} else if (why !== 'tooMany' && attempt.number >= this.calmFrom) {
+			// Congestion (no answer, a 503 to another attempt) ends a try of one more, the next twice as far off.
 			if (this.edge.probing) this.edge.probeRefused();
 			this.slowStart = false;
 			this.opening = undefined;
@@ -245,6 +240,9 @@ export class ConcurrencyLimit {
 			} else this.setLimit(this.limit * MOST_LOWERED);
 			this.calmFrom = this.sent;
 			this.remember();
+		} else if (probed) {
+			// Refused for its rate (or before a lowering), an attempt at one more says nothing of it: the next tries it.
+			this.edge.probeUntold();
 		}
 		this.event();
 		this.wake();

@@ -60,7 +60,7 @@ export class RequestPacer {
 		if (key === undefined || this.platformKey !== undefined) return;
 		this.platformKey = key;
 		const rate = rateFound.of(key);
-		if (rate === undefined || this.rate !== undefined || this.firstWave.pending > 0) return;
+		if (rate === undefined) return;
 		this.rate = rate;
 		this.fromEarlierRun = true;
 		this.firstWave.open = false;
