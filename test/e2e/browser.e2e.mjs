@@ -3,6 +3,7 @@
 import { browserSuite } from './browser/suite.mjs';
 import { n } from './browser/approval.mjs';
 import { ab, u } from './browser/bad-day.mjs';
+import { ac } from './browser/busy-platform.mjs';
 import { t } from './browser/human-review.mjs';
 import { a, b, c, d, e, f, g, h, i, j, k, l, m } from './browser/journeys.mjs';
 import { o, p, q, r } from './browser/newcomer.mjs';
@@ -114,5 +115,9 @@ browserSuite([
 	[
 		'ab. time runs out on Send and Wait: the waiting node says "after 1 minute", Approve opened after the limit says when the time to answer ended, the next node reads timedOut',
 		ab,
+	],
+	[
+		"ac. a busy platform: the person sets the emulator's rate limit, a send of 3,000 runs; the output panel says it was paced after a 429 and how many went at once, the next run that it was paced from the start; each customer one mail a run",
+		ac,
 	],
 ]);

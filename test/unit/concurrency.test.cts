@@ -129,7 +129,7 @@ async function run(
 			const startedAt = await pacer.beforeAttempt();
 			limit.platform(platformKey);
 			await limit.turn();
-			const onWire = limit.sending();
+			const onWire = limit.sending(refusals > 0);
 			figures.mostOnWire = Math.max(figures.mostOnWire, ++onWireNow);
 			const sentAt = Date.now();
 			const answer = await platform.handle();
@@ -327,6 +327,24 @@ describe('a run after another to the same platform starts where it ended', () =>
 	});
 });
 
+// The emulator at its defaults answers in milliseconds; n8n, busy with the answers that came back together, reads
+// some of them tens of ms late (in the browser suite: a median of 32 ms, the fastest 9 ms). Half again the fastest
+// answer is no measure of a queue there: the hint said "Fewer went at once when answers waited at the platform".
+test('a platform answering within milliseconds, n8n reading some answers tens of ms late: the number is not lowered, and the hint says nothing of waiting', async () => {
+	let answered = 0;
+	const nearby: Platform = {
+		name: 'answers in 5 ms, read up to 40 ms late',
+		unloadedMs: 5,
+		handle: async () => (await later(5 + (answered++ % 5) * 10), 'accepted'),
+	};
+	const limit = adaptive();
+	const result = await run(nearby, 500, limit);
+	expect(result.done).toBe(500);
+	expect(limit.summary.loweredOnSlowAnswers).toBe(0);
+	expect(limit.summary.highest).toBe(64);
+	expect(concurrencyHint(limit.summary)).not.toMatch(/waited at the platform/);
+});
+
 test('a slow start opens its new places one by one, an answer interval apart, not in a burst', async () => {
 	const limit = adaptive();
 	const platform = plain();
@@ -367,7 +385,7 @@ test('the hint says what the run did: requests, the most at once, answer times, 
 	await run(overloaded(24), 100, limit);
 	const hint = concurrencyHint(limit.summary)!;
 	expect(hint).toMatch(
-		/^Requests in parallel followed the platform: \d+ requests, at most 2[4-7] at once \(16 at first, up to \d+ allowed\)\. Answers took 150 ms \(median; the fastest 150 ms\)\. The platform answered "unavailable" \(HTTP 503\) to more at once: the run then kept to 2[1-4] at once, trying one more now and then\./,
+		/^Requests in parallel followed the platform: 100 requests in 1\d\d attempts, at most 2[4-7] at once \(16 at first, up to \d+ allowed\)\. Answers took 150 ms \(median; the fastest 150 ms\)\. The platform answered "unavailable" \(HTTP 503\) to more at once: the run then kept to 2[1-4] at once, trying one more now and then\./,
 	);
 	expect(hint).not.toMatch(/at first and|at the end/);
 	// A fixed number, or a run of one round, says nothing of following.

@@ -122,12 +122,22 @@ test('a run after one the platform paced is paced to the rate found from its sta
 		const hints = (result.run.data.resultData.runData['Mail Delivery'][0].hints ?? []).map(
 			(hint) => hint.message,
 		);
-		const { throttled } = await env.control('GET', 'requests');
-		return { refused: throttled[429] as number, hints };
+		const { throttled, requests } = await env.control('GET', 'requests');
+		return { refused: throttled[429] as number, processed: requests.length as number, hints };
 	};
-	// 25 requests, 16 at once at first: the platform refuses those above its 10 a second until the run is paced.
+	// 26 sends, 16 at once at first: the platform refuses those above its 10 a second until the run is paced.
 	const first = await runOnce();
 	expect(first.refused).toBeGreaterThanOrEqual(5);
+	// The hint counts the sends (one request per 100 recipients of a category; the platform also processed the
+	// template's look-up, made before them), and their attempts apart: a refused request went again.
+	const sends = first.processed - 1;
+	expect(first.hints).toContainEqual(
+		expect.stringMatching(
+			new RegExp(
+				`^Requests in parallel followed the platform: ${sends} requests in ${sends + first.refused} attempts, at most \\d+ at once .* ${first.refused} attempts were refused or not answered`,
+			),
+		),
+	);
 	expect(first.hints).toContainEqual(
 		expect.stringMatching(
 			/^After the platform's first "too many requests" \(HTTP 429\), requests were paced to (9|10|11) a second/,

@@ -310,7 +310,7 @@ export function throughputHints(
 }
 
 function concurrencyHint(figures: ConcurrencyFigures): string | undefined {
-	const { start, highest, attempts, mostOnWire, refusals, keptTo } = figures;
+	const { start, highest, attempts, requests, mostOnWire, refusals, keptTo } = figures;
 	const lowered = figures.loweredOnSlowAnswers;
 	if (!figures.adaptive || (attempts <= start && refusals === 0 && lowered === 0)) return undefined;
 	const ms = (value: number) => `${Math.round(value)} ms`;
@@ -330,5 +330,6 @@ function concurrencyHint(figures: ConcurrencyFigures): string | undefined {
 		refusals > 0 &&
 			`${refusals} attempt${refusals === 1 ? ' was' : 's were'} refused or not answered (${Math.round((refusals / attempts) * 1000) / 10}%).`,
 	].filter(Boolean);
-	return `Requests in parallel followed the platform: ${attempts} request${attempts === 1 ? '' : 's'}, at most ${mostOnWire} at once (${start} at first${earlier}${allowed}).${times}${said.length ? ` ${said.join(' ')}` : ''} Options → Requests in Parallel sets a fixed number instead.`;
+	const made = `${requests} request${requests === 1 ? '' : 's'}${attempts > requests ? ` in ${attempts} attempts` : ''}`;
+	return `Requests in parallel followed the platform: ${made}, at most ${mostOnWire} at once (${start} at first${earlier}${allowed}).${times}${said.length ? ` ${said.join(' ')}` : ''} Options → Requests in Parallel sets a fixed number instead.`;
 }

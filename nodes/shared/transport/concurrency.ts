@@ -7,14 +7,13 @@
  * - The platform's own answer time ("unloaded") is the fastest answer seen: under load some requests still meet
  *   a free server, while a round's median also holds the time spent in its queue and this process's own work. A
  *   round ends once about as many attempts came back as the limit allows at once (at least MIN_ROUND).
- * - Slow start, as TCP's, until the first slower round or refusal: each answer within TOLERANCE × the unloaded time,
- *   with requests waiting for a place, opens one more place (doubling per answer time), and a slower one closes one
- *   (a platform that works on a few and queues the rest answers half fast, half late: it holds). A round's new
- *   places open over one answer time, at the interval its answers come back, so a platform that refuses at once
- *   above a number ("not now") is heard from before many more are sent (real n8n hears a refusal some 10 to 40 ms
- *   late, answers coming back together: opening them as fast sent 8 above an edge of 24). Then a round within
- *   TOLERANCE, nothing refused, with the limit in use (as many on the wire as allowed), adds its square root
- *   (Gradient2's headroom), its places opening over an answer time.
+ * - Slow start, as TCP's, until the first slower round or refusal: each answer within TOLERANCE × the unloaded time
+ *   (or SLACK_MS more), with requests waiting for a place, opens one more place (doubling per answer time), a slower
+ *   one closes one (a platform that works on a few and queues the rest answers half fast, half late: it holds). A
+ *   round's new places open over one answer time, at the interval its answers come back, so a platform that refuses
+ *   at once above a number ("not now") is heard from before many more are sent (real n8n hears a refusal 10 to 40
+ *   ms late, answers coming back together: opening them as fast sent 8 above an edge of 24). Then a round within it,
+ *   nothing refused, the limit in use (as many on the wire as allowed), adds its square root (Gradient2's headroom).
  * - Two slower rounds in a row lower the limit in proportion, to TOLERANCE × unloaded ÷ the round's time (at most
  *   halved), which settles where answers start to queue; one alone holds it (this process's own work slows some
  *   rounds: in real n8n, 50,000 sends took 1.38 times a fixed 64 lowering on one). A round slower than SLOWER_THAN ×
@@ -51,6 +50,7 @@ import {
 	OPEN_SHARE,
 	OPEN_OVER_MS,
 	OPEN_REMEMBERED_SHARE,
+	slowerThanUnloaded,
 } from './concurrencyTuning';
 
 export class ConcurrencyLimit {
@@ -119,6 +119,7 @@ export class ConcurrencyLimit {
 			loweredOnSlowAnswers: 0,
 			refusals: 0,
 			attempts: 0,
+			requests: 0,
 		};
 	}
 
@@ -174,9 +175,10 @@ export class ConcurrencyLimit {
 		await new Promise<void>((resolve) => this.waitingTurn.push(resolve));
 	}
 
-	/** An attempt leaves now (its pacing and any Retry-After waited out): its number, and how many are on the wire with it. */
-	sending(): Attempt {
+	/** An attempt leaves now (`again`: a refused request's next): its number, and how many are on the wire with it. */
+	sending(again = false): Attempt {
 		if (this.adaptive) this.leaving = Math.max(0, this.leaving - 1);
+		if (!again) this.figures.requests++;
 		this.onWire++;
 		this.roundBusiest = Math.max(this.roundBusiest, this.onWire);
 		this.figures.mostOnWire = Math.max(this.figures.mostOnWire, this.onWire);
@@ -199,7 +201,7 @@ export class ConcurrencyLimit {
 		// opens one more place (twice as many a round trip), the answers themselves spacing the new places; a slower
 		// one closes one (a platform that queues answers half its requests at once, and half late).
 		if (this.slowStart && this.waiting.length > 0) {
-			if (ms <= (this.unloadedMs ?? this.fastestMs) * TOLERANCE) this.grow(this.limit + 1);
+			if (!slowerThanUnloaded(ms, this.unloadedMs ?? this.fastestMs)) this.grow(this.limit + 1);
 			else this.setLimit(this.limit - 1);
 		}
 		this.event();
@@ -334,7 +336,7 @@ export class ConcurrencyLimit {
 		const ratio = roundMs / this.unloadedMs;
 		const slowBefore = this.slowBefore;
 		this.slowBefore = false;
-		if (ratio > TOLERANCE) {
+		if (slowerThanUnloaded(roundMs, this.unloadedMs)) {
 			this.slowStart = false;
 			// One slow round holds the number (this process's own work can slow a round's answers: measured at 64 at
 			// once, medians 1.2 times the fastest); two in a row mean answers wait at the platform: fewer at once, to

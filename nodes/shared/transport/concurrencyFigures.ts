@@ -23,8 +23,9 @@ export interface ConcurrencyFigures {
 	/** The fastest answer (the platform's own time) and the median of every answer, in ms. */
 	fastestMs?: number;
 	medianMs?: number;
-	/** Attempts made (answered or refused). */
+	/** Attempts made (answered or refused), and the requests they were (a refused one goes again). */
 	attempts: number;
+	requests: number;
 }
 
 /** An attempt on the wire: its number in the run, and how many were on the wire with it when it left. */

@@ -10,6 +10,17 @@ export const DEFAULT_CEILING = 64;
 export const MIN_ROUND = 4;
 /** A round answered within this many times the unloaded time may grow; a slower one is lowered towards it. */
 export const TOLERANCE = 1.5;
+/**
+ * Nor is an answer slower by less than this: n8n, busy with answers that came back together, reads some tens of ms
+ * late whatever the platform (the emulator answering in 5 ms: a median of 32 ms, the fastest 9 ms), which half again
+ * the time of a platform that answers within milliseconds would take for a queue there.
+ */
+const SLACK_MS = 50;
+
+/** Whether an answer (or a round's median) of `ms` is slower than the platform's own `unloadedMs` allows. */
+export const slowerThanUnloaded = (ms: number, unloadedMs: number) =>
+	ms > Math.max(unloadedMs * TOLERANCE, unloadedMs + SLACK_MS);
+
 /** A round slower than this many times the unloaded time moves the unloaded time towards it. */
 export const SLOWER_THAN = 2;
 /** How much of the way from the unloaded time to a much slower round's time it moves. */

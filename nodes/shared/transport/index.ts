@@ -289,7 +289,7 @@ export async function apiRequest(
 			concurrency?.platform(credential.platformKey);
 			await concurrency?.turn();
 			sentAt = Date.now();
-			onWire = concurrency?.sending();
+			onWire = concurrency?.sending(attempt > 1);
 			response = await this.helpers.httpRequestWithAuthentication.call(
 				this,
 				credential.type,

@@ -380,12 +380,19 @@ async function actionVersion(env) {
 }
 
 /**
- * Creates a workflow by REST: manual trigger → Code (the people, when given) → Mail Delivery with `parameters`,
- * then a No Operation node named `next` when one is given (a node whose input shows what Mail Delivery outputs).
+ * Creates a workflow by REST: manual trigger → Code (the people, or `code` making them, when given) → Mail Delivery
+ * with `parameters` and the credential named `credential` (the demo's signature one by default), then a No Operation
+ * node named `next` when one is given (a node whose input shows what Mail Delivery outputs).
  */
-export async function stageWorkflow(env, name, people, parameters, { next } = {}) {
+export async function stageWorkflow(
+	env,
+	name,
+	people,
+	parameters,
+	{ next, credential = SIGNATURE_CREDENTIAL, code } = {},
+) {
 	const credentials = (await env.session.api('GET', '/credentials?limit=250')).data ?? [];
-	const signature = credentials.find((credential) => credential.name === SIGNATURE_CREDENTIAL);
+	const signature = credentials.find((stored) => stored.name === credential);
 	const node = (nodeName, type, typeVersion, position, nodeParameters, extra = {}) => ({
 		id: randomUUID(),
 		name: nodeName,
@@ -412,9 +419,11 @@ export async function stageWorkflow(env, name, people, parameters, { next } = {}
 	const connections = {
 		[trigger]: { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] },
 	};
-	if (people) {
+	if (people || code) {
 		nodes.push(
-			node('Orders', 'n8n-nodes-base.code', 2, [220, 0], { jsCode: codeReturning(people) }),
+			node('Orders', 'n8n-nodes-base.code', 2, [220, 0], {
+				jsCode: code ?? codeReturning(people),
+			}),
 		);
 		connections[trigger] = { main: [[{ node: 'Orders', type: 'main', index: 0 }]] };
 		connections.Orders = { main: [[{ node: 'Mail Delivery', type: 'main', index: 0 }]] };
