@@ -409,6 +409,20 @@ async function main() {
 						`bench: ${emulator.url}`,
 					),
 				);
+			// n8n's first large execution in a process is slower than the ones after it (its code not yet optimised).
+			// One unmeasured send of the first size, on loopback at a fixed number (which keeps nothing of the platform
+			// for the node's default), pays that, so no case's first run does.
+			const firstSend = all.find((c) => c.kind === 'send');
+			if (firstSend) {
+				const warmUpPlace = loopback ?? distant;
+				const warmUp = await prepare('send', context, {
+					emulator: warmUpPlace,
+					credential: credentials.get(warmUpPlace),
+					place: warmUpPlace === loopback ? { label: 'loopback' } : firstSend.place,
+					options: { parallelRequests: 64 },
+				});
+				await warmUp.run(firstSend.n);
+			}
 			for (const benchCase of all) {
 				const emulator = benchCase.place.distanceMs ? distant : loopback;
 				try {
@@ -479,7 +493,8 @@ http(s) with no n8n making the same requests ${CLIENT_AT_ONCE} at once, over ${C
 request, run right after the case in n8n (n8n idle). CPU÷node = CPU time of n8n's process (all its threads) and of the stand-in
 (the emulator with its distance proxy) from the webhook's call to the bench seeing the run's end (n8n's includes saving the run), over the node's
 time: a stand-in near 100 % (one core) held the run, which a real platform's own servers would not. ${os.cpus().length} cores, load average ${load} at the start (the machine may be shared); ${roundsSaid}, after a
-100-item warm-up per case. The node keeps what a run found of the platform (how many at once) for the runs after it to
+100-item warm-up per case and one unmeasured send of the first size at a fixed 64 before them all (n8n's first large
+execution is slower). The node keeps what a run found of the platform (how many at once) for the runs after it to
 the same credential within the hour: first run = the case's first; the first case at each place starts from 16, every
 run after it where the one before ended. ${seconds(tookMs)} in all, load average ${os
 		.loadavg()
@@ -563,9 +578,10 @@ function printTargets(all) {
 		);
 	const nodeMs = (c) => median(c.runs.map((r) => r.nodeMs));
 	const targets = [];
+	// Issue 52's targets; issue 61 took the 10,000 sends' from 1.5 to 1.35 (runs after the first to the platform).
 	for (const [kind, n, most] of [
 		['send', 100_000, 1.3],
-		['send', 10_000, 1.5],
+		['send', 10_000, 1.35],
 		['upsert', 1_000, 1.3],
 	]) {
 		const c = at(kind, n);
@@ -588,7 +604,7 @@ function printTargets(all) {
 		targets.push([`${describe(limited)} ÷ 10 s`, nodeMs(limited) / 10_000, 1.3]);
 	}
 	if (targets.length === 0) return;
-	console.log(`\nTargets at HTTPS ${farthest} ms (issue 52), from this run:`);
+	console.log(`\nTargets at HTTPS ${farthest} ms (issues 52 and 61), from this run:`);
 	for (const [label, value, most, unit] of targets)
 		console.log(
 			`  ${label}: ${unit === 'share' ? `${(value * 100).toFixed(0)} %` : ratio(value)} (target ≤ ${unit === 'share' ? `${most * 100} %` : ratio(most)}: ${value <= most ? 'met' : 'NOT met'})`,

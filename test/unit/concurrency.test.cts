@@ -177,7 +177,7 @@ async function beside(makePlatform: () => Platform, requests: number) {
 describe.each([100, 500])('%i requests (10,000 and 50,000 sends)', (requests) => {
 	// The first run to a platform starts from 16, doubling per answer time, the new places of a round opening over
 	// one answer time: a run of 100 requests is over before it reaches 64 (0.60 s against 0.31 s at a fixed 64 here,
-	// before n8n's own time; 1.36x in real n8n). Opening them as fast as the answers came back (0.52 s) sent 8 above
+	// before n8n's own time; 1.30x in real n8n). Opening them as fast as the answers came back (0.52 s) sent 8 above
 	// the edge of a platform that refuses (the next test) before its first refusal came back in real n8n; starting
 	// higher would send more there and queue more at one that queues. The runs after it start where it ended (below).
 	test('answers 150 ms late whatever the number: it grows to the ceiling, within 1.3x of the best fixed number (2x at 100 requests)', async () => {
