@@ -4,9 +4,9 @@
  * concurrency filter, Netflix's Gradient2): keep answers near the platform's own answer time, and stay below the
  * number at which it refuses.
  *
- * - The platform's own answer time ("unloaded") is the fastest answer seen: under load some requests still meet
- *   a free server, while a round's median also holds the time spent in its queue and this process's own work. A
- *   round ends once about as many attempts came back as the limit allows at once (at least MIN_ROUND).
+ * - The platform's own answer time ("unloaded") is the run's fastest answer: under load some requests still meet a
+ *   free server, while a round's median also holds time in its queue and this process's work. A round ends once
+ *   about as many attempts came back as the limit allows at once (at least MIN_ROUND).
  * - Slow start, as TCP's, until the first slower round or refusal: each answer within TOLERANCE × the unloaded time
  *   (or SLACK_MS more), with requests waiting for a place, opens one more place (doubling per answer time), a slower
  *   one closes one (a platform that works on a few and queues the rest answers half fast, half late: it holds). A
@@ -16,9 +16,9 @@
  *   nothing refused, the limit in use (as many on the wire as allowed), adds its square root (Gradient2's headroom).
  * - Two slower rounds in a row lower the limit in proportion, to TOLERANCE × unloaded ÷ the round's time (at most
  *   halved), which settles where answers start to queue; one alone holds it (this process's own work slows some
- *   rounds: in real n8n, 50,000 sends took 1.38 times a fixed 64 lowering on one). A round slower than SLOWER_THAN ×
- *   unloaded moves the unloaded time a quarter of the way towards it: a platform slower for everyone is not
- *   followed down to one request at a time.
+ *   rounds: 50,000 sends took 1.38 times a fixed 64 lowering on one). A platform slower for everyone is not
+ *   followed down to one at a time: a round slower than SLOWER_THAN × unloaded moves it a quarter of the way
+ *   there, and a slower round at one at once (nothing of the run's waits there) is the platform's time.
  * - "Not now" (HTTP 503): the attempts on the wire when the refused one was sent, less one, is the most the run
  *   sends from then on (the edge); a refusal within it lowers it by a tenth (this process counts an attempt a little
  *   before the platform does); after PROBE_ROUNDS good rounds at it one more is tried, one attempt at a time
@@ -76,7 +76,6 @@ export class ConcurrencyLimit {
 	/** The latest raise: its places open one by one (from `from`, one every `everyMs` since `at`). */
 	private opening: { from: number; at: number; everyMs: number } | undefined;
 	private openingTimer = false;
-
 	/** This round: answer times, refusals, attempts counted, the most on the wire. */
 	private roundMs: number[] = [];
 	private roundRefused = false;
@@ -91,7 +90,6 @@ export class ConcurrencyLimit {
 	/** The platform the requests go to, once known (`platform`); what the run finds is kept under it. */
 	private platformKey: string | undefined;
 	private roundsEnded = 0;
-
 	private readonly times = new AnswerTimes();
 	private fastestMs = Infinity;
 	private readonly figures: ConcurrencyFigures;
@@ -197,11 +195,12 @@ export class ConcurrencyLimit {
 		this.roundMs.push(ms);
 		this.times.add(ms);
 		if (ms < this.fastestMs) this.fastestMs = ms;
-		// Slow start, as TCP's: each answer as fast as the platform's own time, with requests waiting for a place,
-		// opens one more place (twice as many a round trip), the answers themselves spacing the new places; a slower
-		// one closes one (a platform that queues answers half its requests at once, and half late).
+		// Slow start, as TCP's: each answer as fast as the platform's own time (in the first round this run's fastest
+		// answer, not an earlier run's), with requests waiting, opens one more place (twice as many a round trip); a
+		// slower one closes one (a platform that queues answers half its requests at once, and half late).
 		if (this.slowStart && this.waiting.length > 0) {
-			if (!slowerThanUnloaded(ms, this.unloadedMs ?? this.fastestMs)) this.grow(this.limit + 1);
+			const ownMs = this.roundsEnded > 0 ? this.unloadedMs : undefined;
+			if (!slowerThanUnloaded(ms, ownMs ?? this.fastestMs)) this.grow(this.limit + 1);
 			else this.setLimit(this.limit - 1);
 		}
 		this.event();
@@ -317,6 +316,8 @@ export class ConcurrencyLimit {
 		if (this.roundEvents >= Math.max(MIN_ROUND, Math.floor(this.limit))) {
 			this.roundsEnded++;
 			this.endRound();
+			// An earlier run's answer time judges only this run's first round (a platform may now be farther away).
+			if (this.roundsEnded === 1 && this.figures.fromEarlierRun) this.unloadedMs = this.fastestMs;
 			this.roundLimit = Math.max(1, Math.floor(this.limit));
 			this.remember();
 		}
@@ -338,24 +339,23 @@ export class ConcurrencyLimit {
 		this.slowBefore = false;
 		if (slowerThanUnloaded(roundMs, this.unloadedMs)) {
 			this.slowStart = false;
-			// One slow round holds the number (this process's own work can slow a round's answers: measured at 64 at
-			// once, medians 1.2 times the fastest); two in a row mean answers wait at the platform: fewer at once, to
-			// where they would not.
+			// One slow round holds the number (this process's own work can slow a round: at 64 at once, medians 1.2
+			// times the fastest); two in a row mean answers wait at the platform: fewer at once, to where they would not.
 			if (!slowBefore) {
 				this.slowBefore = true;
 				return;
 			}
-			this.setLimit(this.limit * Math.max(MOST_LOWERED, TOLERANCE / ratio));
-			this.figures.loweredOnSlowAnswers++;
-			// Much slower: the platform may be slower for everyone; do not follow it down to one at a time.
+			// At one at once nothing of the run waits at the platform: its answers are the platform's own time now.
+			if (busiest <= 1) this.unloadedMs = roundMs;
+			else this.setLimit(this.limit * Math.max(MOST_LOWERED, TOLERANCE / ratio));
+			this.figures.loweredOnSlowAnswers += busiest <= 1 ? 0 : 1;
 			if (ratio > SLOWER_THAN) this.unloadedMs += (roundMs - this.unloadedMs) * DRIFT;
 			return;
 		}
 		// Only a limit in use is known to be fine: one the run did not fill says nothing about the platform.
 		if (busiest < Math.floor(this.limit)) return;
-		if (this.edge.most !== undefined && this.limit >= this.edge.most) {
-			if (this.edge.goodRound() === 'hold') return;
-		}
+		const atEdge = this.edge.most !== undefined && this.limit >= this.edge.most;
+		if (atEdge && this.edge.goodRound() === 'hold') return;
 		// In a slow start each answer has raised it already.
 		if (this.slowStart) return;
 		this.raise(Math.min(this.limit + Math.sqrt(this.limit), this.edge.most ?? Infinity));
