@@ -195,9 +195,8 @@ export class ConcurrencyLimit {
 		this.roundMs.push(ms);
 		this.times.add(ms);
 		if (ms < this.fastestMs) this.fastestMs = ms;
-		// Slow start, as TCP's: each answer as fast as the platform's own time (in the first round this run's fastest
-		// answer, not an earlier run's), with requests waiting, opens one more place (twice as many a round trip); a
-		// slower one closes one (a platform that queues answers half its requests at once, and half late).
+		// Slow start, as TCP's: each answer as fast as the platform's own time (in the first round, this run's fastest)
+		// opens one more place (twice as many a round trip), a slower one closes one (a queue: half fast, half late).
 		if (this.slowStart && this.waiting.length > 0) {
 			const ownMs = this.roundsEnded > 0 ? this.unloadedMs : undefined;
 			if (!slowerThanUnloaded(ms, ownMs ?? this.fastestMs)) this.grow(this.limit + 1);
@@ -317,7 +316,8 @@ export class ConcurrencyLimit {
 			this.roundsEnded++;
 			this.endRound();
 			// An earlier run's answer time judges only this run's first round (a platform may now be farther away).
-			if (this.roundsEnded === 1 && this.figures.fromEarlierRun) this.unloadedMs = this.fastestMs;
+			if (this.roundsEnded === 1 && this.figures.fromEarlierRun && this.fastestMs < Infinity)
+				this.unloadedMs = this.fastestMs;
 			this.roundLimit = Math.max(1, Math.floor(this.limit));
 			this.remember();
 		}
