@@ -326,7 +326,9 @@ function concurrencyHint(figures: ConcurrencyFigures): string | undefined {
 				? `The platform answered "unavailable" (HTTP 503) to more at once: the run then kept to ${keptTo} at once, trying one more now and then.`
 				: `An earlier run found the platform answering "unavailable" (HTTP 503) to more at once: this run kept to ${keptTo} at once, trying one more now and then.`),
 		lowered > 0 &&
-			`Fewer went at once ${lowered === 1 ? 'once' : `${lowered} times`} when answers waited at the platform.`,
+			(figures.ownTimeMs === undefined
+				? `Fewer went at once ${lowered === 1 ? 'once' : `${lowered} times`} when answers waited at the platform.`
+				: `Answers took as long with fewer at once (${ms(figures.ownTimeMs)}): the platform's own time, not a queue of this run's, so the number, lowered ${lowered === 1 ? 'once' : `${lowered} times`} to find that out, went back up.`),
 		refusals > 0 &&
 			`${refusals} attempt${refusals === 1 ? ' was' : 's were'} refused or not answered (${Math.round((refusals / attempts) * 1000) / 10}%).`,
 	].filter(Boolean);

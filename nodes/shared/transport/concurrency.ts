@@ -15,10 +15,8 @@
  *   ms late, answers coming back together: opening them as fast sent 8 above an edge of 24). Then a round within it,
  *   nothing refused, the limit in use (as many on the wire as allowed), adds its square root (Gradient2's headroom).
  * - Two slower rounds in a row lower the limit in proportion, to TOLERANCE × unloaded ÷ the round's time (at most
- *   halved), which settles where answers start to queue; one alone holds it (this process's own work slows some
- *   rounds: 50,000 sends took 1.38 times a fixed 64 lowering on one). A platform slower for everyone is not
- *   followed down to one at a time: a round slower than SLOWER_THAN × unloaded moves it a quarter of the way
- *   there, and a slower round at one at once (nothing of the run's waits there) is the platform's time.
+ *   halved), which settles where answers start to queue; answers as slow at half the number are the platform's own
+ *   time now (slowRounds.ts).
  * - "Not now" (HTTP 503): the attempts on the wire when the refused one was sent, less one, is the most the run
  *   sends from then on (the edge); a refusal within it lowers it by a tenth (this process counts an attempt a little
  *   before the platform does); after PROBE_ROUNDS good rounds at it one more is tried, one attempt at a time
@@ -40,12 +38,10 @@ import { sleep } from 'n8n-workflow';
 import { AnswerTimes, median } from './answerTimes';
 import type { Attempt, ConcurrencyFigures } from './concurrencyFigures';
 import { PlatformEdge } from './platformEdge';
+import { SlowRounds } from './slowRounds';
 import { concurrencyFound } from './platformFindings';
 import {
 	MIN_ROUND,
-	TOLERANCE,
-	SLOWER_THAN,
-	DRIFT,
 	MOST_LOWERED,
 	OPEN_SHARE,
 	OPEN_OVER_MS,
@@ -67,8 +63,7 @@ export class ConcurrencyLimit {
 
 	/** Doubling until the first refusal or slower round. */
 	private slowStart = true;
-	/** Whether the last round was slower than TOLERANCE allows. */
-	private slowBefore = false;
+	private readonly slowRounds = new SlowRounds();
 	/** The platform's own answer time, in ms (undefined until an answer came). */
 	private unloadedMs: number | undefined;
 	/** At most this many at once, since the platform refused above it (503); one more now and then. */
@@ -334,24 +329,15 @@ export class ConcurrencyLimit {
 		if (times.length === 0 || refused) return;
 		const roundMs = median(times);
 		this.unloadedMs = Math.min(this.unloadedMs ?? Infinity, Math.min(...times));
-		const ratio = roundMs / this.unloadedMs;
-		const slowBefore = this.slowBefore;
-		this.slowBefore = false;
 		if (slowerThanUnloaded(roundMs, this.unloadedMs)) {
 			this.slowStart = false;
-			// One slow round holds the number (this process's own work can slow a round: at 64 at once, medians 1.2
-			// times the fastest); two in a row mean answers wait at the platform: fewer at once, to where they would not.
-			if (!slowBefore) {
-				this.slowBefore = true;
-				return;
-			}
-			// At one at once nothing of the run waits at the platform: its answers are the platform's own time now.
-			if (busiest <= 1) this.unloadedMs = roundMs;
-			else this.setLimit(this.limit * Math.max(MOST_LOWERED, TOLERANCE / ratio));
-			this.figures.loweredOnSlowAnswers += busiest <= 1 ? 0 : 1;
-			if (ratio > SLOWER_THAN) this.unloadedMs += (roundMs - this.unloadedMs) * DRIFT;
-			return;
+			const next = this.slowRounds.slow(roundMs, this.unloadedMs, this.limit, busiest);
+			if (next === 'hold') return;
+			if ('lowerTo' in next) this.figures.loweredOnSlowAnswers++;
+			if ('platformMs' in next) this.unloadedMs = this.figures.ownTimeMs = next.platformMs;
+			return this.setLimit('lowerTo' in next ? next.lowerTo : next.limit);
 		}
+		this.slowRounds.fine();
 		// Only a limit in use is known to be fine: one the run did not fill says nothing about the platform.
 		if (busiest < Math.floor(this.limit)) return;
 		const atEdge = this.edge.most !== undefined && this.limit >= this.edge.most;

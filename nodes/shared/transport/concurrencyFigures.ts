@@ -18,6 +18,8 @@ export interface ConcurrencyFigures {
 	refusedNotNow: boolean;
 	/** Times lowered: on slower answers. */
 	loweredOnSlowAnswers: number;
+	/** Answers as slow with fewer at once: the platform's own time they showed, in ms (the number went back up). */
+	ownTimeMs?: number;
 	/** Attempts refused (429, 503) or not answered (time-out, connection broken). */
 	refusals: number;
 	/** The fastest answer (the platform's own time) and the median of every answer, in ms. */

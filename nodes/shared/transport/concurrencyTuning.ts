@@ -21,12 +21,15 @@ const SLACK_MS = 50;
 export const slowerThanUnloaded = (ms: number, unloadedMs: number) =>
 	ms > Math.max(unloadedMs * TOLERANCE, unloadedMs + SLACK_MS);
 
-/** A round slower than this many times the unloaded time moves the unloaded time towards it. */
-export const SLOWER_THAN = 2;
-/** How much of the way from the unloaded time to a much slower round's time it moves. */
-export const DRIFT = 0.25;
 /** The most a round lowers the limit: to this share of it. */
 export const MOST_LOWERED = 0.5;
+/**
+ * Whether answers that stayed slow while the limit was lowered are the platform's own time, not a queue of the run's:
+ * lowered to `limitShare` of where the slow rounds began, a queue's answers come back in about that share of the time
+ * (Little's law), a platform slower for everyone's as late. Judged once halved: not 15% faster (a queue's, twice).
+ */
+export const notOurQueue = (limitShare: number, answerShare: number) =>
+	limitShare <= MOST_LOWERED && answerShare > 0.85;
 /** A refusal within the edge lowers it to this share. */
 export const EDGE_AGAIN = 0.9;
 /** Good rounds at the edge before one more at once is tried (doubled after each refused try). */
