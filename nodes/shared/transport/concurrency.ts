@@ -15,8 +15,9 @@
  *   ms late, answers coming back together: opening them as fast sent 8 above an edge of 24). Then a round within it,
  *   nothing refused, the limit in use (as many on the wire as allowed), adds its square root (Gradient2's headroom).
  * - Two slower rounds in a row lower the limit in proportion, to TOLERANCE × unloaded ÷ the round's time (at most
- *   halved), which settles where answers start to queue; answers as slow at half the number are the platform's own
- *   time now (slowRounds.ts).
+ *   halved), which settles where answers start to queue. Answers as slow at half the number are the platform's own
+ *   time (slowRounds.ts), a round's median from then on (its answers vary): a slow start from where the slow rounds
+ *   began finds the number anew.
  * - "Not now" (HTTP 503): the attempts on the wire when the refused one was sent, less one, is the most the run
  *   sends from then on (the edge); a refusal within it lowers it by a tenth (this process counts an attempt a little
  *   before the platform does); after PROBE_ROUNDS good rounds at it one more is tried, one attempt at a time
@@ -328,13 +329,19 @@ export class ConcurrencyLimit {
 		this.roundBusiest = this.onWire;
 		if (times.length === 0 || refused) return;
 		const roundMs = median(times);
-		this.unloadedMs = Math.min(this.unloadedMs ?? Infinity, Math.min(...times));
+		// Once slow rounds showed no queue of the run's, the platform's own time is a median: its answers vary.
+		const ownMs = this.figures.ownTimeMs === undefined ? Math.min(...times) : roundMs;
+		this.unloadedMs = Math.min(this.unloadedMs ?? Infinity, ownMs);
 		if (slowerThanUnloaded(roundMs, this.unloadedMs)) {
 			this.slowStart = false;
 			const next = this.slowRounds.slow(roundMs, this.unloadedMs, this.limit, busiest);
 			if (next === 'hold') return;
 			if ('lowerTo' in next) this.figures.loweredOnSlowAnswers++;
-			if ('platformMs' in next) this.unloadedMs = this.figures.ownTimeMs = next.platformMs;
+			// A new own time: the number is found anew from where the slow rounds began, doubling as a first run does.
+			if ('platformMs' in next) {
+				this.unloadedMs = this.figures.ownTimeMs = next.platformMs;
+				this.slowStart = true;
+			}
 			return this.setLimit('lowerTo' in next ? next.lowerTo : next.limit);
 		}
 		this.slowRounds.fine();

@@ -3,7 +3,7 @@
  * allows: one alone holds the number (this process's own work can slow a round: at 64 at once, medians 1.2 times the
  * fastest); two in a row mean answers wait at the platform, and the number is lowered in proportion, at most halved,
  * to where they would not. Answers as slow at half the number where the slow rounds began, or at one at once, wait in
- * no queue of the run's: the platform is slower for everyone, that is its own time now, and the number goes back.
+ * no queue of the run's: the platform is slower for everyone, or its answers vary, and that is its own time now.
  */
 import { MOST_LOWERED, TOLERANCE, notOurQueue } from './concurrencyTuning';
 
