@@ -1,10 +1,11 @@
-// How the default number of requests at once does on four kinds of platform (issue 61), beside fixed Requests in
+// How the default number of requests at once does on five kinds of platform (issue 61), beside fixed Requests in
 // Parallel settings, in a real n8n of the main line (n8n's default settings) with the emulator as its own process on
-// this machine (loopback), every answer 150 ms late:
+// this machine (loopback), answers 150 ms late:
 //   plain      answers 150 ms late however many come at once;
 //   overload   "unavailable" (503, at once) above 24 under way;
 //   queueing   8 requests worked at a time (150 ms each), the others wait their turn;
-//   rate       10 requests a second, "too many requests" (429, at once) beyond.
+//   rate       10 requests a second, "too many requests" (429, at once) beyond;
+//   varying    answers 50 to 250 ms late (150 on average, at random) however many come at once.
 // Each case is a production Webhook → Code node making N items → Transactional Mail → Send built by dragging fields,
 // every option at its default but Requests in Parallel. Every recipient is checked to get exactly one mail.
 //
@@ -56,6 +57,10 @@ const PLATFORMS = {
 	rate: {
 		label: '10 a second, 429 beyond',
 		settings: { workWithinLatency: 1, rateLimitPerSecond: 10, refuseAtOnce: 1 },
+	},
+	varying: {
+		label: 'answers 50 to 250 ms late',
+		settings: { workWithinLatency: 1, latencyMs: 50, latencyJitterMs: 200 },
 	},
 };
 const CHOSEN = String(flag('platforms', Object.keys(PLATFORMS).join(','))).split(',');
@@ -190,7 +195,7 @@ async function main() {
 		await emulator.stop();
 	}
 	console.log(
-		`\nThe default (its first run on a credential new to n8n, and the runs after it) beside fixed Requests in Parallel, ${CHOSEN.length} platforms, in a real n8n ${LINES[2].n8n} (n8n's default settings) on this machine, the emulator as its own process on loopback, every answer ${LATENCY_MS} ms late; Transactional Mail → Send built by dragging fields, 100 recipients a request, every recipient checked to get one mail. Medians of ${ROUNDS} rounds${ROUNDS % 2 === 0 ? ' (the slower of the middle two)' : ''}, after one unmeasured run of each size at fixed ${Math.max(...FIXED)} (n8n's first large execution is slower). ${os.cpus().length} cores, load average ${load} at the start.`,
+		`\nThe default (its first run on a credential new to n8n, and the runs after it) beside fixed Requests in Parallel, ${CHOSEN.length} platforms, in a real n8n ${LINES[2].n8n} (n8n's default settings) on this machine, the emulator as its own process on loopback, answers ${LATENCY_MS} ms late (on average where they vary); Transactional Mail → Send built by dragging fields, 100 recipients a request, every recipient checked to get one mail. Medians of ${ROUNDS} rounds${ROUNDS % 2 === 0 ? ' (the slower of the middle two)' : ''}, after one unmeasured run of each size at fixed ${Math.max(...FIXED)} (n8n's first large execution is slower). ${os.cpus().length} cores, load average ${load} at the start.`,
 	);
 	console.log(`\`node bench/n8n-platforms.mjs ${process.argv.slice(2).join(' ')}\`\n`);
 	const header = [

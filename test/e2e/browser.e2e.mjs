@@ -3,7 +3,7 @@
 import { browserSuite } from './browser/suite.mjs';
 import { n } from './browser/approval.mjs';
 import { ab, u } from './browser/bad-day.mjs';
-import { ac } from './browser/busy-platform.mjs';
+import { ac, ad } from './browser/busy-platform.mjs';
 import { t } from './browser/human-review.mjs';
 import { a, b, c, d, e, f, g, h, i, j, k, l, m } from './browser/journeys.mjs';
 import { o, p, q, r } from './browser/newcomer.mjs';
@@ -119,5 +119,9 @@ browserSuite([
 	[
 		"ac. a busy platform: the person sets the emulator's rate limit, a send of 3,000 runs; the output panel says it was paced after a 429 and how many went at once, the next run that it was paced from the start; each customer one mail a run",
 		ac,
+	],
+	[
+		"ad. answers that vary: the person sets the emulator's latency to 50 ms and its jitter to 150 ms, 300 contacts are saved; the output panel says the answers were the platform's own time, not a queue, and the number went back up; each contact saved once",
+		ad,
 	],
 ]);

@@ -357,6 +357,25 @@ describe('a run after another to the same platform starts where it ended', () =>
 		);
 	});
 
+	test('a platform whose answers vary (50 to 250 ms): once a run found its own time, the runs after are not lowered to find it again', async () => {
+		let seed = 3;
+		const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+		const varying: Platform = {
+			name: 'answers 50 to 250 ms late, however many at once',
+			unloadedMs: 150,
+			handle: async () => (await later(50 + 200 * random()), 'accepted'),
+		};
+		const first = adaptive();
+		await run(varying, 500, first, new RequestPacer(), 'varying');
+		expect(first.summary.ownTimeMs).toBeDefined();
+		// Judged from its fastest answer again, the run after lowered the number twice to find that out again.
+		const after = adaptive();
+		const result = await run(varying, 500, after, new RequestPacer(), 'varying');
+		expect(result.done).toBe(500);
+		expect(after.summary).toMatchObject({ fromEarlierRun: true, loweredOnSlowAnswers: 0 });
+		expect(after.summary.highest).toBe(64);
+	});
+
 	test('another platform (another credential or address) starts from 16', async () => {
 		await run(plain(), 500, adaptive(), new RequestPacer(), 'one platform');
 		const limit = adaptive();

@@ -65,8 +65,9 @@ export class ConcurrencyLimit {
 	/** Doubling until the first refusal or slower round. */
 	private slowStart = true;
 	private readonly slowRounds = new SlowRounds();
-	/** The platform's own answer time, in ms (undefined until an answer came). */
+	/** The platform's own time in ms (none before an answer): its fastest answer, or (`byMedian`) a round's median. */
 	private unloadedMs: number | undefined;
+	private byMedian = false;
 	/** At most this many at once, since the platform refused above it (503); one more now and then. */
 	private readonly edge = new PlatformEdge();
 	/** The latest raise: its places open one by one (from `from`, one every `everyMs` since `at`). */
@@ -194,7 +195,7 @@ export class ConcurrencyLimit {
 		// Slow start, as TCP's: each answer as fast as the platform's own time (in the first round, this run's fastest)
 		// opens one more place (twice as many a round trip), a slower one closes one (a queue: half fast, half late).
 		if (this.slowStart && this.waiting.length > 0) {
-			const ownMs = this.roundsEnded > 0 ? this.unloadedMs : undefined;
+			const ownMs = this.roundsEnded > 0 || this.byMedian ? this.unloadedMs : undefined;
 			if (!slowerThanUnloaded(ms, ownMs ?? this.fastestMs)) this.grow(this.limit + 1);
 			else this.setLimit(this.limit - 1);
 		}
@@ -257,6 +258,7 @@ export class ConcurrencyLimit {
 		if (!found || this.roundsEnded > 0) return;
 		this.figures.fromEarlierRun = true;
 		this.unloadedMs = found.unloadedMs;
+		this.byMedian = found.byMedian;
 		this.edge.most = found.cap;
 		this.slowStart = found.slowStart;
 		const limit = Math.min(found.limit, found.cap ?? Infinity);
@@ -272,9 +274,10 @@ export class ConcurrencyLimit {
 		concurrencyFound.keep(this.platformKey, {
 			limit: Math.max(1, Math.floor(this.limit)),
 			cap: this.edge.held,
-			// The fastest answer, not the unloaded time a much slower run moved: the next run judges the platform
-			// anew, instead of taking one run's queue as the platform's own time.
-			unloadedMs: Math.min(this.unloadedMs, this.fastestMs),
+			// The run's fastest answer, or the median slow rounds showed to be the platform's own time (its answers
+			// vary): judged from its fastest, the next run would lower the number to find that out again.
+			unloadedMs: this.byMedian ? this.unloadedMs : Math.min(this.unloadedMs, this.fastestMs),
+			byMedian: this.byMedian,
 			slowStart: this.slowStart,
 		});
 	}
@@ -312,7 +315,12 @@ export class ConcurrencyLimit {
 			this.roundsEnded++;
 			this.endRound();
 			// An earlier run's answer time judges only this run's first round (a platform may now be farther away).
-			if (this.roundsEnded === 1 && this.figures.fromEarlierRun && this.fastestMs < Infinity)
+			if (
+				this.roundsEnded === 1 &&
+				this.figures.fromEarlierRun &&
+				!this.byMedian &&
+				this.fastestMs < Infinity
+			)
 				this.unloadedMs = this.fastestMs;
 			this.roundLimit = Math.max(1, Math.floor(this.limit));
 			this.remember();
@@ -329,8 +337,7 @@ export class ConcurrencyLimit {
 		this.roundBusiest = this.onWire;
 		if (times.length === 0 || refused) return;
 		const roundMs = median(times);
-		// Once slow rounds showed no queue of the run's, the platform's own time is a median: its answers vary.
-		const ownMs = this.figures.ownTimeMs === undefined ? Math.min(...times) : roundMs;
+		const ownMs = this.byMedian ? roundMs : Math.min(...times);
 		this.unloadedMs = Math.min(this.unloadedMs ?? Infinity, ownMs);
 		if (slowerThanUnloaded(roundMs, this.unloadedMs)) {
 			this.slowStart = false;
@@ -340,7 +347,7 @@ export class ConcurrencyLimit {
 			// A new own time: the number is found anew from where the slow rounds began, doubling as a first run does.
 			if ('platformMs' in next) {
 				this.unloadedMs = this.figures.ownTimeMs = next.platformMs;
-				this.slowStart = true;
+				this.slowStart = this.byMedian = true;
 			}
 			return this.setLimit('lowerTo' in next ? next.lowerTo : next.limit);
 		}

@@ -13,8 +13,9 @@ interface PlatformFound {
 	limit: number;
 	/** The most at once the platform took before answering "not now" (503), if it did. */
 	cap: number | undefined;
-	/** The platform's own answer time, in ms. */
+	/** The platform's own answer time, in ms: its fastest answer, or (`byMedian`) a round's median, as its answers vary. */
 	unloadedMs: number;
+	byMedian: boolean;
 	/** Still doubling when last seen: the next run doubles on from there. */
 	slowStart: boolean;
 }

@@ -1,7 +1,8 @@
-// A journey of issue 61, walked as a person walks it: the platform gets busy (the person sets the emulator's rate
+// Journeys of issue 61, walked as a person walks them: the platform gets busy (the person sets the emulator's rate
 // limit on its Settings page), a send of 3,000 customers runs in the editor, and the output panel says what the node
 // did about it: the platform's "too many requests", the pace it then kept, and on the next run, that it was paced
-// from the start. Every customer gets exactly one mail a run.
+// from the start. Every customer gets exactly one mail a run. And a platform whose answers vary (the person sets its
+// latency and jitter there): the output panel says they were its own time, not a queue, and the number went back up.
 import { randomUUID } from 'node:crypto';
 
 import { createCredential, credentialData } from '../env.mjs';
@@ -16,6 +17,8 @@ const PACED_AFTER_429 =
 const PACED_FROM_START = /Requests were paced from the start, at (\d+) a second in the end[^.]*\./;
 const FOLLOWED =
 	/Requests in parallel followed the platform: (\d+) requests in (\d+) attempts, at most (\d+) at once[^]*?instead\./;
+const FOLLOWED_ANY =
+	/Requests in parallel followed the platform: \d+ requests, at most (\d+) at once[^]*?instead\./;
 
 /** The output panel's text once it shows `expected` (a run still going shows the run before's), or after 90 s. */
 async function outputPanelShowing(page, expected) {
@@ -143,6 +146,92 @@ export async function ac(env) {
 			);
 		} finally {
 			await env.emulator.control('POST', 'settings', { rateLimitPerSecond: 0 });
+		}
+	});
+}
+
+/** 300 contacts, a request each. */
+const CONTACTS = 300;
+const OWN_TIME =
+	/Answers took as long with fewer at once \((\d+) ms\): the platform's own time, not a queue of this run's, so the number, lowered (?:once|\d+ times) to find that out, went back up\./;
+
+/** How many times each of this journey's contacts was saved since the request log's `before`-th request. */
+async function savedNotOnce(env, suffix, before) {
+	const { requests } = await env.emulator.control('GET', 'requests');
+	const counts = new Map();
+	for (const request of requests.slice(before))
+		if (request.path === '/v5/contacts/upsert' && request.code === 200)
+			counts.set(request.body.email, (counts.get(request.body.email) ?? 0) + 1);
+	return [...Array(CONTACTS).keys()]
+		.map((i) => `varying-${suffix}-${i}@example.org`)
+		.filter((email) => counts.get(email) !== 1);
+}
+
+export async function ad(env) {
+	const suffix = randomUUID().slice(0, 6);
+	const credential = `Mail Delivery (an account whose answers vary ${suffix})`;
+	await createCredential(
+		env.session,
+		'mailDeliverySignatureApi',
+		credentialData(env.emulator, 'mailDeliverySignatureApi'),
+		credential,
+	);
+	const id = await stageWorkflow(
+		env,
+		`Browser: answers that vary ${suffix}`,
+		null,
+		{
+			resource: 'contact',
+			operation: 'upsert',
+			email: '={{ $json.email }}',
+			additionalFields: { name: '={{ $json.name }}' },
+		},
+		{
+			credential,
+			code: `return Array.from({ length: ${CONTACTS} }, (_, i) => ({ json: { email: 'varying-${suffix}-' + i + '@example.org', name: 'Contact ' + i } }));`,
+		},
+	);
+	return await journey(env, 'ad-answers-vary', async (j, page) => {
+		// The person makes the platform's answers vary, 50 to 200 ms, on the emulator's Settings page.
+		await page.goto(`${env.emulator.url}/settings`);
+		await page.locator('#latencyMs').fill('50');
+		await page.locator('#latencyJitterMs').fill('150');
+		await page.getByRole('button', { name: 'Save' }).click();
+		await page.locator('#saved').waitFor({ timeout: 10_000 });
+		try {
+			const before = (await env.emulator.control('GET', 'requests')).requests.length;
+			await openWorkflowById(page, env.baseUrl, id);
+			await runAndOpen(page);
+			const text = await outputPanelShowing(page, /followed the platform/);
+			const output = await readOutput(page);
+			await j.shot('answers-vary');
+			const followed = FOLLOWED_ANY.exec(text);
+			j.saw('output', output.countText);
+			j.saw('requests at once', followed?.[0] ?? '(none)');
+			await j.check(
+				output.count === CONTACTS,
+				`Create or Update gave ${output.count} items for ${CONTACTS}: ${output.text.slice(0, 200)}`,
+			);
+			// Slower than half again the fastest answer, with no queue: the number was lowered to find out, then went
+			// back up; nothing says answers waited at the platform (before, "Fewer went at once 12 times when answers
+			// waited at the platform", at most 20 at once).
+			await j.check(
+				followed !== null &&
+					OWN_TIME.test(followed[0]) &&
+					!/waited at the platform/.test(followed[0]),
+				`the output panel does not say the answers were the platform's own time and the number went back up: ${text.slice(0, 700)}`,
+			);
+			await j.check(
+				followed !== null && Number(followed[1]) >= 40,
+				`the run did not go back up to 40 or more at once: ${followed?.[0] ?? text.slice(0, 300)}`,
+			);
+			const wrong = await savedNotOnce(env, suffix, before);
+			await j.check(
+				wrong.length === 0,
+				`${wrong.length} contacts were not saved exactly once (first: ${wrong[0]})`,
+			);
+		} finally {
+			await env.emulator.control('POST', 'settings', { latencyMs: 0, latencyJitterMs: 0 });
 		}
 	});
 }
