@@ -121,7 +121,7 @@ browserSuite([
 		ac,
 	],
 	[
-		"ad. answers that vary: the person sets the emulator's latency to 50 ms and its jitter to 150 ms, 300 contacts are saved; the output panel says the answers were the platform's own time, not a queue, and the number went back up; each contact saved once",
+		"ad. answers that vary: the person sets the emulator's latency to 20 ms and its jitter to 300 ms, 300 contacts are saved; the output panel says the answers were the platform's own time, not a queue, and the number went back up; each contact saved once",
 		ad,
 	],
 ]);
