@@ -56,17 +56,23 @@ async function notOnce(env, suffix, before) {
 	return { wrong, logged: mails.length };
 }
 
-export async function ac(env) {
-	const suffix = randomUUID().slice(0, 6);
-	// An account of its own: what the node learns of a platform is kept per credential, and the other journeys'
-	// sends should meet the emulator as it was.
-	const credential = `Mail Delivery (a busy account ${suffix})`;
+/**
+ * A signature credential of the journey's own, named `name`: what the node learns of a platform is kept per
+ * credential, and the other journeys' sends should meet the emulator as it was.
+ */
+async function accountOfItsOwn(env, name) {
 	await createCredential(
 		env.session,
 		'mailDeliverySignatureApi',
 		credentialData(env.emulator, 'mailDeliverySignatureApi'),
-		credential,
+		name,
 	);
+	return name;
+}
+
+export async function ac(env) {
+	const suffix = randomUUID().slice(0, 6);
+	const credential = await accountOfItsOwn(env, `Mail Delivery (a busy account ${suffix})`);
 	const id = await stageWorkflow(
 		env,
 		`Browser: a busy platform ${suffix}`,
@@ -169,12 +175,9 @@ async function savedNotOnce(env, suffix, before) {
 
 export async function ad(env) {
 	const suffix = randomUUID().slice(0, 6);
-	const credential = `Mail Delivery (an account whose answers vary ${suffix})`;
-	await createCredential(
-		env.session,
-		'mailDeliverySignatureApi',
-		credentialData(env.emulator, 'mailDeliverySignatureApi'),
-		credential,
+	const credential = await accountOfItsOwn(
+		env,
+		`Mail Delivery (an account whose answers vary ${suffix})`,
 	);
 	const id = await stageWorkflow(
 		env,
